@@ -1,0 +1,7 @@
+/* CTrellisGtk: the GObject code Trellis needs in C (one type per file). */
+#ifndef CTRELLIS_GTK_H
+#define CTRELLIS_GTK_H
+#include "trellis-main-queue-bridge.h"
+#include "trellis-row-item.h"
+#include "trellis-list-model.h"
+#endif

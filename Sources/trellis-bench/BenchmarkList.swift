@@ -1,0 +1,7 @@
+import ArgumentParser
+
+/// The registered benchmarks, one subcommand each.
+enum BenchmarkList {
+    static let all: [any ParsableCommand.Type] = [
+    ]
+}
