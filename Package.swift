@@ -25,9 +25,12 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
     targets: [
+        // The plugin boundary: a C header only (plus layout checks); see trellis_plugin.h.
+        .target(name: "TrellisPluginABI"),
         .target(
             name: "TrellisCore",
             dependencies: [
+                "TrellisPluginABI",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
