@@ -14,6 +14,12 @@ let package = Package(
         .library(name: "TrellisCore", targets: ["TrellisCore"]),
         .library(name: "TrellisHeadless", targets: ["TrellisHeadless"]),
         .library(name: "TrellisGtk", targets: ["TrellisGtk"]),
+        .library(name: "TrellisPluginSDK", targets: ["TrellisPluginSDK"]),
+        // The plugins in plugins/, one shared library each, loaded at run time by the host.
+        .library(name: "TrellisPluginNetworkActivity", type: .dynamic, targets: ["TrellisPluginNetworkActivity"]),
+        .library(name: "TrellisPluginLocation", type: .dynamic, targets: ["TrellisPluginLocation"]),
+        .library(name: "TrellisPluginTemplate", type: .dynamic, targets: ["TrellisPluginTemplate"]),
+        .library(name: "TrellisPluginCHello", type: .dynamic, targets: ["TrellisPluginCHello"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -35,6 +41,19 @@ let package = Package(
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
+        // The Swift wrapper over the plugin ABI. It uses TrellisCore for JSONValue only: each
+        // plugin links a private static copy of TrellisCore, which is harmless because nothing
+        // but the C ABI (and JSON text) crosses between plugin and host.
+        .target(name: "TrellisPluginSDK", dependencies: ["TrellisPluginABI", "TrellisCore"]),
+        .target(name: "TrellisPluginNetworkActivity", dependencies: ["TrellisPluginSDK"],
+                path: "plugins/NetworkActivity/Sources"),
+        .target(name: "TrellisPluginLocation", dependencies: ["TrellisPluginSDK"],
+                path: "plugins/Location/Sources"),
+        .target(name: "TrellisPluginTemplate", dependencies: ["TrellisPluginSDK"],
+                path: "plugins/Template/Sources"),
+        // A plugin in plain C: the proof that the ABI is language-neutral.
+        .target(name: "TrellisPluginCHello", dependencies: ["TrellisPluginABI"],
+                path: "plugins/CHello/Sources", publicHeadersPath: "."),
         .systemLibrary(
             name: "CGtk",
             pkgConfig: "gtk4",

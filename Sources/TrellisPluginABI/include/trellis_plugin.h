@@ -60,28 +60,24 @@ extern "C" {
 /** Size of the error buffer the host passes to a service's start callback. */
 #define TRELLIS_PLUGIN_ERROR_SIZE 512
 
-/** Result codes of host functions. */
-enum {
-    /** Success. */
-    TRELLIS_OK = 0,
-    /** An argument was NULL, empty or not valid UTF-8 JSON. */
-    TRELLIS_ERROR_INVALID_ARGUMENT = -1,
-    /** The call is not allowed now (for example register_service after the entry returned). */
-    TRELLIS_ERROR_REFUSED = -2,
-    /** The watch id is unknown (never issued, or already removed). */
-    TRELLIS_ERROR_NOT_FOUND = -3,
-};
+/* Result codes of host functions. */
+/** Success. */
+#define TRELLIS_OK 0
+/** An argument was NULL, empty or not valid UTF-8 JSON. */
+#define TRELLIS_ERROR_INVALID_ARGUMENT (-1)
+/** The call is not allowed now (for example register_service after the entry returned). */
+#define TRELLIS_ERROR_REFUSED (-2)
+/** The watch id is unknown (never issued, or already removed). */
+#define TRELLIS_ERROR_NOT_FOUND (-3)
 
-/** Log levels for trellis_host_api.log, in increasing severity (swift-log's levels). */
-enum {
-    TRELLIS_LOG_TRACE = 0,
-    TRELLIS_LOG_DEBUG = 1,
-    TRELLIS_LOG_INFO = 2,
-    TRELLIS_LOG_NOTICE = 3,
-    TRELLIS_LOG_WARNING = 4,
-    TRELLIS_LOG_ERROR = 5,
-    TRELLIS_LOG_CRITICAL = 6,
-};
+/* Log levels for trellis_host_api.log, in increasing severity (swift-log's levels). */
+#define TRELLIS_LOG_TRACE 0
+#define TRELLIS_LOG_DEBUG 1
+#define TRELLIS_LOG_INFO 2
+#define TRELLIS_LOG_NOTICE 3
+#define TRELLIS_LOG_WARNING 4
+#define TRELLIS_LOG_ERROR 5
+#define TRELLIS_LOG_CRITICAL 6
 
 /** Identifies one watch; 0 is never a valid id. */
 typedef uint64_t trellis_watch_id;
