@@ -21,6 +21,8 @@ public final class Shell {
     public weak var frontend: (any Frontend)?
     /// Options given at route registration, by route id.
     var routeOptions: [RouteID: JSONValue] = [:]
+    /// Values provided to pages, by type.
+    var environment: [ObjectIdentifier: AnyObject] = [:]
 
     public init(logger: Logger = Logger(label: "trellis.shell"), bus: EventBus? = nil) {
         self.logger = logger
@@ -62,4 +64,24 @@ public final class Shell {
     /// Goes back one page; `false` at the root.
     @discardableResult
     public func back() -> Bool { navigator.back() }
+}
+
+// MARK: - Environment
+
+extension Shell {
+    /// Makes `value` available to every page through ``resolve(_:)`` (one value per type).
+    ///
+    /// ```swift
+    /// shell.provide(NotesRepository(store))
+    /// // in a page:
+    /// let notes = shell.resolve(NotesRepository.self)
+    /// ```
+    public func provide<T: AnyObject>(_ value: T) {
+        environment[ObjectIdentifier(T.self)] = value
+    }
+
+    /// The value provided for type `T`, if any.
+    public func resolve<T: AnyObject>(_ type: T.Type) -> T? {
+        environment[ObjectIdentifier(T.self)] as? T
+    }
 }
