@@ -19,9 +19,10 @@ public enum DemoApp {
     ]
 
     /// Registers the demo's routes and state on `shell`.
-    public static func install(on shell: Shell, catalog: [String]) throws {
+    /// - Parameter syntheticRows: show this many synthetic rows in the catalog instead (`--rows`).
+    public static func install(on shell: Shell, catalog: [String], syntheticRows: Int? = nil) throws {
         shell.provide(EventRecorder(bus: shell.bus))
-        shell.provide(DemoModel(catalog: catalog, bus: shell.bus))
+        shell.provide(DemoModel(catalog: catalog, syntheticRows: syntheticRows, bus: shell.bus))
         for route in routes {
             try shell.route(route.pattern, to: route.page, isPublic: route.isPublic, owner: "demo")
         }

@@ -5,14 +5,17 @@ import TrellisCore
 public final class DemoModel {
     /// The catalog's genre names in file order, duplicates kept (a genre's id is its line index).
     public let catalog: [String]
+    /// When set (`trellis --rows N`), the catalog page shows this many synthetic rows instead.
+    public let syntheticRows: Int?
     /// Favourite genres, by catalog index.
     public private(set) var favourites: Set<Int> = []
     /// People (plain data until the store holds them).
     public let people: [Person]
     private let bus: EventBus
 
-    public init(catalog: [String], people: [Person] = Person.samples, bus: EventBus) {
+    public init(catalog: [String], syntheticRows: Int? = nil, people: [Person] = Person.samples, bus: EventBus) {
         self.catalog = catalog
+        self.syntheticRows = syntheticRows
         self.people = people
         self.bus = bus
     }

@@ -5,9 +5,12 @@ final class CatalogPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = "Catalog"
-        let genres = DemoContext.model(of: shell)?.catalog ?? []
-        let container = TableContainer.list(of: genres, route: { "/catalog/\($0.id)" },
-                                            navigate: { [weak shell] path in try? shell?.navigate(to: path) })
+        let model = DemoContext.model(of: shell)
+        let callbacks = StandardCallbacks(route: { "/catalog/\($0.id)" },
+                                          navigate: { [weak shell] path in try? shell?.navigate(to: path) })
+        let source: any TableSource = model?.syntheticRows.map { SyntheticSource(count: $0) }
+            ?? ArraySource(model?.catalog ?? [])
+        let container = TableContainer.list(source, callbacks: callbacks)
         if let search = values.parameters["q"] { container.searchText = search }
         content = .table(container)
     }
