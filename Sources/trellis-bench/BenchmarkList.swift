@@ -4,5 +4,7 @@ import ArgumentParser
 enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
         FirstFrameBenchmark.self,
+        BusBenchmark.self,
+        RoutesBenchmark.self,
     ]
 }

@@ -1,21 +1,20 @@
-import CGtk
 import Foundation
 import TrellisCore
-import TrellisDemo
 import TrellisGtk
 
-/// Wires the demo's pages into the GTK front end.
+/// Runs the demo in a GTK window.
 @MainActor
 final class DemoWindowApp {
-    let rows: Int?
+    let shell: Shell
+    let path: String
     let exitAfterFirstFrame: Bool
     let automation: Bool
     let app: Application
-    var window: ShellWindow?
-    var list: VirtualListView?
+    private var frontend: GtkFrontend?
 
-    init(rows: Int?, exitAfterFirstFrame: Bool, automation: Bool) {
-        self.rows = rows
+    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool) {
+        self.shell = shell
+        self.path = path
         self.exitAfterFirstFrame = exitAfterFirstFrame
         self.automation = automation
         app = Application(id: "io.github.trellis.Demo", unique: !(exitAfterFirstFrame || automation))
@@ -25,51 +24,23 @@ final class DemoWindowApp {
     func run() -> Int32 { app.run() }
 
     private func activate() {
-        if let window { window.present(); return }
-        let window = ShellWindow(application: app.pointer, title: "Trellis")
-        self.window = window
-        let source: any ListRowSource
-        if let rows {
-            source = StaticRows(synthetic: rows)
-        } else {
-            do {
-                source = StaticRows(try Resources.loadCatalog(from: Resources.dataDirectory()))
-            } catch {
-                FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
-                source = StaticRows([])
-                window.showMessage(String(describing: error))
-            }
+        if let frontend { frontend.window.present(); return }
+        let frontend = GtkFrontend(shell: shell, application: app)
+        self.frontend = frontend
+        do {
+            try shell.navigate(to: "/")
+            if path != "/" { try shell.navigate(to: path, external: true) }
+        } catch {
+            FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
+            frontend.show(error: error)
         }
-        let list = VirtualListView(source: source)
-        self.list = list
-        window.push(list.widget, title: "Catalog")
-        if exitAfterFirstFrame { window.afterFirstFrame { [app] in app.quit() } }
+        if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
         if automation {
-            let channel = AutomationChannel(handler: { [weak self] command, argument, reply in
-                self?.automate(command, argument, reply)
-            }, onEndOfInput: { [app] in app.quit() })
-            channel.start()
+            AutomationChannel(handler: { [weak frontend] command, argument, reply in
+                guard let frontend else { return reply(["ok": false, "error": "no window"]) }
+                frontend.automate(command, argument, reply)
+            }, onEndOfInput: { [app] in app.quit() }).start()
         }
-        window.present()
-    }
-
-    private func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
-        guard let window, let list else { return reply(["ok": false, "error": "no window"]) }
-        switch command {
-        case "dump":
-            window.afterNextFrame {
-                let rows = list.visibleRows().map { row -> JSONValue in ["position": .number(Double(row.position)), "text": .string(row.text)] }
-                reply(["ok": true, "rows": .array(rows), "count": .number(Double(list.model.count))])
-            }
-        case "screenshot":
-            window.afterNextFrame {
-                do { try Screenshot.save(window.window, to: argument); reply(["ok": true]) }
-                catch { reply(["ok": false, "error": .string(String(describing: error))]) }
-            }
-        case "quit":
-            reply(["ok": true]); app.quit()
-        default:
-            reply(["ok": false, "error": .string("unknown command \(command)")])
-        }
+        frontend.window.present()
     }
 }

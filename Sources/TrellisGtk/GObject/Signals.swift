@@ -82,6 +82,31 @@ public enum Signals {
                           Unmanaged.passRetained(ListItemBox(body)).toOpaque(), release, after)
     }
 
+    /// Connects a handler of signature `void (*)(GObject *instance, gpointer arg, gpointer user_data)`
+    /// whose argument may be `NULL`, such as `GSimpleAction::activate` (its `GVariant *` parameter).
+    @discardableResult
+    public static func connect(
+        _ instance: GObjectPointer, _ signal: String, after: Bool = false,
+        optionalArgument body: @escaping @MainActor (GObjectPointer, GObjectPointer?) -> Void
+    ) -> UInt {
+        let thunk: @convention(c) (gpointer?, gpointer?, gpointer?) -> Void = { instance, argument, data in
+            guard let instance, let data else { return }
+            let box = Unmanaged<OptionalArgumentBox>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { box.body(instance, argument) }
+        }
+        let release: @convention(c) (gpointer?, UnsafeMutablePointer<GClosure>?) -> Void = { data, _ in
+            guard let data else { return }
+            Unmanaged<OptionalArgumentBox>.fromOpaque(data).release()
+        }
+        return connectRaw(instance, signal, unsafeBitCast(thunk, to: GCallback.self),
+                          Unmanaged.passRetained(OptionalArgumentBox(body)).toOpaque(), release, after)
+    }
+
+    final class OptionalArgumentBox {
+        let body: @MainActor (GObjectPointer, GObjectPointer?) -> Void
+        init(_ body: @escaping @MainActor (GObjectPointer, GObjectPointer?) -> Void) { self.body = body }
+    }
+
     /// Disconnects a handler; its closure is released by GLib.
     public static func disconnect(_ instance: GObjectPointer, _ id: UInt) {
         if g_signal_handler_is_connected(instance.as(), gulong(id)) != 0 {

@@ -112,6 +112,25 @@ public final class VirtualListView {
         }
     }
 
+    // MARK: - Acting as the user (automation, tests)
+
+    /// Activates row `position` through `GtkListView::activate`, as a click or Enter does.
+    public func activate(position: Int) {
+        trellis_list_view_emit_activate(listView.as(), guint(position))
+    }
+
+    /// Clicks the checkbox of row `position`. Returns `false` when that row has no widget
+    /// (it is scrolled out of view) or no checkbox.
+    public func clickCheckbox(position: Int) -> Bool {
+        for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
+            guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box),
+                  gtk_widget_get_visible(check) != 0 else { return false }
+            // Activating the widget is what a click does: it flips the state and emits "toggled".
+            return gtk_widget_activate(check) != 0
+        }
+        return false
+    }
+
     // MARK: - Inspection (automation, tests)
 
     /// The rows whose widgets are at least partly inside the visible part of the list, in

@@ -101,14 +101,16 @@ public final class ShellWindow {
 
     // MARK: - Pages
 
-    /// Pushes a page widget (owned by the stack from now on) and shows it.
-    public func push(_ page: GObjectPointer, title: String) {
+    /// Pushes a page widget (owned by the stack from now on), shows it, and returns its name.
+    @discardableResult
+    public func push(_ page: GObjectPointer, title: String) -> String {
         pageCounter += 1
         let name = "page-\(pageCounter)"
         gtk_stack_add_named(stack.opaque, page.as(), name)
         pageNames.append(name)
         gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT)
         update(title: title)
+        return name
     }
 
     /// Removes the top page and shows the one below with `title`.
@@ -120,19 +122,25 @@ public final class ShellWindow {
         update(title: title)
     }
 
-    /// Replaces every page with `page`.
-    public func reset(to page: GObjectPointer, title: String) {
-        for name in pageNames {
-            if let child = gtk_stack_get_child_by_name(stack.opaque, name) { gtk_stack_remove(stack.opaque, child) }
-        }
-        pageNames.removeAll()
-        push(page, title: title)
+    /// Replaces the widget of page `name` (its content changed), keeping its place.
+    public func replace(_ name: String, with page: GObjectPointer) {
+        guard let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
+        let visible = gtk_stack_get_visible_child_name(stack.opaque).map { String(cString: $0) } == name
+        gtk_stack_remove(stack.opaque, child)
+        gtk_stack_add_named(stack.opaque, page.as(), name)
+        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) }
     }
 
+    /// The number of pages on the stack.
     public var depth: Int { pageNames.count }
 
-    private func update(title: String) {
+    /// Sets the window title (the header bar shows it).
+    public func setTitle(_ title: String) {
         gtk_window_set_title(window.as(), title)
+    }
+
+    private func update(title: String) {
+        setTitle(title)
         gtk_widget_set_visible(backButton.as(), pageNames.count > 1 ? 1 : 0)
         showMessage(nil)
     }
@@ -162,9 +170,39 @@ public final class ShellWindow {
     /// Shows the search toggle for pages that can be searched.
     public func setSearchable(_ searchable: Bool) {
         gtk_widget_set_visible(searchButton.as(), searchable ? 1 : 0)
-        if !searchable { gtk_search_bar_set_search_mode(searchBar.opaque, 0) }
-        gtk_editable_set_text(searchEntry.opaque, "")
+        if !searchable { setSearchActive(false) }
     }
+
+    public var isSearchable: Bool { gtk_widget_get_visible(searchButton.as()) != 0 }
+
+    /// Shows or hides the search bar (Ctrl+F, the search toggle).
+    public func setSearchActive(_ active: Bool) {
+        gtk_search_bar_set_search_mode(searchBar.opaque, active ? 1 : 0)
+        if active { _ = gtk_widget_grab_focus(searchEntry.as()) }
+    }
+
+    public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.opaque) != 0 }
+
+    /// The text in the search entry.
+    public var searchText: String { String(cString: gtk_editable_get_text(searchEntry.opaque)) }
+
+    /// Replaces the search text (as typing does: `search-changed` follows).
+    public func setSearchText(_ text: String) {
+        gtk_editable_set_text(searchEntry.opaque, text)
+    }
+
+    /// The message shown above the page, if any.
+    public var message: String? {
+        gtk_widget_get_visible(messageLabel.as()) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
+    }
+
+    /// The status line, if shown.
+    public var status: String? {
+        gtk_widget_get_visible(statusLabel.as()) != 0 ? String(cString: gtk_label_get_text(statusLabel.opaque)) : nil
+    }
+
+    /// The window title.
+    public var title: String { gtk_window_get_title(window.as()).map { String(cString: $0) } ?? "" }
 
     public func present() { gtk_window_present(window.as()) }
 
