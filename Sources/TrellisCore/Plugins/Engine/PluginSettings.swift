@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Which plugins the user disabled, remembered across runs in
 /// `$XDG_CONFIG_HOME/trellis/plugins.json` (default `~/.config/trellis/plugins.json`):
@@ -18,12 +17,12 @@ import Synchronization
 public final class PluginSettings: Sendable {
     /// The settings file.
     public let url: URL
-    private let disabled: Mutex<Set<String>>
+    private let disabled: LockedState<Set<String>>
 
     /// Settings stored at `url` (nothing is read until `load()`).
     public init(url: URL = PluginSettings.defaultURL()) {
         self.url = url
-        self.disabled = Mutex([])
+        self.disabled = LockedState([])
     }
 
     /// `$XDG_CONFIG_HOME/trellis/plugins.json`, or `~/.config/trellis/plugins.json`.
