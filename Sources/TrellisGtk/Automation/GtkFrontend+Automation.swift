@@ -1,4 +1,5 @@
 import CGtk
+import CTrellisGtk
 import Foundation
 import TrellisCore
 
@@ -38,7 +39,7 @@ extension GtkFrontend {
             done()
         case "back":
             guard gtk_widget_get_visible(window.backButton.as()) != 0 else { return fail("the back button is hidden (root page)") }
-            _ = gtk_widget_activate(window.backButton.as())
+            trellis_button_emit_clicked(window.backButton.as())
             done()
         case "action":
             Actions.activate(argument, on: window.window) ? done() : fail("no action named \(argument)")
@@ -55,7 +56,7 @@ extension GtkFrontend {
             guard let id = parts.first else { return fail("\(command) needs an id") }
             if command == "press" {
                 guard let button = view.actionButtons[id] else { return fail("no button \(id)") }
-                _ = gtk_widget_activate(button.as())
+                trellis_button_emit_clicked(button.as())
             } else {
                 guard let widget = view.fieldWidgets[id] else { return fail("no field \(id)") }
                 let text = parts.count > 1 ? parts[1].replacingOccurrences(of: "\\n", with: "\n") : ""
