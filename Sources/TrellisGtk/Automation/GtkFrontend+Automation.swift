@@ -22,6 +22,17 @@ import TrellisCore
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
 /// | `quit` | quits |
 extension GtkFrontend {
+    /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
+    /// photographs after a frame is the settled state, as GTK's own tests do.
+    public static func disableAnimations() {
+        guard let settings = gtk_settings_get_default() else { return }
+        var value = GValue()
+        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN = G_TYPE_MAKE_FUNDAMENTAL (5), a macro
+        g_value_set_boolean(&value, 0)
+        g_object_set_property(GObjectPointer(settings).as(), "gtk-enable-animations", &value)
+        g_value_unset(&value)
+    }
+
     public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
         func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
         func done() { reply(["ok": true]) }
