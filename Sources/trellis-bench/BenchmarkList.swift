@@ -3,5 +3,6 @@ import ArgumentParser
 /// The registered benchmarks, one subcommand each.
 enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
+        TableBenchmark.self,
     ]
 }
