@@ -79,6 +79,7 @@ public final class ArraySource<Element>: TableSource {
     let sectionKey: ((Element) -> String)?
     let areInIncreasingOrder: ((Element, Element) -> Bool)?
 
+    /// Announces every mutation, after applying it.
     public let changes = TableChangeObservers()
 
     /// A source over `elements` in their order; identities are serial numbers.
