@@ -16,7 +16,8 @@ import TrellisCore
 /// ```
 @MainActor
 public final class HeadlessFrontend: Frontend {
-    public let shell: Shell
+    /// The shell, which owns this front end (set as its `frontend` by `init`).
+    public unowned let shell: Shell
     /// Whether the activity indicator would be shown (`activity:changed` said so).
     public private(set) var isActivityVisible = false
     /// The status line (set by the app through ``setStatus(_:)``).
