@@ -26,5 +26,7 @@ public enum DemoApp {
         for route in routes {
             try shell.route(route.pattern, to: route.page, isPublic: route.isPublic, owner: "demo")
         }
+        try shell.services.register(NetworkActivityService.name, owner: "demo") { NetworkActivityService() }
+        try shell.services.start(NetworkActivityService.name)
     }
 }

@@ -16,7 +16,8 @@ import TrellisCore
 /// ```
 @MainActor
 public final class HeadlessFrontend: Frontend {
-    public let shell: Shell
+    /// The shell, which owns this front end (set as its `frontend` by `init`).
+    public unowned let shell: Shell
     /// Whether the activity indicator would be shown (`activity:changed` said so).
     public private(set) var isActivityVisible = false
     /// The status line (set by the app through ``setStatus(_:)``).
@@ -107,17 +108,20 @@ public final class HeadlessFrontend: Frontend {
 
     /// Activates row `index` of the table on screen.
     public func click(row index: Int) throws(HeadlessError) {
-        do { try requireTable().click(row: index) } catch let error as HeadlessTableError { throw .table(error) }
+        let table = try requireTable()
+        do { try table.click(row: index) } catch { throw .table(error) }
     }
 
     /// Activates the first row whose text is `text`.
     public func click(text: String) throws(HeadlessError) {
-        do { try requireTable().click(text: text) } catch let error as HeadlessTableError { throw .table(error) }
+        let table = try requireTable()
+        do { try table.click(text: text) } catch { throw .table(error) }
     }
 
     /// Clicks the checkbox of row `index`.
     public func toggle(row index: Int) throws(HeadlessError) {
-        do { try requireTable().toggle(row: index) } catch let error as HeadlessTableError { throw .table(error) }
+        let table = try requireTable()
+        do { try table.toggle(row: index) } catch { throw .table(error) }
     }
 
     /// Types into the search field of the table on screen (replacing what was there).

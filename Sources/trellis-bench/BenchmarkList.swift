@@ -6,5 +6,6 @@ enum BenchmarkList {
         FirstFrameBenchmark.self,
         BusBenchmark.self,
         RoutesBenchmark.self,
+        TableBenchmark.self,
     ]
 }

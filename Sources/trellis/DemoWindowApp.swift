@@ -36,6 +36,7 @@ final class DemoWindowApp {
         }
         if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
         if automation {
+            GtkFrontend.disableAnimations()
             AutomationChannel(handler: { [weak frontend] command, argument, reply in
                 guard let frontend else { return reply(["ok": false, "error": "no window"]) }
                 frontend.automate(command, argument, reply)

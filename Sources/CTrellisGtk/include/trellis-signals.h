@@ -16,6 +16,15 @@ G_BEGIN_DECLS
  */
 void trellis_list_view_emit_activate (GtkListView *list_view, guint position);
 
+/**
+ * trellis_button_emit_clicked:
+ * @button: a GtkButton.
+ *
+ * Emits GtkButton::clicked at once, as a completed click does (gtk_widget_activate() on a
+ * GtkButton only emits it after a press animation of 250 ms).
+ */
+void trellis_button_emit_clicked (GtkButton *button);
+
 G_END_DECLS
 
 #endif

@@ -38,7 +38,7 @@ public final class Navigator {
             case .invalidPath(_, let reason): navigationError = .invalidPath(path: path, reason: reason)
             default: navigationError = .invalidPath(path: path, reason: error.description)
             }
-            shell.logger.notice("navigation failed", metadata: ["path": "\(path)", "error": "\(navigationError)"])
+            shell.logger.info("navigation failed", metadata: ["path": "\(path)", "error": "\(navigationError)"])
             shell.bus.trigger("route:not-found", ["path": .string(path), "error": .string(navigationError.description)])
             throw navigationError
         }

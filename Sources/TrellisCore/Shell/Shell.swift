@@ -18,7 +18,8 @@ public final class Shell {
     public let logger: Logger
     public private(set) lazy var navigator = Navigator(shell: self)
     /// The front end showing the navigation stack; `nil` when there is none (pages then `start`).
-    public weak var frontend: (any Frontend)?
+    /// The shell owns its front end; a front end refers back to its shell without owning it.
+    public var frontend: (any Frontend)?
     /// Options given at route registration, by route id.
     var routeOptions: [RouteID: JSONValue] = [:]
     /// Values provided to pages, by type.

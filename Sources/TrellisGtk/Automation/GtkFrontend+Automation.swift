@@ -1,4 +1,5 @@
 import CGtk
+import CTrellisGtk
 import Foundation
 import TrellisCore
 
@@ -21,6 +22,17 @@ import TrellisCore
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
 /// | `quit` | quits |
 extension GtkFrontend {
+    /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
+    /// photographs after a frame is the settled state, as GTK's own tests do.
+    public static func disableAnimations() {
+        guard let settings = gtk_settings_get_default() else { return }
+        var value = GValue()
+        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN = G_TYPE_MAKE_FUNDAMENTAL (5), a macro
+        g_value_set_boolean(&value, 0)
+        g_object_set_property(GObjectPointer(settings).as(), "gtk-enable-animations", &value)
+        g_value_unset(&value)
+    }
+
     public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
         func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
         func done() { reply(["ok": true]) }
@@ -38,7 +50,7 @@ extension GtkFrontend {
             done()
         case "back":
             guard gtk_widget_get_visible(window.backButton.as()) != 0 else { return fail("the back button is hidden (root page)") }
-            _ = gtk_widget_activate(window.backButton.as())
+            trellis_button_emit_clicked(window.backButton.as())
             done()
         case "action":
             Actions.activate(argument, on: window.window) ? done() : fail("no action named \(argument)")
@@ -55,7 +67,7 @@ extension GtkFrontend {
             guard let id = parts.first else { return fail("\(command) needs an id") }
             if command == "press" {
                 guard let button = view.actionButtons[id] else { return fail("no button \(id)") }
-                _ = gtk_widget_activate(button.as())
+                trellis_button_emit_clicked(button.as())
             } else {
                 guard let widget = view.fieldWidgets[id] else { return fail("no field \(id)") }
                 let text = parts.count > 1 ? parts[1].replacingOccurrences(of: "\\n", with: "\n") : ""

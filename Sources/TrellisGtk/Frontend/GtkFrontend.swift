@@ -19,7 +19,8 @@ import TrellisCore
 /// ```
 @MainActor
 public final class GtkFrontend: Frontend {
-    public let shell: Shell
+    /// The shell, which owns this front end (set as its `frontend` by `init`).
+    public unowned let shell: Shell
     public let window: ShellWindow
     public let application: Application
     private var views: [ObjectIdentifier: PageView] = [:]

@@ -74,6 +74,13 @@ final class AppDriver {
         return reply
     }
 
+    /// Sends one command and returns its raw reply line, whether it succeeded or not.
+    func sendRaw(_ command: String, timeout: TimeInterval = 20) throws -> String {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        guard let text = lines.next(timeout: timeout) else { throw DriverError.noReply(command) }
+        return text
+    }
+
     /// The texts of the rows on screen now.
     func visibleRowTexts() throws -> [String] {
         try send("dump")["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []

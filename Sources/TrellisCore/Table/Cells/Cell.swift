@@ -23,7 +23,8 @@ public struct Cell: Sendable, Equatable {
         self.columns = columns
         self.checkbox = checkbox
         self.isSelected = isSelected
-        self.accessibleLabel = accessibleLabel ?? columns.filter { !$0.isEmpty }.joined(separator: ", ")
+        self.accessibleLabel =
+            accessibleLabel ?? (columns.count == 1 ? columns[0] : columns.filter { !$0.isEmpty }.joined(separator: ", "))
     }
 
     /// The columns joined by " | ": the row's text for searching and for text front ends.

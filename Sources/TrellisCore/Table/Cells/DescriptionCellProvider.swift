@@ -9,6 +9,7 @@ public struct DescriptionCellProvider: CellProvider {
     public init() {}
 
     public func cell(for item: TableItem, context: CellContext) -> Cell {
-        Cell(columns: [String(describing: item.value)])
+        // A string is its own description; the cast is cheaper than `String(describing:)`.
+        Cell(columns: [item.value as? String ?? String(describing: item.value)])
     }
 }

@@ -13,6 +13,7 @@ public final class ObserverList<Value> {
     private var observers: [(id: Int, handler: @MainActor (Value) -> Void)] = []
     private var nextID = 0
 
+    /// An empty list.
     public init() {}
 
     /// Registers `handler`; it stays registered while the returned token lives.

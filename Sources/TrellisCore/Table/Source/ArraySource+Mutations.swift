@@ -7,10 +7,10 @@ extension ArraySource {
     /// ``insert(_:)`` to let the source choose (and create) the section.
     public func insert(_ element: Element, at path: TableIndexPath) throws(TableSourceError) {
         try validateSection(path.section)
-        let rowCount = sections[path.section].entries.count
+        let rowCount = sections[path.section].count
         guard (0...rowCount).contains(path.row) else { throw .rowOutOfRange(path, rowCount: rowCount) }
         try validateKey(of: element, for: path)
-        sections[path.section].entries.insert(makeEntry(element), at: path.row)
+        sections[path.section].insert(makeEntry(element), at: path.row)
         changes.announce(.insert(path))
     }
 
@@ -24,7 +24,7 @@ extension ArraySource {
     @discardableResult
     public func insert(_ element: Element) -> TableIndexPath {
         let path = placement(of: element)
-        sections[path.section].entries.insert(makeEntry(element), at: path.row)
+        sections[path.section].insert(makeEntry(element), at: path.row)
         changes.announce(.insert(path))
         return path
     }
@@ -34,7 +34,7 @@ extension ArraySource {
     @discardableResult
     public func remove(at path: TableIndexPath) throws(TableSourceError) -> Element {
         try validateRow(path)
-        let entry = sections[path.section].entries.remove(at: path.row)
+        let entry = sections[path.section].remove(at: path.row)
         changes.announce(.delete(path, id: identity(of: entry)))
         deleteSectionIfEmpty(path.section)
         return entry.element
@@ -54,14 +54,14 @@ extension ArraySource {
         try validateRow(from)
         try validateSection(to.section)
         if to.section != from.section, let sectionKey {
-            let key = sectionKey(sections[from.section].entries[from.row].element)
+            let key = sectionKey(sections[from.section].elements[from.row])
             throw .sectionMismatch(to, elementKey: key, sectionKey: sections[to.section].key ?? "")
         }
-        let rowCount = sections[to.section].entries.count
+        let rowCount = sections[to.section].count
         guard (0..<rowCount).contains(to.row) else { throw .rowOutOfRange(to, rowCount: rowCount) }
         guard from != to else { return }
-        let entry = sections[from.section].entries.remove(at: from.row)
-        sections[to.section].entries.insert(entry, at: to.row)
+        let entry = sections[from.section].remove(at: from.row)
+        sections[to.section].insert(entry, at: to.row)
         changes.announce(.move(from: from, to: to))
     }
 
@@ -77,12 +77,12 @@ extension ArraySource {
     /// and so its selection); as a deletion and an insertion when the identity changed.
     public func update(at path: TableIndexPath, with element: Element) throws(TableSourceError) {
         try validateRow(path)
-        let old = sections[path.section].entries[path.row]
+        let old = sections[path.section].entry(at: path.row)
         let sameIdentity = identify.map { $0(old.element) == $0(element) } ?? true
         let sameSection = sectionKey.map { $0(old.element) == $0(element) } ?? true
         switch (sameIdentity, sameSection) {
         case (true, true):
-            sections[path.section].entries[path.row].element = element
+            sections[path.section].replaceElement(at: path.row, with: element)
             changes.announce(.update(path))
         case (true, false):
             relocate(from: path, as: Entry(element: element, serial: old.serial))
@@ -117,7 +117,7 @@ extension ArraySource {
             section = existing
         } else {
             section = newSectionIndex(for: element)
-            sections.insert(Section(key: key, entries: ChunkedStorage()), at: section)
+            sections.insert(Section(key: key, elements: [], serials: []), at: section)
             changes.announce(.insertSection(section))
         }
         return TableIndexPath(section: section, row: sortedRow(of: element, in: section))
@@ -127,19 +127,19 @@ extension ArraySource {
     /// (sorted sources) or after the last section.
     private func newSectionIndex(for element: Element) -> Int {
         guard let before = areInIncreasingOrder else { return sections.count }
-        return sections.firstIndex { !$0.entries.isEmpty && before(element, $0.entries[0].element) } ?? sections.count
+        return sections.firstIndex { $0.count > 0 && before(element, $0.elements[0]) } ?? sections.count
     }
 
     /// The row after every element that does not sort after `element` (binary search), or
     /// the end of an unsorted section.
     private func sortedRow(of element: Element, in section: Int) -> Int {
-        let entries = sections[section].entries
-        guard let before = areInIncreasingOrder else { return entries.count }
+        let elements = sections[section].elements
+        guard let before = areInIncreasingOrder else { return elements.count }
         var low = 0
-        var high = entries.count
+        var high = elements.count
         while low < high {
             let mid = (low + high) / 2
-            if before(element, entries[mid].element) { high = mid } else { low = mid + 1 }
+            if before(element, elements[mid]) { high = mid } else { low = mid + 1 }
         }
         return low
     }
@@ -148,18 +148,18 @@ extension ArraySource {
     private func relocate(from path: TableIndexPath, as entry: Entry) {
         var source = path
         let destination = placement(of: entry.element)
-        if destination.section <= source.section, sections[destination.section].entries.isEmpty {
+        if destination.section <= source.section, sections[destination.section].count == 0 {
             source.section += 1
         }
-        sections[source.section].entries.remove(at: source.row)
-        sections[destination.section].entries.insert(entry, at: destination.row)
+        _ = sections[source.section].remove(at: source.row)
+        sections[destination.section].insert(entry, at: destination.row)
         changes.announce(.move(from: source, to: destination))
         changes.announce(.update(destination))
         deleteSectionIfEmpty(source.section)
     }
 
     private func deleteSectionIfEmpty(_ section: Int) {
-        guard sectionKey != nil, sections[section].entries.isEmpty else { return }
+        guard sectionKey != nil, sections[section].count == 0 else { return }
         sections.remove(at: section)
         changes.announce(.deleteSection(section, removedIDs: []))
     }
@@ -172,7 +172,7 @@ extension ArraySource {
 
     private func validateRow(_ path: TableIndexPath) throws(TableSourceError) {
         try validateSection(path.section)
-        let rowCount = sections[path.section].entries.count
+        let rowCount = sections[path.section].count
         guard (0..<rowCount).contains(path.row) else { throw .rowOutOfRange(path, rowCount: rowCount) }
     }
 

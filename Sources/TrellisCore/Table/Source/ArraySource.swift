@@ -34,14 +34,43 @@
 /// microseconds; reading a row is a binary search over the chunks.
 @MainActor
 public final class ArraySource<Element>: TableSource {
+    /// An element with the serial number it got on entering the source.
     struct Entry {
         var element: Element
         let serial: Int
     }
 
+    /// The rows of one section: elements and their serial numbers, kept in step in two
+    /// chunked storages (so building one from an array copies it in bulk).
     struct Section {
         let key: String?
-        var entries: ChunkedStorage<Entry>
+        private(set) var elements: ChunkedStorage<Element>
+        private(set) var serials: ChunkedStorage<Int>
+
+        init(key: String?, elements: [Element], serials: [Int]) {
+            self.key = key
+            self.elements = ChunkedStorage(elements)
+            self.serials = ChunkedStorage(serials)
+        }
+
+        var count: Int { elements.count }
+
+        func entry(at row: Int) -> Entry {
+            Entry(element: elements[row], serial: serials[row])
+        }
+
+        mutating func insert(_ entry: Entry, at row: Int) {
+            elements.insert(entry.element, at: row)
+            serials.insert(entry.serial, at: row)
+        }
+
+        mutating func remove(at row: Int) -> Entry {
+            Entry(element: elements.remove(at: row), serial: serials.remove(at: row))
+        }
+
+        mutating func replaceElement(at row: Int, with element: Element) {
+            elements[row] = element
+        }
     }
 
     var sections: [Section] = []
@@ -50,6 +79,7 @@ public final class ArraySource<Element>: TableSource {
     let sectionKey: ((Element) -> String)?
     let areInIncreasingOrder: ((Element, Element) -> Bool)?
 
+    /// Announces every mutation, after applying it.
     public let changes = TableChangeObservers()
 
     /// A source over `elements` in their order; identities are serial numbers.
@@ -83,11 +113,11 @@ public final class ArraySource<Element>: TableSource {
     public var numberOfSections: Int { sections.count }
 
     public func numberOfRows(inSection section: Int) -> Int {
-        sections[section].entries.count
+        sections[section].count
     }
 
     public func item(at path: TableIndexPath) -> TableItem {
-        let entry = sections[path.section].entries[path.row]
+        let entry = sections[path.section].entry(at: path.row)
         return TableItem(id: identity(of: entry), value: entry.element)
     }
 
@@ -100,9 +130,9 @@ public final class ArraySource<Element>: TableSource {
         for (index, section) in sections.enumerated() {
             let row: Int?
             if let identify {
-                row = section.entries.firstIndex { identify($0.element) == id }
+                row = section.elements.firstIndex { identify($0) == id }
             } else if let serial = id.intValue {
-                row = section.entries.firstIndex { $0.serial == serial }
+                row = section.serials.firstIndex { $0 == serial }
             } else {
                 row = nil
             }
@@ -115,14 +145,14 @@ public final class ArraySource<Element>: TableSource {
 
     /// The element at `path`, which must be a valid path.
     public func element(at path: TableIndexPath) -> Element {
-        sections[path.section].entries[path.row].element
+        sections[path.section].elements[path.row]
     }
 
     /// How many elements there are in all sections.
-    public var count: Int { sections.reduce(0) { $0 + $1.entries.count } }
+    public var count: Int { sections.reduce(0) { $0 + $1.count } }
 
     /// Every element, section after section.
-    public var elements: [Element] { sections.flatMap { $0.entries.map(\.element) } }
+    public var elements: [Element] { sections.flatMap { Array($0.elements) } }
 
     // MARK: - Internals shared with the mutations
 
@@ -135,24 +165,27 @@ public final class ArraySource<Element>: TableSource {
         return Entry(element: element, serial: nextSerial)
     }
 
-    /// Replaces the contents with `elements`, sorted and sectioned as configured.
+    /// Replaces the contents with `elements`, sorted and sectioned as configured; the
+    /// elements get the next serial numbers in order.
     func load(_ elements: [Element]) {
         let ordered = areInIncreasingOrder.map { elements.sorted(by: $0) } ?? elements
         let first = nextSerial
         nextSerial += ordered.count
-        let entries = ordered.enumerated().lazy.map { Entry(element: $0.element, serial: first + $0.offset) }
         guard let sectionKey else {
-            sections = [Section(key: nil, entries: ChunkedStorage(entries))]
+            sections = [Section(key: nil, elements: ordered, serials: Array(first..<nextSerial))]
             return
         }
         var keys: [String] = []
-        var buckets: [String: [Entry]] = [:]
-        for entry in entries {
-            let key = sectionKey(entry.element)
+        var buckets: [String: (elements: [Element], serials: [Int])] = [:]
+        for index in ordered.indices {
+            let key = sectionKey(ordered[index])
             if buckets[key] == nil { keys.append(key) }
-            buckets[key, default: []].append(entry)
+            buckets[key, default: ([], [])].elements.append(ordered[index])
+            buckets[key, default: ([], [])].serials.append(first + index)
         }
-        sections = keys.map { Section(key: $0, entries: ChunkedStorage(buckets[$0] ?? [])) }
+        sections = keys.map { key in
+            Section(key: key, elements: buckets[key]?.elements ?? [], serials: buckets[key]?.serials ?? [])
+        }
     }
 }
 

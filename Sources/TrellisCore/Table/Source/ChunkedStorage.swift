@@ -15,24 +15,16 @@ struct ChunkedStorage<Element>: Sequence {
 
     init() {}
 
-    init(_ elements: some Sequence<Element>) {
-        let half = Self.maxChunkCount / 2
-        var chunk: [Element] = []
-        chunk.reserveCapacity(half)
-        var total = 0
-        for element in elements {
-            chunk.append(element)
-            if chunk.count == half {
-                total += chunk.count
-                chunks.append(chunk)
-                ends.append(total)
-                chunk = []
-                chunk.reserveCapacity(half)
-            }
+    /// A storage of `elements`, in chunks of half the maximum size, each copied in bulk.
+    init(_ elements: [Element]) {
+        let size = Self.maxChunkCount / 2
+        chunks = stride(from: 0, to: elements.count, by: size).map { start in
+            Array(elements[start..<Swift.min(start + size, elements.count)])
         }
-        if !chunk.isEmpty {
-            chunks.append(chunk)
-            ends.append(total + chunk.count)
+        var total = 0
+        ends = chunks.map { chunk in
+            total += chunk.count
+            return total
         }
     }
 

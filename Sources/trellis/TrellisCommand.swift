@@ -85,9 +85,11 @@ struct Open: ParsableCommand {
 struct Routes: ParsableCommand {
     static let configuration = CommandConfiguration(abstract: "Print the route table: pattern, target, owner.")
 
+    @OptionGroup var shellOptions: ShellOptions
+
     func run() throws {
         try MainActor.assumeIsolated {
-            let shell = try ShellOptions().makeShell()
+            let shell = try shellOptions.makeShell()
             print(RouteListing.table(shell.routes.entries))
         }
     }
