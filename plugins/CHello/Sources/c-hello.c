@@ -1,9 +1,13 @@
 /* c-hello.c: a Trellis plugin in plain C.
  *
  * Registers the service "c_hello". Started, it triggers "hello:started" with its start
- * options as data, and answers every "hello:ping" with "hello:pong", passing the ping's data
- * through unchanged (JSON text in, JSON text out: no parsing needed). Stopped, it removes its
- * watch. Only trellis_plugin.h is used: no Swift, no GLib.
+ * options as data, and while running:
+ *   - answers every "hello:ping" with "hello:pong", passing the ping's data through unchanged
+ *     (JSON text in, JSON text out: no parsing needed);
+ *   - on "hello:open", asks the host to navigate to "/hello" with the event's data;
+ *   - on "hello:request", sends the front controller the command "hello.greet" with the
+ *     event's data as parameters.
+ * Stopped, it removes its watch. Only trellis_plugin.h is used: no Swift, no GLib.
  */
 #include <stdio.h>
 #include <string.h>
@@ -12,28 +16,32 @@
 
 /* The host table: host-owned and valid for the life of the process. */
 static const trellis_host_api *host;
-/* The watch of the running service, 0 when stopped. Start and stop are serialised by the
+/* The watch of the running service ("hello:*"), 0 when stopped. Start and stop are serialised by the
  * host's service registry. */
-static trellis_watch_id ping_watch;
+static trellis_watch_id hello_watch;
 
 static void
-on_ping (void *user_data, const char *message, const char *data_json)
+on_hello (void *user_data, const char *message, const char *data_json)
 {
   (void) user_data;
-  (void) message;
-  host->trigger (host->context, "hello:pong", data_json);
+  if (strcmp (message, "hello:ping") == 0)
+    host->trigger (host->context, "hello:pong", data_json);
+  else if (strcmp (message, "hello:open") == 0)
+    host->navigate (host->context, "/hello", data_json);
+  else if (strcmp (message, "hello:request") == 0)
+    host->handle_request (host->context, "hello.greet", data_json);
 }
 
 static int32_t
 hello_start (void *service_data, const char *options_json, char *error, size_t error_size)
 {
   (void) service_data;
-  if (ping_watch != 0)
+  if (hello_watch != 0)
     return TRELLIS_OK;
-  ping_watch = host->watch (host->context, "hello:ping", on_ping, NULL, NULL);
-  if (ping_watch == 0)
+  hello_watch = host->watch (host->context, "hello:*", on_hello, NULL, NULL);
+  if (hello_watch == 0)
     {
-      snprintf (error, error_size, "the host refused to watch hello:ping");
+      snprintf (error, error_size, "the host refused to watch hello:*");
       return TRELLIS_ERROR_REFUSED;
     }
   host->trigger (host->context, "hello:started", options_json);
@@ -46,9 +54,9 @@ hello_stop (void *service_data, const char *options_json)
 {
   (void) service_data;
   (void) options_json;
-  if (ping_watch != 0)
-    host->unwatch (host->context, ping_watch);
-  ping_watch = 0;
+  if (hello_watch != 0)
+    host->unwatch (host->context, hello_watch);
+  hello_watch = 0;
 }
 
 /* Refusals are string literals: plugin-owned, valid for the life of the process. */

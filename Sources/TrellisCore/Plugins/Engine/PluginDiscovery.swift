@@ -59,6 +59,14 @@ public struct PluginDiscovery: Sendable {
         }
     }
 
+    /// Where a plugin's library may be, in order: its folder; the folder's `.build/release` and
+    /// `.build/debug` (a plugin developed as its own SwiftPM package, built with `swift build`);
+    /// then the search path's fallbacks.
+    static func libraryFolders(of folder: URL, in path: PluginSearchPath) -> [URL] {
+        [folder, folder.appendingPathComponent(".build/release"), folder.appendingPathComponent(".build/debug")]
+            + path.libraryFallbacks
+    }
+
     /// Everything that can be checked about one plugin folder without loading its library.
     func inspect(_ folder: URL, in path: PluginSearchPath) -> PluginReport {
         var report = PluginReport(id: folder.lastPathComponent, manifest: nil, directory: folder,
@@ -84,7 +92,7 @@ public struct PluginDiscovery: Sendable {
             report.state = .failed(.abiTooOld(plugin: manifest.abiVersion, oldest: Self.oldestABIVersion))
             return report
         }
-        let candidates = ([folder] + path.libraryFallbacks).map { $0.appendingPathComponent(manifest.library) }
+        let candidates = Self.libraryFolders(of: folder, in: path).map { $0.appendingPathComponent(manifest.library) }
         guard let library = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) else {
             report.state = .failed(.libraryMissing(library: manifest.library,
                                                    searched: candidates.map { $0.deletingLastPathComponent().path }))
