@@ -88,6 +88,7 @@ let package = Package(
             dependencies: [
                 "TrellisCore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],
             exclude: ["Baselines"]
