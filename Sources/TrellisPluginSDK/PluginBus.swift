@@ -1,4 +1,3 @@
-import Synchronization
 import TrellisCore
 import TrellisPluginABI
 
@@ -34,7 +33,7 @@ public struct WatchID: Hashable, Sendable {
 /// Handlers run synchronously on the thread that triggered the event (any thread).
 public final class PluginBus: Sendable {
     private let host: HostTable
-    private let owners = Mutex<[ObjectIdentifier: Set<trellis_watch_id>]>([:])
+    private let owners = LockedState<[ObjectIdentifier: Set<trellis_watch_id>]>([:])
 
     init(host: HostTable) {
         self.host = host

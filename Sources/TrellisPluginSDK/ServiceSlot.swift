@@ -1,4 +1,3 @@
-import Synchronization
 import TrellisCore
 import TrellisPluginABI
 
@@ -8,7 +7,7 @@ import TrellisPluginABI
 final class ServiceSlot: Sendable {
     let type: any PluginService.Type
     let host: TrellisHost
-    private let running = Mutex<(any PluginService)?>(nil)
+    private let running = LockedState<(any PluginService)?>(nil)
 
     init(type: any PluginService.Type, host: TrellisHost) {
         self.type = type
@@ -22,13 +21,10 @@ final class ServiceSlot: Sendable {
         do { options = try Self.decode(optionsJSON, source: "options of service \(type.name)") } catch {
             return "\(error)"
         }
-        let fresh = running.withLock { current -> (any PluginService)? in
-            guard current == nil else { return nil }
-            let made = type.init(host: host)
-            current = made
-            return made
-        }
-        guard let service = fresh else { return nil }
+        // The host's registry never starts one service twice at once, so check-then-set is safe.
+        guard running.withLock({ $0 == nil }) else { return nil }
+        let service = type.init(host: host)
+        running.withLock { $0 = service }
         do {
             try service.start(options: options)
             return nil

@@ -35,6 +35,9 @@ public final class PluginHost: Sendable {
     private let loader: PluginLoader
     private let logger: Logger
     private let state = LockedState(State())
+    /// Serialises `loadAll` and `setEnabled`, which run plugin code and so cannot hold `state`'s
+    /// lock; recursive so that a watcher run by a plugin's start may call `setEnabled`.
+    private let operations = NSRecursiveLock()
 
     /// A host loading plugins onto `bus` and `services`.
     /// - Parameters:
@@ -65,6 +68,8 @@ public final class PluginHost: Sendable {
     /// - Returns: one report per plugin folder found, in search order.
     @discardableResult
     public func loadAll(serviceOptions: [String: JSONValue] = [:]) -> [PluginReport] {
+        operations.lock()
+        defer { operations.unlock() }
         do { try settings.load() } catch { logger.error("\(error); every plugin stays enabled") }
         let previous = state.withLock { state in
             state.options.merge(serviceOptions) { _, new in new }
@@ -116,11 +121,14 @@ public final class PluginHost: Sendable {
     }
 
     /// Enables or disables plugin `id`, remembers it in the settings, and applies it now:
-    /// disabling a loaded plugin stops its services and removes its watches; enabling loads it
-    /// (or, if it was loaded earlier in this run, restarts its autostart services).
+    /// disabling a loaded plugin stops its services and removes its watches; enabling a
+    /// disabled plugin loads it (or, if it was loaded earlier in this run, restarts its
+    /// autostart services). For a plugin that failed, the choice takes effect at the next start.
     /// - Returns: the plugin's report afterwards, or `nil` if no plugin has this id.
     @discardableResult
     public func setEnabled(_ id: String, _ enabled: Bool) throws(PluginSettingsError) -> PluginReport? {
+        operations.lock()
+        defer { operations.unlock() }
         try settings.setEnabled(id, enabled)
         var reports = self.reports
         guard let index = reports.firstIndex(where: { $0.id == id && ($0.state == .loaded || $0.state == .disabled) })

@@ -134,3 +134,25 @@ struct PluginHostTests {
         #expect(lines.contains { $0.hasPrefix("template") && $0.contains("0.1.0") && $0.contains("loaded") })
     }
 }
+
+@Suite("Shell plugin host")
+struct ShellPluginHostTests {
+    @Test("a plugin's navigation request drives the shell's navigator on the main actor")
+    @MainActor
+    func navigationReachesShell() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let shell = Shell()
+        let visits = EventLog()
+        try shell.route("/hello") { values in visits.append("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
+        let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
+                                    settings: PluginSettings(url: sandbox.settingsURL), handleRequest: { _, _ in })
+        #expect(host.loadAll()[id: "c-hello"]?.state == .loaded)
+
+        let bus = shell.bus
+        await Task.detached { bus.trigger("hello:open", ["id": 5]) }.value
+
+        #expect(await eventually { !visits.all.isEmpty })
+        #expect(visits.all == [#"/hello {"id":5} main=true"#])
+    }
+}
