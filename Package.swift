@@ -94,6 +94,7 @@ let package = Package(
             exclude: ["Baselines"]
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
+        .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
             name: "TrellisGtkTests",

@@ -11,9 +11,14 @@ struct HostTable: @unchecked Sendable {
 
     var abiVersion: Int { Int(api.pointee.abi_version) }
 
+    /// Watches through the host, which owns `userData` from then on (it releases it when the
+    /// watch ends, or at once when refusing); released here if the host has no watch function.
     func watch(_ pattern: String, handler: trellis_event_handler, userData: UnsafeMutableRawPointer,
                release: trellis_release) -> trellis_watch_id {
-        guard let watch = api.pointee.watch else { return 0 }
+        guard let watch = api.pointee.watch else {
+            release(userData)
+            return 0
+        }
         return pattern.withCString { watch(api.pointee.context, $0, handler, userData, release) }
     }
 

@@ -124,7 +124,8 @@ typedef struct trellis_service_definition {
 
 /**
  * The host's function table. Host-owned and valid for the life of the process: a plugin may
- * keep the pointer. Every function takes `context` (the table's last member) first.
+ * keep the pointer. Every function takes `context` (the table's last member) first. Watches
+ * end when the plugin is disabled or fails; its services are then stopped.
  */
 typedef struct trellis_host_api {
     /** The host's ABI version (TRELLIS_PLUGIN_ABI_VERSION of the host). */
@@ -146,9 +147,12 @@ typedef struct trellis_host_api {
     int32_t (*unwatch)(void *context, trellis_watch_id watch);
 
     /**
-     * Triggers an event on the host's bus; watchers run before it returns. `message` and
+     * Triggers an event on the host's bus; synchronous watchers (the plugins' among them) run
+     * before it returns, main-thread watchers of the host later. `message` and
      * `data_json` (UTF-8 JSON, or NULL for no data) are borrowed. Returns TRELLIS_OK or
      * TRELLIS_ERROR_INVALID_ARGUMENT (empty message, malformed JSON; nothing is triggered).
+     * Like watch, navigate and handle_request, it returns TRELLIS_ERROR_REFUSED (watch: 0)
+     * once the plugin is disabled or has failed to load.
      */
     int32_t (*trigger)(void *context, const char *message, const char *data_json);
 

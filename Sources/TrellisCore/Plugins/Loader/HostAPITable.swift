@@ -52,7 +52,7 @@ enum HostAPITable {
                 case .success(let callbacks):
                     return context.register(callbacks)
                 case .failure(let failure):
-                    context.logger.error("\(failure)")
+                    context.refuse(failure)
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
             },

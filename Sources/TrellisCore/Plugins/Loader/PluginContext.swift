@@ -79,10 +79,15 @@ final class PluginContext: Sendable {
             return nil
         }
         guard let refusal else { return TRELLIS_OK }
-        state.withLock { if $0.refusal == nil { $0.refusal = refusal } }
-        logger.error("\(refusal)")
+        refuse(refusal)
         service.release()
         return TRELLIS_ERROR_REFUSED
+    }
+
+    /// Records why the plugin cannot be accepted; the first reason counts.
+    func refuse(_ failure: PluginFailure) {
+        state.withLock { if $0.refusal == nil { $0.refusal = failure } }
+        logger.error("\(failure)")
     }
 
     /// The services registered during the entry and the first refusal, if any; clears the list.

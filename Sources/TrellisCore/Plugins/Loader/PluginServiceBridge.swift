@@ -10,17 +10,22 @@ struct ServiceCallbacks: @unchecked Sendable {
     let stop: trellis_service_stop
     let releaseData: trellis_release?
 
-    /// Copies `definition`, or returns why it is unusable.
+    /// Copies `definition`, or returns why it is unusable (after giving its `service_data`
+    /// back through its release callback, when the definition is complete enough to have one).
     static func copy(_ definition: UnsafePointer<trellis_service_definition>?) -> Result<ServiceCallbacks, PluginFailure> {
         guard let definition else { return .failure(.invalidService(service: "?", reason: "no definition given")) }
-        let value = definition.pointee
-        guard value.struct_size >= UInt32(MemoryLayout<trellis_service_definition>.size) else {
-            return .failure(.invalidService(service: "?", reason: "definition of \(value.struct_size) bytes, expected \(MemoryLayout<trellis_service_definition>.size)"))
+        // Read the size alone first: a shorter struct must not be read whole.
+        let size = UnsafeRawPointer(definition).load(as: UInt32.self)
+        let expected = MemoryLayout<trellis_service_definition>.size
+        guard size >= UInt32(expected) else {
+            return .failure(.invalidService(service: "?", reason: "definition of \(size) bytes, expected \(expected)"))
         }
+        let value = definition.pointee
         let name = value.name.map { String(cString: $0) } ?? ""
-        guard !name.isEmpty else { return .failure(.invalidService(service: "?", reason: "the definition has no name")) }
-        guard let start = value.start, let stop = value.stop else {
-            return .failure(.invalidService(service: name, reason: "start and stop callbacks are required"))
+        guard !name.isEmpty, let start = value.start, let stop = value.stop else {
+            value.release?(value.service_data)
+            let reason = name.isEmpty ? "the definition has no name" : "start and stop callbacks are required"
+            return .failure(.invalidService(service: name.isEmpty ? "?" : name, reason: reason))
         }
         return .success(ServiceCallbacks(name: name, data: value.service_data, start: start, stop: stop,
                                          releaseData: value.release))
