@@ -137,7 +137,8 @@ typedef struct trellis_host_api {
      * Watches events whose message matches `pattern` (an exact message such as "network:on",
      * or a wildcard such as "network:*" or "*"). `pattern` is borrowed. `user_data` stays
      * plugin-owned: the host passes it to `handler` and calls `release(user_data)` (if not
-     * NULL) exactly once, after the watch is removed and no handler call is running.
+     * NULL) exactly once, on any thread, after the watch is removed and no handler call is
+     * running.
      * Returns the watch id, or 0 (and calls release at once) when an argument is invalid.
      */
     trellis_watch_id (*watch)(void *context, const char *pattern, trellis_event_handler handler,

@@ -37,7 +37,8 @@ public struct PluginManifest: Sendable, Hashable {
     public var version: String
     /// The plugin ABI version the library was built against (`TRELLIS_PLUGIN_ABI_VERSION`).
     public var abiVersion: Int
-    /// The library's file name (no folder), looked up next to the manifest.
+    /// The library's file name (no folder), looked up next to the manifest (see
+    /// `PluginDiscovery.libraryFolders(of:in:)` for the other places).
     public var library: String
     /// Names of the services the plugin registers.
     public var services: [String]
