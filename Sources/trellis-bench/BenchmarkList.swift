@@ -4,6 +4,7 @@ import ArgumentParser
 enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
         FirstFrameBenchmark.self,
+        ListStressBenchmark.self,
         BusBenchmark.self,
         RoutesBenchmark.self,
         TableBenchmark.self,

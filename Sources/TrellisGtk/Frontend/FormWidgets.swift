@@ -42,7 +42,6 @@ struct FormWidgets {
                 editor = GObjectPointer(gtk_label_new(field.value))!
                 gtk_label_set_xalign(editor.as(), 0)
                 gtk_label_set_wrap(editor.as(), 1)
-                gtk_label_set_selectable(editor.as(), 1)
             }
             setAccessibleLabel(editor, field.label)
             gtk_box_append(box.as(), editor.as())
