@@ -61,8 +61,9 @@ struct FormWidgets {
             gtk_box_append(box.as(), row.as())
         }
         let fields = self.fields
-        form.onValuesReplaced = {
-            for field in form.fields { FormWidgets.show(field, in: fields[field.id]) }
+        // The form keeps this closure: capture it weakly, or the form would own itself.
+        form.onValuesReplaced = { [weak form] in
+            for field in form?.fields ?? [] { FormWidgets.show(field, in: fields[field.id]) }
         }
     }
 
