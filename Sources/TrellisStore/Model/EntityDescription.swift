@@ -105,6 +105,8 @@ public struct EntityDescription: Sendable, Hashable {
     /// Attributes then relationships, in table column order.
     let columns: [Column]
     let columnIndex: [String: Int]
+    /// The values a new object starts with, in column order.
+    let defaultValues: [AttributeValue]
 
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
                 indexes: [IndexDescription] = [])
@@ -123,6 +125,7 @@ public struct EntityDescription: Sendable, Hashable {
             }
         self.columns = columns
         self.columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.defaultValues = columns.map(\.defaultValue)
     }
 
     public func attribute(named name: String) -> AttributeDescription? {

@@ -30,6 +30,8 @@ public final class PersistentStore: Sendable {
     let pool: DatabasePool
     let events: (any StoreEventSink)?
     let logger = Logger(label: "trellis.store")
+    let changeCenter = StoreChangeCenter()
+    let validationRules = ValidationRules()
 
     /// The file's path.
     public var path: String { url.path }
