@@ -35,7 +35,7 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
         case .typeMismatch(let object, let key, let expected, let found):
             return "\(object) '\(key)': expected \(expected), found \(found)"
         case .predicateTypeMismatch(let entity, let key, let expected, let found):
-            return "predicate on \(entity).\(key): expected a \(expected.rawValue) value, found \(found)"
+            return "predicate on \(entity).\(key): expected a value of type \(expected.rawValue), found \(found)"
         case .invalidStoredValue(let object, let key):
             return "\(object) '\(key)': the stored value does not match the model"
         case .invalidStoredID(let entity, let id):

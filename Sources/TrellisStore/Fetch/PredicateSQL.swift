@@ -78,6 +78,8 @@ struct PredicateSQL {
 
     private func conform(_ value: AttributeValue, to key: String) throws -> AttributeValue {
         let type = try type(of: key)
+        // Numbers compare numerically in SQLite, whatever their storage class.
+        if type == .integer, case .double = value { return value }
         guard let conformed = value.conformed(to: type) else {
             throw ContextError.predicateTypeMismatch(entity: entity.name, key: key, expected: type, found: value.kindName)
         }
