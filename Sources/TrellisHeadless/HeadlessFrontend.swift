@@ -1,8 +1,184 @@
+import Dispatch
 import TrellisCore
 
-/// The front end with no display: renders pages as text and takes clicks and typing.
-/// In the spirit of SwiftNIO's `EmbeddedChannel`: every logic test runs against it.
+/// The front end with no display: shows the shell's navigation stack as text and takes clicks,
+/// typing and Back — in the spirit of SwiftNIO's `EmbeddedChannel`. Every logic test runs
+/// against it, and `trellis --headless PATH` prints its rendering.
+///
+/// ```swift
+/// let shell = Shell()
+/// try DemoApp.install(on: shell, catalog: genres)
+/// let screen = HeadlessFrontend(shell: shell)
+/// try shell.navigate(to: "/catalog")
+/// screen.type("фэнтези")
+/// try screen.click(row: 0)          // opens /catalog/5
+/// print(screen.render())
+/// ```
 @MainActor
-public final class HeadlessFrontend {
-    public init() {}
+public final class HeadlessFrontend: Frontend {
+    public let shell: Shell
+    /// Whether the activity indicator would be shown (`activity:changed` said so).
+    public private(set) var isActivityVisible = false
+    /// The status line (set by the app through ``setStatus(_:)``).
+    public private(set) var status: String?
+    /// Every push and pop, in order (`push /catalog`, `pop /catalog/5`), for tests.
+    public private(set) var history: [String] = []
+    private var tables: [ObjectIdentifier: HeadlessTableView] = [:]
+
+    public init(shell: Shell) {
+        self.shell = shell
+        shell.frontend = self
+        shell.bus.watch("activity:changed", owner: self, delivery: .mainActor) { [weak self] event in
+            MainActor.assumeIsolated { self?.isActivityVisible = event.data["active"]?.boolValue ?? false }
+        }
+    }
+
+    // MARK: - Frontend
+
+    public func navigator(_ navigator: Navigator, didPush page: PageController) {
+        history.append("push \(page.values.path)")
+        attach(page)
+    }
+
+    public func navigator(_ navigator: Navigator, didPop page: PageController) {
+        history.append("pop \(page.values.path)")
+        tables[ObjectIdentifier(page)] = nil
+    }
+
+    public func pageDidChange(_ page: PageController) {
+        attach(page)
+    }
+
+    private func attach(_ page: PageController) {
+        if case .table(let container) = page.content {
+            if tables[ObjectIdentifier(page)]?.container !== container {
+                tables[ObjectIdentifier(page)] = HeadlessTableView(container: container)
+            }
+        } else {
+            tables[ObjectIdentifier(page)] = nil
+        }
+    }
+
+    // MARK: - What is on screen
+
+    /// The page on top.
+    public var page: PageController? { shell.navigator.top }
+
+    /// The table of the page on top, if it shows one.
+    public var table: HeadlessTableView? { page.flatMap { tables[ObjectIdentifier($0)] } }
+
+    /// The form of the page on top, if it shows one.
+    public var form: Form? {
+        if case .form(let form)? = page?.content { return form }
+        return nil
+    }
+
+    /// Sets the status line.
+    public func setStatus(_ text: String?) { status = text }
+
+    /// The whole screen as text: the header (back, title, search, activity), the message, the
+    /// content, the status line.
+    public func render() -> String {
+        guard let page else { return "(no page)" }
+        var header = (shell.navigator.stack.count > 1 ? "< " : "") + page.title
+        if let table, table.container.isSearchable, !table.searchText.isEmpty { header += "  [search: \(table.searchText)]" }
+        if isActivityVisible { header += "  [busy]" }
+        var lines = [header, String(repeating: "=", count: max(8, header.count))]
+        if let message = page.message { lines.append("! \(message)") }
+        switch page.content {
+        case .table:
+            lines += table?.render() ?? []
+        case .form(let form):
+            for field in form.fields {
+                switch field.style {
+                case .readOnly: lines.append("\(field.label): \(field.value)")
+                case .singleLine, .multiline: lines.append("\(field.label): [\(field.value)]")
+                }
+            }
+            if !form.actions.isEmpty { lines.append(form.actions.map { "(\($0.label))" }.joined(separator: " ")) }
+        case .text(let text):
+            lines.append(text)
+        }
+        if let status { lines.append("-- \(status)") }
+        return lines.joined(separator: "\n")
+    }
+
+    // MARK: - Acting as the user
+
+    /// Activates row `index` of the table on screen.
+    public func click(row index: Int) throws(HeadlessError) {
+        let table = try requireTable()
+        do { try table.click(row: index) } catch { throw .table(error) }
+    }
+
+    /// Activates the first row whose text is `text`.
+    public func click(text: String) throws(HeadlessError) {
+        let table = try requireTable()
+        do { try table.click(text: text) } catch { throw .table(error) }
+    }
+
+    /// Clicks the checkbox of row `index`.
+    public func toggle(row index: Int) throws(HeadlessError) {
+        let table = try requireTable()
+        do { try table.toggle(row: index) } catch { throw .table(error) }
+    }
+
+    /// Types into the search field of the table on screen (replacing what was there).
+    public func type(_ text: String) throws(HeadlessError) {
+        let table = try requireTable()
+        guard table.container.isSearchable else { throw .notSearchable(page: page?.title ?? "") }
+        table.clearSearch()
+        table.type(text)
+    }
+
+    /// Types `text` into form field `id`.
+    public func fill(_ id: String, with text: String) throws(HeadlessError) {
+        guard let form else { throw .noForm(page: page?.title ?? "") }
+        guard form.userEdited(id, value: text) else { throw .noSuchField(id) }
+    }
+
+    /// Presses form button `id`.
+    public func press(_ id: String) throws(HeadlessError) {
+        guard let form else { throw .noForm(page: page?.title ?? "") }
+        guard form.press(id) else { throw .noSuchAction(id) }
+    }
+
+    /// Presses Back; `false` at the root.
+    @discardableResult
+    public func back() -> Bool { shell.back() }
+
+    /// Runs everything queued on the main actor so far (main-actor bus deliveries, view
+    /// stages of requests), so a test sees their effect.
+    public func settle() async {
+        for _ in 0..<3 {
+            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
+            await Task.yield()
+        }
+    }
+
+    private func requireTable() throws(HeadlessError) -> HeadlessTableView {
+        guard let table else { throw .noTable(page: page?.title ?? "") }
+        return table
+    }
+}
+
+/// What a headless interaction could not do, naming the page or element.
+public enum HeadlessError: Error, CustomStringConvertible, Equatable {
+    case noTable(page: String)
+    case noForm(page: String)
+    case notSearchable(page: String)
+    case noSuchField(String)
+    case noSuchAction(String)
+    case table(HeadlessTableError)
+
+    public var description: String {
+        switch self {
+        case .noTable(let page): return "the page \"\(page)\" shows no table"
+        case .noForm(let page): return "the page \"\(page)\" shows no form"
+        case .notSearchable(let page): return "the table of \"\(page)\" cannot be searched"
+        case .noSuchField(let id): return "no editable field \"\(id)\" on this page"
+        case .noSuchAction(let id): return "no button \"\(id)\" on this page"
+        case .table(let error): return error.description
+        }
+    }
 }

@@ -3,5 +3,9 @@ import ArgumentParser
 /// The registered benchmarks, one subcommand each.
 enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
+        FirstFrameBenchmark.self,
+        BusBenchmark.self,
+        RoutesBenchmark.self,
+        TableBenchmark.self,
     ]
 }

@@ -4,4 +4,5 @@
 #include "trellis-main-queue-bridge.h"
 #include "trellis-row-item.h"
 #include "trellis-list-model.h"
+#include "trellis-signals.h"
 #endif

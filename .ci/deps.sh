@@ -1,0 +1,42 @@
+# Sourced by .ci/launch and .ci/test: makes sure the system packages Trellis needs are here.
+# As root it installs what is missing with apt-get; otherwise it prints the exact command to
+# run and stops.
+
+trellis_require_packages() {
+  local missing=()
+  local pkg
+  for pkg in "$@"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$pkg")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  if [ "$(id -u)" -eq 0 ]; then
+    echo "trellis: installing ${missing[*]}" >&2
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -q >&2 && apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
+      echo "trellis: apt-get install failed for: ${missing[*]}" >&2
+      return 1
+    }
+  else
+    echo "trellis: missing system packages. Run:" >&2
+    echo "  sudo apt-get install -y ${missing[*]}" >&2
+    return 1
+  fi
+}
+
+trellis_require_swift() {
+  if ! command -v swift >/dev/null 2>&1; then
+    if [ -x /opt/swift/usr/bin/swift ]; then
+      export PATH="/opt/swift/usr/bin:$PATH"
+    else
+      echo "trellis: no Swift toolchain on PATH (Swift 6.0 or newer is needed: https://swift.org/install)" >&2
+      return 1
+    fi
+  fi
+}
+
+# What running the window needs, and what the whole test suite needs.
+TRELLIS_RUNTIME_PACKAGES=(pkg-config libgtk-4-dev libsqlite3-dev fonts-dejavu-core)
+TRELLIS_TEST_PACKAGES=("${TRELLIS_RUNTIME_PACKAGES[@]}" xvfb xauth dbus-daemon meson ninja-build
+  desktop-file-utils appstream gettext)

@@ -1,0 +1,30 @@
+/* trellis-signals.h: signal emissions Swift cannot write itself (g_signal_emit_by_name is
+ * variadic, and Swift does not import C variadic functions). */
+#ifndef TRELLIS_SIGNALS_H
+#define TRELLIS_SIGNALS_H
+
+#include <gtk/gtk.h>
+
+G_BEGIN_DECLS
+
+/**
+ * trellis_list_view_emit_activate:
+ * @list_view: a GtkListView.
+ * @position: the row to activate.
+ *
+ * Emits GtkListView::activate for @position, exactly as a click or Enter on that row does.
+ */
+void trellis_list_view_emit_activate (GtkListView *list_view, guint position);
+
+/**
+ * trellis_button_emit_clicked:
+ * @button: a GtkButton.
+ *
+ * Emits GtkButton::clicked at once, as a completed click does (gtk_widget_activate() on a
+ * GtkButton only emits it after a press animation of 250 ms).
+ */
+void trellis_button_emit_clicked (GtkButton *button);
+
+G_END_DECLS
+
+#endif

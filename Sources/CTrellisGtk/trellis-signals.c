@@ -1,0 +1,16 @@
+/* trellis-signals.c */
+#include "trellis-signals.h"
+
+void
+trellis_list_view_emit_activate (GtkListView *list_view, guint position)
+{
+  g_return_if_fail (GTK_IS_LIST_VIEW (list_view));
+  g_signal_emit_by_name (list_view, "activate", position);
+}
+
+void
+trellis_button_emit_clicked (GtkButton *button)
+{
+  g_return_if_fail (GTK_IS_BUTTON (button));
+  g_signal_emit_by_name (button, "clicked");
+}

@@ -1,0 +1,216 @@
+import Dispatch
+import Logging
+
+/// The message bus: iStructure's `$watch`, `$trigger` and `$unwatch`, thread-safe and with
+/// watches that end by themselves.
+///
+/// ```swift
+/// let bus = EventBus()
+/// bus.watch("network:*", owner: self) { event in
+///     print("network activity:", event.message)
+/// }
+/// bus.watch("note:saved", from: note, owner: self, delivery: .mainActor) { event in
+///     // runs on the main actor
+/// }
+/// bus.trigger("network:on")
+/// bus.trigger("note:saved", ["id": 7], from: note)
+/// ```
+///
+/// ## Ownership
+/// Every watch has an owner, held weakly: when the owner is deallocated its watches end by
+/// themselves, with no `unwatch` in `deinit`. A watch filtered on a sender ends likewise when
+/// that sender is deallocated. The handler itself is held strongly, so it must not capture
+/// its owner strongly (that would keep the owner alive through the bus); use the variants
+/// whose handler receives the owner, `watch(_:from:owner:delivery:_:)` with a two-argument
+/// closure or `watchOnMainActor`, and capture nothing.
+///
+/// ## Patterns
+/// A pattern is an exact message name, or a wildcard where `*` matches any run of
+/// characters: `"network:*"` is every message starting with `network:`, `"*"` is every
+/// message. See ``MessagePattern`` for the full syntax.
+///
+/// ## Delivery rules
+/// - Watchers of one message run in registration order (exact and wildcard watches
+///   interleaved by when they were registered).
+/// - `trigger` takes a snapshot of the matching watchers under the lock, then runs the
+///   handlers outside it: a handler may watch, unwatch and trigger freely.
+/// - A watcher added during a delivery does not receive that event.
+/// - A watcher removed (or whose owner died) during a delivery is not called afterwards, even
+///   if it was in the snapshot; the same holds for main-actor deliveries still queued.
+/// - A trigger from inside a synchronous handler is delivered depth-first: all its
+///   synchronous watchers run before the outer trigger moves on to its next watcher.
+/// - `.mainActor` watchers are enqueued on the main queue when the message is triggered (one
+///   queued block per trigger), so they run after `trigger` returns, in trigger order.
+public final class EventBus: Sendable {
+    private let table = LockedState(WatchTable())
+    private let logger: Logger
+
+    /// Creates an empty bus.
+    public init(logger: Logger = Logger(label: "trellis.bus")) {
+        self.logger = logger
+    }
+
+    // MARK: Watching
+
+    /// Watches `pattern` (an exact name or a wildcard), optionally only when triggered from
+    /// `sender`, until `owner` is deallocated or the watch is removed.
+    /// - Returns: the watch's identifier, for `unwatch(_:)`.
+    @discardableResult
+    public func watch(
+        _ pattern: String, from sender: AnyObject? = nil, owner: AnyObject, delivery: Delivery = .synchronous,
+        _ handler: @escaping @Sendable (Event) -> Void
+    ) -> WatchID {
+        register(pattern, sender: sender, owner: owner, delivery: delivery, handler: .plain(handler))
+    }
+
+    /// Watches every message triggered from `sender` (iStructure's `$watch(object, block)`).
+    @discardableResult
+    public func watch(
+        everyMessageFrom sender: AnyObject, owner: AnyObject, delivery: Delivery = .synchronous,
+        _ handler: @escaping @Sendable (Event) -> Void
+    ) -> WatchID {
+        register("*", sender: sender, owner: owner, delivery: delivery, handler: .plain(handler))
+    }
+
+    /// Watches `pattern` with a handler that receives the owner, so it needs to capture nothing:
+    ///
+    /// ```swift
+    /// bus.watch("network:on", owner: self) { service, _ in service.increment() }
+    /// ```
+    @discardableResult
+    public func watch<Owner: AnyObject & Sendable>(
+        _ pattern: String, from sender: AnyObject? = nil, owner: Owner, delivery: Delivery = .synchronous,
+        _ handler: @escaping @Sendable (Owner, Event) -> Void
+    ) -> WatchID {
+        let typed: @Sendable (AnyObject, Event) -> Void = { object, event in
+            // The bus passes back the very object registered as `owner`, so the cast cannot fail.
+            handler(unsafeDowncast(object, to: Owner.self), event)
+        }
+        return register(pattern, sender: sender, owner: owner, delivery: delivery, handler: .withOwner(typed))
+    }
+
+    /// Watches `pattern` with a main-actor handler that receives the owner: the form a front
+    /// end uses to update widgets.
+    ///
+    /// ```swift
+    /// bus.watchOnMainActor("activity:changed", owner: self) { window, event in
+    ///     window.spinner.isVisible = event.data["active"]?.boolValue ?? false
+    /// }
+    /// ```
+    @discardableResult
+    public func watchOnMainActor<Owner: AnyObject & Sendable>(
+        _ pattern: String, from sender: AnyObject? = nil, owner: Owner,
+        _ handler: @escaping @MainActor @Sendable (Owner, Event) -> Void
+    ) -> WatchID {
+        let isolated: @Sendable (AnyObject, Event) -> Void = { object, event in
+            // As above, `object` is the registered owner.
+            let owner = unsafeDowncast(object, to: Owner.self)
+            // `.mainActor` delivery always runs on the main queue, the main actor's executor.
+            MainActor.assumeIsolated { handler(owner, event) }
+        }
+        return register(pattern, sender: sender, owner: owner, delivery: .mainActor, handler: .withOwner(isolated))
+    }
+
+    private func register(
+        _ pattern: String, sender: AnyObject?, owner: AnyObject, delivery: Delivery, handler: Watcher.Handler
+    ) -> WatchID {
+        let (id, swept) = table.withLock { table in
+            let added = table.add(pattern: pattern, owner: owner, sender: sender, delivery: delivery, handler: handler)
+            return (added.watcher.id, added.swept)
+        }
+        logger.trace("\(id) watches '\(pattern)' for \(type(of: owner))")
+        if !swept.isEmpty {
+            logger.debug("swept \(swept.count) watches whose owner or sender was deallocated")
+        }
+        return id
+    }
+
+    // MARK: Triggering
+
+    /// Triggers `message` with an optional payload, optionally from `sender`, and runs the
+    /// synchronous watchers before returning (see the delivery rules above).
+    public func trigger(_ message: String, _ data: JSONValue = .null, from sender: AnyObject? = nil) {
+        let watchers = table.withLock { $0.watchers(for: message) }
+        guard !watchers.isEmpty else { return }
+        let event = Event(message: message, data: data, sender: sender.map(ObjectIdentifier.init))
+        var queued: [Watcher] = []
+        var foundDead = false
+        for watcher in watchers where watcher.isActive && watcher.accepts(sender: event.sender) {
+            switch watcher.delivery {
+            case .synchronous:
+                if !watcher.deliver(event) {
+                    watcher.deactivate()
+                    foundDead = true
+                }
+            case .mainActor:
+                queued.append(watcher)
+            }
+        }
+        if !queued.isEmpty {
+            let batch = queued
+            DispatchQueue.main.async {
+                for watcher in batch where watcher.isActive {
+                    _ = watcher.deliver(event)
+                }
+            }
+        }
+        if foundDead {
+            let swept = table.withLock { $0.sweep() }
+            logger.debug("swept \(swept.count) watches whose owner or sender was deallocated")
+        }
+    }
+
+    // MARK: Unwatching
+
+    /// Ends every watch of `owner`.
+    public func unwatch(owner: AnyObject) {
+        remove("all watches of \(type(of: owner))") { $0.isOwned(by: owner) }
+    }
+
+    /// Ends `owner`'s watches registered with exactly this pattern (a wildcard pattern is
+    /// removed by giving the same pattern, not a name it matches).
+    public func unwatch(owner: AnyObject, message: String) {
+        remove("'\(message)' watches of \(type(of: owner))") { $0.isOwned(by: owner) && $0.pattern == message }
+    }
+
+    /// Ends `owner`'s watches of this pattern filtered on `sender`.
+    public func unwatch(owner: AnyObject, message: String, from sender: AnyObject) {
+        remove("'\(message)' watches from \(type(of: sender)) of \(type(of: owner))") {
+            $0.isOwned(by: owner) && $0.pattern == message && $0.filters(on: sender)
+        }
+    }
+
+    /// Ends `owner`'s watches filtered on `sender`, whatever their pattern (including
+    /// `watch(everyMessageFrom:)`).
+    public func unwatch(owner: AnyObject, from sender: AnyObject) {
+        remove("watches from \(type(of: sender)) of \(type(of: owner))") {
+            $0.isOwned(by: owner) && $0.filters(on: sender)
+        }
+    }
+
+    /// Ends one watch; unknown or already ended identifiers are ignored.
+    public func unwatch(_ id: WatchID) {
+        let removed = table.withLock { $0.remove(id: id) }
+        logger.trace("unwatched \(id) (\(removed.count) removed)")
+    }
+
+    private func remove(_ what: @autoclosure () -> String, where shouldRemove: (Watcher) -> Bool) {
+        let removed = table.withLock { $0.remove(where: shouldRemove) }
+        logger.trace("unwatched \(what()) (\(removed.count) removed)")
+    }
+
+    // MARK: Counting
+
+    /// The number of live watches; watches whose owner or sender was deallocated are
+    /// removed before counting.
+    public var watchCount: Int {
+        // The swept watchers are released when `result` goes out of scope, outside the lock.
+        let result = table.withLock { table in (swept: table.sweep(), count: table.count) }
+        return result.count
+    }
+
+    /// The number of live watches owned by `owner`.
+    public func watchCount(owner: AnyObject) -> Int {
+        table.withLock { $0.count(ownedBy: owner) }
+    }
+}

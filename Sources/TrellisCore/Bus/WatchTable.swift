@@ -1,0 +1,134 @@
+/// The bus's registry of watchers: the state behind the bus lock.
+///
+/// Lookup by message name is a dictionary hit. Exact watches are kept per name; wildcard
+/// watches in one list. The deliverable list for a name (its exact watches merged with the
+/// wildcards that match it, in registration order) is built once and cached until a watch
+/// that could change it is added or removed. Lists are immutable arrays handed out as
+/// copy-on-write snapshots, so a trigger pays one retain, not a copy.
+struct WatchTable {
+    /// Above this many cached names the cache is dropped and rebuilt on demand, so triggering
+    /// many distinct names (say one per record id) cannot grow it without bound.
+    static let routeCacheLimit = 4096
+    /// Dead watchers are swept after this many registrations at least (and at most after as
+    /// many registrations as there are live watchers): sweeping stays amortised O(1).
+    static let minimumSweepInterval = 64
+
+    private var nextID: UInt64 = 1
+    private var byID: [WatchID: Watcher] = [:]
+    private var exact: [String: [Watcher]] = [:]
+    private var wildcards: [Watcher] = []
+    private var routes: [String: [Watcher]] = [:]
+    private var registrationsSinceSweep = 0
+
+    /// Registered watchers, dead or alive (call `sweep()` first for an exact live count).
+    var count: Int { byID.count }
+
+    /// Registers a watcher. Returns it, and the dead watchers swept on the way: the caller
+    /// drops those outside the lock, because releasing a handler may deinitialise objects
+    /// whose `deinit` calls back into the bus.
+    mutating func add(
+        pattern: String, owner: AnyObject, sender: AnyObject?, delivery: Delivery,
+        handler: Watcher.Handler
+    ) -> (watcher: Watcher, swept: [Watcher]) {
+        let watcher = Watcher(
+            id: WatchID(rawValue: nextID), pattern: pattern, owner: owner, sender: sender,
+            delivery: delivery, handler: handler)
+        nextID += 1
+        byID[watcher.id] = watcher
+        switch watcher.matcher {
+        case .exact(let name):
+            exact[name, default: []].append(watcher)
+            routes[name] = nil
+        case .wildcard:
+            wildcards.append(watcher)
+            routes.removeAll(keepingCapacity: true)
+        }
+        registrationsSinceSweep += 1
+        guard registrationsSinceSweep >= max(Self.minimumSweepInterval, byID.count) else {
+            return (watcher, [])
+        }
+        return (watcher, sweep())
+    }
+
+    /// The watchers that match `message`, in registration order.
+    mutating func watchers(for message: String) -> [Watcher] {
+        if wildcards.isEmpty { return exact[message] ?? [] }
+        if let cached = routes[message] { return cached }
+        let list = build(for: message)
+        if routes.count >= Self.routeCacheLimit { routes.removeAll(keepingCapacity: true) }
+        routes[message] = list
+        return list
+    }
+
+    /// Removes and deactivates the watchers for which `shouldRemove` is true; returns them
+    /// for the caller to drop outside the lock.
+    mutating func remove(where shouldRemove: (Watcher) -> Bool) -> [Watcher] {
+        let doomed = byID.values.filter(shouldRemove)
+        guard !doomed.isEmpty else { return [] }
+        var names = Set<String>()
+        var touchesWildcards = false
+        for watcher in doomed {
+            watcher.deactivate()
+            byID[watcher.id] = nil
+            switch watcher.matcher {
+            case .exact(let name): names.insert(name)
+            case .wildcard: touchesWildcards = true
+            }
+        }
+        for name in names {
+            exact[name]?.removeAll { !$0.isActive }
+            if exact[name]?.isEmpty == true { exact[name] = nil }
+            routes[name] = nil
+        }
+        if touchesWildcards {
+            wildcards.removeAll { !$0.isActive }
+            routes.removeAll(keepingCapacity: true)
+        }
+        return doomed
+    }
+
+    /// Removes one watcher by identifier.
+    mutating func remove(id: WatchID) -> [Watcher] {
+        guard byID[id] != nil else { return [] }
+        return remove { $0.id == id }
+    }
+
+    /// Removes the watchers that were deactivated or whose owner or sender is gone.
+    mutating func sweep() -> [Watcher] {
+        registrationsSinceSweep = 0
+        return remove { !$0.isActive || !$0.hasLiveObjects }
+    }
+
+    /// Live watchers owned by `owner`.
+    func count(ownedBy owner: AnyObject) -> Int {
+        byID.values.reduce(0) { total, watcher in
+            total + (watcher.isActive && watcher.isOwned(by: owner) && watcher.hasLiveObjects ? 1 : 0)
+        }
+    }
+
+    private func build(for message: String) -> [Watcher] {
+        let named = exact[message] ?? []
+        let matching = wildcards.filter { watcher in
+            guard case .wildcard(let glob) = watcher.matcher else { return false }
+            return glob.matches(message)
+        }
+        if matching.isEmpty { return named }
+        if named.isEmpty { return matching }
+        var merged: [Watcher] = []
+        merged.reserveCapacity(named.count + matching.count)
+        var left = named[...]
+        var right = matching[...]
+        while let l = left.first, let r = right.first {
+            if l.id < r.id {
+                merged.append(l)
+                left = left.dropFirst()
+            } else {
+                merged.append(r)
+                right = right.dropFirst()
+            }
+        }
+        merged.append(contentsOf: left)
+        merged.append(contentsOf: right)
+        return merged
+    }
+}

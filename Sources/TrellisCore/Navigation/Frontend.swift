@@ -1,0 +1,15 @@
+/// What a front end implements so the shell can show pages: the GTK window
+/// (`TrellisGtk.GtkFrontend`) and the text renderer (`TrellisHeadless.HeadlessFrontend`).
+///
+/// One small contract, several implementations (as swift-log's `LogHandler`): the core tells
+/// the front end what changed; the front end decides how it looks. Everything else a front end
+/// shows (the activity spinner, the status area) it learns from the event bus.
+@MainActor
+public protocol Frontend: AnyObject {
+    /// A page was pushed on the navigation stack and is now on top.
+    func navigator(_ navigator: Navigator, didPush page: PageController)
+    /// The top page was popped; `navigator.top` is now shown.
+    func navigator(_ navigator: Navigator, didPop page: PageController)
+    /// A page's title, content or message changed.
+    func pageDidChange(_ page: PageController)
+}

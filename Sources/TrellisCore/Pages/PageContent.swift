@@ -1,0 +1,89 @@
+/// What a page shows, in terms every front end can render: GTK widgets in the window, lines of
+/// text headless.
+@MainActor
+public enum PageContent {
+    /// A list fed by a table container (sources, cells, callbacks, controller).
+    case table(TableContainer)
+    /// Labelled fields, editable or not, with buttons.
+    case form(Form)
+    /// Plain text.
+    case text(String)
+}
+
+/// Labelled fields and buttons: a detail page (read-only fields) or an editor.
+///
+/// ```swift
+/// let form = Form(fields: [.init(id: "title", label: "Title"), .init(id: "body", label: "Text", style: .multiline)],
+///                 actions: [.init(id: "save", label: "Save")])
+/// form.onAction = { action, form in print(action, form["title"]) }
+/// ```
+@MainActor
+public final class Form {
+    public struct Field: Sendable, Equatable {
+        public enum Style: Sendable, Equatable { case singleLine, multiline, readOnly }
+        public let id: String
+        public var label: String
+        public var style: Style
+        public var value: String
+
+        public init(id: String, label: String, style: Style = .singleLine, value: String = "") {
+            self.id = id
+            self.label = label
+            self.style = style
+            self.value = value
+        }
+    }
+
+    public struct Action: Sendable, Equatable {
+        public let id: String
+        public var label: String
+        public init(id: String, label: String) {
+            self.id = id
+            self.label = label
+        }
+    }
+
+    public private(set) var fields: [Field]
+    public let actions: [Action]
+    /// Called when a button is pressed, with the action's id.
+    public var onAction: ((String, Form) -> Void)?
+    /// Called when the page changed a value (not when the user typed it), so front ends refresh.
+    public var onValuesReplaced: (() -> Void)?
+
+    public init(fields: [Field], actions: [Action] = []) {
+        self.fields = fields
+        self.actions = actions
+    }
+
+    /// The value of field `id` (`nil` for an unknown id).
+    public subscript(id: String) -> String? {
+        fields.first { $0.id == id }?.value
+    }
+
+    /// Records what the user typed into field `id`. Returns `false` for an unknown or read-only field.
+    @discardableResult
+    public func userEdited(_ id: String, value: String) -> Bool {
+        guard let index = fields.firstIndex(where: { $0.id == id }), fields[index].style != .readOnly else { return false }
+        fields[index].value = value
+        return true
+    }
+
+    /// Replaces values from code (loading a record, undo) and tells the front end.
+    public func setValues(_ values: [String: String]) {
+        for index in fields.indices { if let value = values[fields[index].id] { fields[index].value = value } }
+        onValuesReplaced?()
+    }
+
+    /// Presses button `id`. Returns `false` for an unknown action.
+    @discardableResult
+    public func press(_ id: String) -> Bool {
+        guard actions.contains(where: { $0.id == id }) else { return false }
+        onAction?(id, self)
+        return true
+    }
+
+    /// The fields' values by id.
+    public var values: [String: String] {
+        Dictionary(fields.map { ($0.id, $0.value) }, uniquingKeysWith: { _, last in last })
+    }
+}

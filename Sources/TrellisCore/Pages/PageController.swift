@@ -1,0 +1,57 @@
+/// A page of the application: iStructure's `ISViewController`, desktop-agnostic.
+///
+/// A route maps a pattern to a page type; navigating to a matching path creates the page with
+/// the route's values and pushes it on the navigation stack. The page describes what it shows
+/// as ``PageContent``; each front end renders that content its own way.
+///
+/// Watches a page makes with `shell.bus.watch(…, owner: self)` end by themselves when the page
+/// is popped and released — no `unwatch` in `deinit`.
+///
+/// ```swift
+/// final class NotePage: PageController {
+///     required init(values: RouteValues, shell: Shell) {
+///         super.init(values: values, shell: shell)
+///         title = "Note \(values.parameters["id"] ?? "")"
+///         content = .text("…")
+///     }
+/// }
+/// try shell.route("/notes/:id", to: NotePage.self)
+/// try shell.navigate(to: "/notes/7")
+/// ```
+@MainActor
+open class PageController {
+    /// The values the page was created with.
+    public let values: RouteValues
+    /// The shell the page lives in (held weakly: the shell owns the navigation stack).
+    public private(set) weak var shell: Shell?
+
+    /// The title shown in the window's header bar.
+    open var title: String = "" { didSet { if title != oldValue { changed() } } }
+    /// What the page shows.
+    open var content: PageContent = .text("") { didSet { changed() } }
+    /// A message shown above the content (validation errors, failures); `nil` hides it.
+    open var message: String? { didSet { if message != oldValue { changed() } } }
+
+    /// Creates the page for a navigation (iStructure's `initWithValues:`).
+    public required init(values: RouteValues, shell: Shell) {
+        self.values = values
+        self.shell = shell
+    }
+
+    /// Called on a new instance when its route was registered with an action
+    /// (iStructure's `$routec(pattern, action)`). The default does nothing.
+    open func perform(action: String) {}
+
+    /// Called when there is no navigation stack to push a page on (iStructure's
+    /// `startWithValues:`): a headless script, a service. The default creates no page and does
+    /// nothing; override it to act without a window.
+    open class func start(values: RouteValues, shell: Shell) {}
+
+    /// Called after the page became the top of the stack (pushed, or uncovered by a pop).
+    open func didAppear() {}
+
+    /// Tells the front end to show the page's new title, content or message.
+    public func changed() {
+        shell?.frontend?.pageDidChange(self)
+    }
+}

@@ -1,0 +1,87 @@
+import Logging
+
+/// The composition root of a Trellis application: one event bus, one route table with its
+/// navigator, one service registry, one front controller — injected, never global, so every
+/// test builds its own.
+///
+/// ```swift
+/// let shell = Shell()
+/// try shell.route("/", to: HomePage.self, isPublic: true)
+/// shell.frontend = HeadlessFrontend(shell: shell)      // or the GTK window
+/// try shell.navigate(to: "/")
+/// ```
+@MainActor
+public final class Shell {
+    public let bus: EventBus
+    public let routes: RouteTable<RouteTarget>
+    public let services: ServiceRegistry
+    public let logger: Logger
+    public private(set) lazy var navigator = Navigator(shell: self)
+    /// The front end showing the navigation stack; `nil` when there is none (pages then `start`).
+    public weak var frontend: (any Frontend)?
+    /// Options given at route registration, by route id.
+    var routeOptions: [RouteID: JSONValue] = [:]
+    /// Values provided to pages, by type.
+    var environment: [ObjectIdentifier: AnyObject] = [:]
+
+    public init(logger: Logger = Logger(label: "trellis.shell"), bus: EventBus? = nil) {
+        self.logger = logger
+        self.bus = bus ?? EventBus()
+        self.routes = RouteTable()
+        self.services = ServiceRegistry(bus: self.bus)
+    }
+
+    /// Registers a page type for a route pattern (iStructure's `$routec`).
+    /// `isPublic` routes may be opened from outside (deep links); `owner` groups routes for
+    /// ``unroute(owner:)``.
+    @discardableResult
+    public func route(_ pattern: String, to page: PageController.Type, action: String? = nil, isPublic: Bool = false,
+                      owner: String = "app", options: JSONValue = .null) throws(RouteError) -> RouteID {
+        let id = try routes.add(pattern, owner: owner, isPublic: isPublic, target: .controller(page, action: action))
+        if !options.isNull { routeOptions[id] = options }
+        return id
+    }
+
+    /// Registers a block for a route pattern (iStructure's `$route(pattern, block)`).
+    @discardableResult
+    public func route(_ pattern: String, isPublic: Bool = false, owner: String = "app", options: JSONValue = .null,
+                      _ block: @escaping @MainActor @Sendable (RouteValues) -> Void) throws(RouteError) -> RouteID {
+        let id = try routes.add(pattern, owner: owner, isPublic: isPublic, target: .block(block))
+        if !options.isNull { routeOptions[id] = options }
+        return id
+    }
+
+    /// Removes every route registered by `owner` (iStructure's `$unroute`).
+    public func unroute(owner: String) {
+        routes.remove(owner: owner)
+    }
+
+    /// Navigates the window (see ``Navigator/navigate(to:data:external:)``).
+    public func navigate(to path: String, data: JSONValue = .null, external: Bool = false) throws(NavigationError) {
+        try navigator.navigate(to: path, data: data, external: external)
+    }
+
+    /// Goes back one page; `false` at the root.
+    @discardableResult
+    public func back() -> Bool { navigator.back() }
+}
+
+// MARK: - Environment
+
+extension Shell {
+    /// Makes `value` available to every page through ``resolve(_:)`` (one value per type).
+    ///
+    /// ```swift
+    /// shell.provide(NotesRepository(store))
+    /// // in a page:
+    /// let notes = shell.resolve(NotesRepository.self)
+    /// ```
+    public func provide<T: AnyObject>(_ value: T) {
+        environment[ObjectIdentifier(T.self)] = value
+    }
+
+    /// The value provided for type `T`, if any.
+    public func resolve<T: AnyObject>(_ type: T.Type) -> T? {
+        environment[ObjectIdentifier(T.self)] as? T
+    }
+}

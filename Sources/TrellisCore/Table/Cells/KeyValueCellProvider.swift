@@ -1,0 +1,85 @@
+import Foundation
+
+/// Shows the values of given keys of an item, one column per key
+/// (the seeds' `JLKeyValueCellProvider`).
+///
+/// Reads, in this order: ``KeyValueCoding`` values (store objects), `JSONValue` objects,
+/// `[String: JSONValue]` and other `[String: Any]` dictionaries, and `Encodable` values
+/// (encoded to a `JSONValue` once per cell, then read by key). A missing key, `null` or an
+/// unsupported value shows as an empty column.
+///
+/// ```swift
+/// let people = TableContainer(
+///     source: ArraySource(persons),
+///     cells: KeyValueCellProvider(keys: ["firstName", "lastName", "age"])
+/// )
+/// ```
+public struct KeyValueCellProvider: CellProvider {
+    /// The keys shown, one column each.
+    public let keys: [String]
+
+    /// A provider showing `keys`.
+    public init(keys: [String]) {
+        self.keys = keys
+    }
+
+    public func cell(for item: TableItem, context: CellContext) -> Cell {
+        let lookup = Self.lookup(for: item.value)
+        return Cell(columns: keys.map { lookup($0).map(Self.text) ?? "" })
+    }
+
+    /// The text of a value in a column: strings as they are, integral numbers without a
+    /// fraction, `null` empty, arrays and objects as compact JSON.
+    public static func text(of value: JSONValue) -> String {
+        switch value {
+        case .null: return ""
+        case .bool(let flag): return flag ? "true" : "false"
+        case .number(let number): return value.intValue.map(String.init) ?? String(number)
+        case .string(let string): return string
+        case .array, .object: return value.jsonString
+        }
+    }
+
+    /// A function reading keys of `value`, prepared once per cell.
+    private static func lookup(for value: Any) -> (String) -> JSONValue? {
+        switch value {
+        case let coding as any KeyValueCoding:
+            return { coding.value(forKey: $0) }
+        case let json as JSONValue:
+            return { json[$0] }
+        case let dictionary as [String: JSONValue]:
+            return { dictionary[$0] }
+        case let dictionary as [String: Any]:
+            return { dictionary[$0].map(jsonValue(of:)) }
+        case let encodable as any Encodable:
+            let json = encoded(encodable)
+            return { json[$0] }
+        default:
+            return { _ in nil }
+        }
+    }
+
+    /// A dictionary value as JSON: JSON values and strings as they are, numbers and
+    /// booleans as numbers and booleans, anything else by its description.
+    private static func jsonValue(of value: Any) -> JSONValue {
+        switch value {
+        case let json as JSONValue: return json
+        case let string as String: return .string(string)
+        case let flag as Bool: return .bool(flag)
+        case let integer as Int: return .number(Double(integer))
+        case let number as Double: return .number(number)
+        case let encodable as any Encodable: return encoded(encodable)
+        default: return .string(String(describing: value))
+        }
+    }
+
+    private static func encoded(_ value: any Encodable) -> JSONValue {
+        do {
+            let data = try JSONEncoder().encode(value)
+            return try JSONValue(jsonData: data, source: "cell value \(type(of: value))")
+        } catch {
+            tableLogger.debug("cannot encode a \(type(of: value)) for a cell: \(error)")
+            return .null
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// What the user does with the rows: activation, selection and search.
+extension TableContainer {
+    /// The search text; setting it filters the rows and announces one change spanning the
+    /// rows between the unchanged beginning and the unchanged end of the model.
+    public var searchText: String {
+        get { searcher.text }
+        set {
+            let previous = searcher.setText(newValue)
+            guard searcher.query != previous else { return }
+            let old = layout
+            layout = makeLayout(narrowing: searcher.query.narrows(previous) ? old : nil)
+            emit(FlatLayout.difference(from: old, to: layout))
+        }
+    }
+
+    /// Activates the item row at `flatIndex`: calls the callbacks' `itemActivated`.
+    public func activate(flatIndex: Int) throws(TableContainerError) {
+        let (item, _) = try itemRow(at: flatIndex)
+        callbacks.itemActivated(item)
+    }
+
+    /// Toggles the selection of the item at `flatIndex` (its checkbox, with a
+    /// ``SelectionCellProvider``); redraws the rows whose state changed and calls the
+    /// selection callbacks.
+    public func toggle(flatIndex: Int) throws(TableContainerError) {
+        let (item, path) = try selectableRow(at: flatIndex)
+        apply(selection.toggle(item.id), knownPaths: [item.id: path])
+    }
+
+    /// Selects the item at `flatIndex`: replaces the selection in single mode, adds to it
+    /// in multiple mode.
+    public func select(flatIndex: Int) throws(TableContainerError) {
+        let (item, path) = try selectableRow(at: flatIndex)
+        apply(selection.select(item.id), knownPaths: [item.id: path])
+    }
+
+    /// Makes `ids` the selection (the first only, in single mode).
+    public func setSelection(_ ids: [TableItemID]) {
+        apply(selection.set(ids), knownPaths: [:])
+    }
+
+    /// Deselects everything.
+    public func clearSelection() {
+        apply(selection.set([]), knownPaths: [:])
+    }
+
+    /// Whether the row at `flatIndex` is a selected item.
+    public func isSelected(flatIndex: Int) -> Bool {
+        item(atFlatIndex: flatIndex).map { selection.isSelected($0.id) } ?? false
+    }
+
+    /// The selected items still in the source, in selection order. Costs one
+    /// ``TableSource/indexPath(of:)`` per selected item.
+    public var selectedItems: [TableItem] {
+        selection.selectedIDs.compactMap { id in source.indexPath(of: id).map(source.item(at:)) }
+    }
+
+    // MARK: - Helpers
+
+    private func itemRow(at flatIndex: Int) throws(TableContainerError) -> (TableItem, TableIndexPath) {
+        switch position(at: flatIndex) {
+        case .row(let path):
+            return (source.item(at: path), path)
+        case .header(let section):
+            throw .headerRow(index: flatIndex, title: layout.sections[section].title ?? "")
+        case nil:
+            throw .rowOutOfRange(index: flatIndex, count: flatCount)
+        }
+    }
+
+    private func selectableRow(at flatIndex: Int) throws(TableContainerError) -> (TableItem, TableIndexPath) {
+        let row = try itemRow(at: flatIndex)
+        guard selection.mode != .none else { throw .selectionDisabled(index: flatIndex) }
+        return row
+    }
+
+    /// Redraws the shown rows of the identities `change` added or removed, then tells the
+    /// callbacks. `knownPaths` spares a source lookup for rows whose path is known.
+    private func apply(_ change: SelectionChange?, knownPaths: [TableItemID: TableIndexPath]) {
+        guard let change else { return }
+        let redrawn = (change.added + change.removed).compactMap { id in
+            (knownPaths[id] ?? source.indexPath(of: id)).flatMap(layout.flatIndex(of:))
+        }
+        emit(redrawn.sorted().map { FlatChange(position: $0, removed: 1, added: 1) })
+        callbacks.selectionChanged(change)
+    }
+}

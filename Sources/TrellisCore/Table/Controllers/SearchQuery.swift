@@ -1,0 +1,72 @@
+import Foundation
+
+/// The folding rules of search as you type, and a parsed query.
+///
+/// Text is folded case- and diacritic-insensitively with no locale, after mapping `ё`/`Ё`
+/// to `е` explicitly: "ФЭНТЕЗИ", "Фэнтези" and "фэнтези" fold alike, "Ёж" and "еж" too.
+/// Diacritic folding also turns `й` into `и` (and `é` into `e`): a search for "и" finds "й",
+/// which suits searching, not display. ASCII text takes a fast path (lowercasing only).
+///
+/// A query is split on whitespace into terms; a text matches when every term occurs in it,
+/// so "фэнтези боевое" finds "Боевое фэнтези".
+struct SearchQuery: Equatable {
+    /// The folded terms as UTF-8.
+    let terms: [[UInt8]]
+
+    /// The query typed as `text`.
+    init(_ text: String) {
+        terms = Self.fold(text).split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
+    }
+
+    /// Whether the query has no terms (it matches everything and filters nothing).
+    var isEmpty: Bool { terms.isEmpty }
+
+    /// Whether every term occurs in `foldedText` (a text already folded by ``fold(_:)``).
+    func matches(_ foldedText: String) -> Bool {
+        guard !terms.isEmpty else { return true }
+        var text = foldedText
+        return text.withUTF8 { bytes in
+            terms.allSatisfy { Self.occurs($0, in: bytes) }
+        }
+    }
+
+    /// Whether every text matching this query also matches `previous`: each term of
+    /// `previous` occurs in one of this query's terms (the user typed on).
+    func narrows(_ previous: SearchQuery) -> Bool {
+        previous.terms.allSatisfy { old in
+            terms.contains { new in new.withUnsafeBufferPointer { Self.occurs(old, in: $0) } }
+        }
+    }
+
+    /// `text` folded for searching.
+    static func fold(_ text: String) -> String {
+        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        var scalars = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "ё", "Ё": scalars.append("е")
+            default: scalars.append(scalar)
+            }
+        }
+        return String(scalars).folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+    }
+
+    /// Whether `needle` occurs in `haystack` (both UTF-8 of folded text).
+    private static func occurs(_ needle: [UInt8], in haystack: UnsafeBufferPointer<UInt8>) -> Bool {
+        let count = needle.count
+        guard count > 0 else { return true }
+        guard haystack.count >= count else { return false }
+        let first = needle[0]
+        var start = 0
+        let lastStart = haystack.count - count
+        while start <= lastStart {
+            if haystack[start] == first {
+                var offset = 1
+                while offset < count, haystack[start + offset] == needle[offset] { offset += 1 }
+                if offset == count { return true }
+            }
+            start += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,56 @@
+import TrellisCore
+
+/// The demo's state that outlives pages: the genre catalog, the favourites, the people.
+@MainActor
+public final class DemoModel {
+    /// The catalog's genre names in file order, duplicates kept (a genre's id is its line index).
+    public let catalog: [String]
+    /// When set (`trellis --rows N`), the catalog page shows this many synthetic rows instead.
+    public let syntheticRows: Int?
+    /// Favourite genres, by catalog index.
+    public private(set) var favourites: Set<Int> = []
+    /// People (plain data until the store holds them).
+    public let people: [Person]
+    private let bus: EventBus
+
+    public init(catalog: [String], syntheticRows: Int? = nil, people: [Person] = Person.samples, bus: EventBus) {
+        self.catalog = catalog
+        self.syntheticRows = syntheticRows
+        self.people = people
+        self.bus = bus
+    }
+
+    /// Marks genre `index` as a favourite or not; triggers `favourites:changed`.
+    public func setFavourite(_ index: Int, _ favourite: Bool) {
+        guard catalog.indices.contains(index) else { return }
+        let changed = favourite ? favourites.insert(index).inserted : favourites.remove(index) != nil
+        guard changed else { return }
+        bus.trigger("favourites:changed", ["index": .number(Double(index)), "favourite": .bool(favourite)])
+    }
+
+    /// How many times the name of genre `index` occurs in the catalog.
+    public func occurrences(of index: Int) -> Int {
+        catalog.filter { $0 == catalog[index] }.count
+    }
+}
+
+/// A person of the demo's People page (the Person entity of the Core Data chapter).
+public struct Person: Codable, Sendable, Hashable {
+    public var firstName: String
+    public var lastName: String
+    public var age: Int
+
+    public init(firstName: String, lastName: String, age: Int) {
+        self.firstName = firstName
+        self.lastName = lastName
+        self.age = age
+    }
+
+    public static let samples = [
+        Person(firstName: "Анна", lastName: "Ахматова", age: 76),
+        Person(firstName: "Ada", lastName: "Lovelace", age: 36),
+        Person(firstName: "Фёдор", lastName: "Достоевский", age: 59),
+        Person(firstName: "Grace", lastName: "Hopper", age: 85),
+        Person(firstName: "Лев", lastName: "Толстой", age: 82),
+    ]
+}

@@ -1,0 +1,55 @@
+import TrellisCore
+
+/// `/catalog`: every genre of the catalog, searchable; a row opens `/catalog/:id`.
+final class CatalogPage: PageController {
+    required init(values: RouteValues, shell: Shell) {
+        super.init(values: values, shell: shell)
+        title = "Catalog"
+        let model = DemoContext.model(of: shell)
+        let callbacks = StandardCallbacks(route: { "/catalog/\($0.id)" },
+                                          navigate: { [weak shell] path in try? shell?.navigate(to: path) })
+        let source: any TableSource = model?.syntheticRows.map { SyntheticSource(count: $0) }
+            ?? ArraySource(model?.catalog ?? [])
+        let container = TableContainer.list(source, callbacks: callbacks)
+        if let search = values.parameters["q"] { container.searchText = search }
+        content = .table(container)
+    }
+}
+
+/// `/catalog/:id`: one genre, with a button to add it to (or remove it from) the favourites.
+final class GenrePage: PageController {
+    private var index = -1
+
+    required init(values: RouteValues, shell: Shell) {
+        super.init(values: values, shell: shell)
+        guard let model = DemoContext.model(of: shell), let index = Int(values.parameters["id"] ?? ""),
+              model.catalog.indices.contains(index) else {
+            title = "Unknown genre"
+            content = .text("There is no genre number \(values.parameters["id"] ?? "")")
+            return
+        }
+        self.index = index
+        title = model.catalog[index]
+        show(model)
+        shell.bus.watch("favourites:changed", owner: self, delivery: .mainActor) { [weak self] _ in
+            MainActor.assumeIsolated {
+                guard let self, let model = DemoContext.model(of: self.shell) else { return }
+                self.show(model)
+            }
+        }
+    }
+
+    private func show(_ model: DemoModel) {
+        let favourite = model.favourites.contains(index)
+        let form = Form(fields: [
+            .init(id: "name", label: "Genre", style: .readOnly, value: model.catalog[index]),
+            .init(id: "number", label: "Line in the catalog", style: .readOnly, value: "\(index + 1)"),
+            .init(id: "occurrences", label: "Times listed", style: .readOnly, value: "\(model.occurrences(of: index))"),
+        ], actions: [.init(id: "favourite", label: favourite ? "Remove from favourites" : "Add to favourites")])
+        form.onAction = { [weak self] _, _ in
+            guard let self, let model = DemoContext.model(of: self.shell) else { return }
+            model.setFavourite(self.index, !model.favourites.contains(self.index))
+        }
+        content = .form(form)
+    }
+}

@@ -1,0 +1,141 @@
+import CGtk
+import CTrellisGtk
+import Foundation
+import TrellisCore
+
+/// The commands `trellis --automation` understands, each acting through the real widgets
+/// (signals, actions) as a person would, and answered with one JSON object:
+///
+/// | command | effect |
+/// | --- | --- |
+/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, search, fields |
+/// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
+/// | `toggle N` | clicks the checkbox of row N |
+/// | `back` | clicks the header bar's back button |
+/// | `action NAME` | activates a GAction (`win.search`, `win.back`, `app.quit`, …) |
+/// | `accels NAME` | the keyboard accelerators bound to a GAction |
+/// | `search TEXT` | opens the search bar and types TEXT; answers once the list is filtered |
+/// | `field ID TEXT` | types TEXT into form field ID |
+/// | `press ID` | clicks form button ID |
+/// | `navigate PATH` | navigates as a deep link would |
+/// | `trigger MESSAGE [JSON]` | triggers a bus event |
+/// | `screenshot PATH` | after the next frame, saves the window as PNG |
+/// | `quit` | quits |
+extension GtkFrontend {
+    /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
+    /// photographs after a frame is the settled state, as GTK's own tests do.
+    public static func disableAnimations() {
+        guard let settings = gtk_settings_get_default() else { return }
+        var value = GValue()
+        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN = G_TYPE_MAKE_FUNDAMENTAL (5), a macro
+        g_value_set_boolean(&value, 0)
+        g_object_set_property(GObjectPointer(settings).as(), "gtk-enable-animations", &value)
+        g_value_unset(&value)
+    }
+
+    public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
+        func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
+        func done() { reply(["ok": true]) }
+        switch command {
+        case "dump":
+            window.afterNextFrame { [weak self] in reply(self?.snapshot() ?? ["ok": false]) }
+        case "activate", "toggle":
+            guard let position = Int(argument) else { return fail("\(command) needs a row number, not '\(argument)'") }
+            guard let list = currentView?.list else { return fail("the page on top has no list") }
+            if command == "activate" {
+                list.activate(position: position)
+            } else if !list.clickCheckbox(position: position) {
+                return fail("row \(position) has no checkbox on screen")
+            }
+            done()
+        case "back":
+            guard gtk_widget_get_visible(window.backButton.as()) != 0 else { return fail("the back button is hidden (root page)") }
+            trellis_button_emit_clicked(window.backButton.as())
+            done()
+        case "action":
+            Actions.activate(argument, on: window.window) ? done() : fail("no action named \(argument)")
+        case "accels":
+            reply(["ok": true, "accels": .array(Actions.accelerators(for: argument, application: application.pointer).map { .string($0) })])
+        case "search":
+            guard window.isSearchable, let container = currentView?.container else { return fail("the page on top cannot be searched") }
+            window.setSearchActive(true)
+            window.setSearchText(argument)
+            waitUntil({ container.searchText == argument }, then: done, orFail: { fail("search was not applied") })
+        case "field", "press":
+            guard let view = currentView, view.form != nil else { return fail("the page on top has no form") }
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let id = parts.first else { return fail("\(command) needs an id") }
+            if command == "press" {
+                guard let button = view.actionButtons[id] else { return fail("no button \(id)") }
+                trellis_button_emit_clicked(button.as())
+            } else {
+                guard let widget = view.fieldWidgets[id] else { return fail("no field \(id)") }
+                let text = parts.count > 1 ? parts[1].replacingOccurrences(of: "\\n", with: "\n") : ""
+                if g_type_check_instance_is_a(widget.as(), gtk_text_view_get_type()) != 0 {
+                    gtk_text_buffer_set_text(gtk_text_view_get_buffer(widget.as()), text, -1)
+                } else {
+                    gtk_editable_set_text(widget.as(), text)
+                }
+            }
+            done()
+        case "navigate":
+            do { try shell.navigate(to: argument, external: true); done() } catch { fail(String(describing: error)) }
+        case "trigger":
+            let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
+            guard let message = parts.first else { return fail("trigger needs a message name") }
+            do {
+                let data = parts.count > 1 ? try JSONValue(jsonString: parts[1], source: "trigger data") : .null
+                shell.bus.trigger(message, data)
+                done()
+            } catch { fail(String(describing: error)) }
+        case "screenshot":
+            window.afterNextFrame { [weak self] in
+                guard let self else { return }
+                do { try Screenshot.save(self.window.window, to: argument); done() } catch { fail(String(describing: error)) }
+            }
+        case "quit":
+            done()
+            application.quit()
+        default:
+            fail("unknown command '\(command)'")
+        }
+    }
+
+    /// What the window shows now.
+    func snapshot() -> JSONValue {
+        var result: JSONValue = [
+            "ok": true,
+            "title": .string(window.title),
+            "depth": .number(Double(window.depth)),
+            "spinner": .bool(window.isActivityVisible),
+            "search": .string(window.searchText),
+            "searchActive": .bool(window.isSearchActive),
+            "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
+        ]
+        result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
+        result["status"] = window.status.map { .string($0) } ?? .null
+        result["message"] = window.message.map { .string($0) } ?? .null
+        if let list = currentView?.list {
+            result["count"] = .number(Double(list.model.count))
+            result["rows"] = .array(list.visibleRows().map { row in
+                var item: JSONValue = ["position": .number(Double(row.position)), "text": .string(row.text)]
+                if let checkbox = row.checkbox { item["checkbox"] = .bool(checkbox) }
+                return item
+            })
+        }
+        if let form = currentView?.form {
+            result["fields"] = .object(form.values.mapValues { .string($0) })
+        }
+        return result
+    }
+
+    /// Polls `condition` on the main loop every 20 ms for up to 3 s.
+    private func waitUntil(_ condition: @escaping () -> Bool, then: @escaping () -> Void, orFail: @escaping () -> Void,
+                           deadline: Date = Date().addingTimeInterval(3)) {
+        if condition() { return then() }
+        guard Date() < deadline else { return orFail() }
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.02) { [weak self] in
+            MainActor.assumeIsolated { self?.waitUntil(condition, then: then, orFail: orFail, deadline: deadline) }
+        }
+    }
+}

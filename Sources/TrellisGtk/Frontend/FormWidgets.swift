@@ -1,0 +1,104 @@
+import CGtk
+import TrellisCore
+
+/// Builds the widgets of a ``Form``: a label and an entry (or text view, or read-only label)
+/// per field, and a row of buttons. Typing updates the form; `Form.setValues` updates the
+/// widgets.
+@MainActor
+struct FormWidgets {
+    let box: GObjectPointer
+    private(set) var fields: [String: GObjectPointer] = [:]
+    private(set) var buttons: [String: GObjectPointer] = [:]
+
+    init(form: Form) {
+        box = GObjectPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 6))!
+        for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            edge(box.as(), 18)
+        }
+        for field in form.fields {
+            let label = GObjectPointer(gtk_label_new(field.label))!
+            gtk_label_set_xalign(label.as(), 0)
+            addStyleClass(label, "dim-label")
+            gtk_box_append(box.as(), label.as())
+            let editor: GObjectPointer
+            switch field.style {
+            case .singleLine:
+                editor = GObjectPointer(gtk_entry_new())!
+                gtk_editable_set_text(editor.as(), field.value)
+                Signals.connect(editor, "changed") { entry in
+                    form.userEdited(field.id, value: String(cString: gtk_editable_get_text(entry.as())))
+                }
+            case .multiline:
+                editor = GObjectPointer(gtk_text_view_new())!
+                gtk_text_view_set_wrap_mode(editor.as(), GTK_WRAP_WORD_CHAR)
+                gtk_widget_set_size_request(editor.as(), -1, 160)
+                addStyleClass(editor, "card")
+                let buffer = GObjectPointer(gtk_text_view_get_buffer(editor.as()))!
+                gtk_text_buffer_set_text(buffer.as(), field.value, -1)
+                Signals.connect(buffer, "changed") { buffer in
+                    form.userEdited(field.id, value: FormWidgets.text(of: buffer))
+                }
+            case .readOnly:
+                editor = GObjectPointer(gtk_label_new(field.value))!
+                gtk_label_set_xalign(editor.as(), 0)
+                gtk_label_set_wrap(editor.as(), 1)
+                gtk_label_set_selectable(editor.as(), 1)
+            }
+            setAccessibleLabel(editor, field.label)
+            gtk_box_append(box.as(), editor.as())
+            fields[field.id] = editor
+        }
+        if !form.actions.isEmpty {
+            let row = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))!
+            gtk_widget_set_halign(row.as(), GTK_ALIGN_END)
+            gtk_widget_set_margin_top(row.as(), 12)
+            for (index, action) in form.actions.enumerated() {
+                let button = GObjectPointer(gtk_button_new_with_label(action.label))!
+                if index == 0 { addStyleClass(button, "suggested-action") }
+                Signals.connect(button, "clicked") { _ in form.press(action.id) }
+                gtk_box_append(row.as(), button.as())
+                buttons[action.id] = button
+            }
+            gtk_box_append(box.as(), row.as())
+        }
+        let fields = self.fields
+        form.onValuesReplaced = {
+            for field in form.fields { FormWidgets.show(field, in: fields[field.id]) }
+        }
+    }
+
+    /// Shows a field's value in its widget (used when the page replaced values).
+    static func show(_ field: Form.Field, in widget: GObjectPointer?) {
+        guard let widget else { return }
+        switch field.style {
+        case .singleLine:
+            if String(cString: gtk_editable_get_text(widget.as())) != field.value { gtk_editable_set_text(widget.as(), field.value) }
+        case .multiline:
+            let buffer = GObjectPointer(gtk_text_view_get_buffer(widget.as()))!
+            if text(of: buffer) != field.value { gtk_text_buffer_set_text(buffer.as(), field.value, -1) }
+        case .readOnly:
+            gtk_label_set_text(widget.as(), field.value)
+        }
+    }
+
+    static func text(of buffer: GObjectPointer) -> String {
+        var start = GtkTextIter()
+        var end = GtkTextIter()
+        gtk_text_buffer_get_bounds(buffer.as(), &start, &end)
+        guard let chars = gtk_text_buffer_get_text(buffer.as(), &start, &end, 0) else { return "" }
+        defer { g_free(chars) }
+        return String(cString: chars)
+    }
+}
+
+/// Sets the accessible label of a widget (gtk_accessible_update_property is variadic, so it
+/// goes through the GValue form).
+@MainActor
+func setAccessibleLabel(_ widget: GObjectPointer, _ label: String) {
+    var value = GValue()
+    g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING = G_TYPE_MAKE_FUNDAMENTAL (16), a macro Swift cannot see
+    g_value_set_string(&value, label)
+    var property = GTK_ACCESSIBLE_PROPERTY_LABEL
+    gtk_accessible_update_property_value(widget.as(), 1, &property, &value)
+    g_value_unset(&value)
+}

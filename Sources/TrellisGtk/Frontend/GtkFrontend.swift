@@ -1,0 +1,110 @@
+import CGtk
+import Foundation
+import TrellisCore
+
+/// The GTK 4 front end: shows a ``Shell``'s navigation stack in a ``ShellWindow``.
+///
+/// It renders each page's ``PageContent`` (tables as virtual list views, forms, text), keeps
+/// the header bar in step (title, back button, search toggle for searchable tables), shows the
+/// activity spinner while the bus says `activity:changed` with `active: true`, and binds the
+/// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Q quits.
+///
+/// ```swift
+/// let app = Application(id: "org.example.App")
+/// app.onActivate = { app in
+///     let frontend = GtkFrontend(shell: shell, application: app)
+///     try? shell.navigate(to: "/")
+///     frontend.window.present()
+/// }
+/// ```
+@MainActor
+public final class GtkFrontend: Frontend {
+    public let shell: Shell
+    public let window: ShellWindow
+    public let application: Application
+    private var views: [ObjectIdentifier: PageView] = [:]
+
+    public init(shell: Shell, application: Application, title: String = "Trellis") {
+        self.shell = shell
+        self.application = application
+        window = ShellWindow(application: application.pointer, title: title)
+        shell.frontend = self
+        window.onBack = { [weak self] in self?.goBack() }
+        window.onSearchChanged = { [weak self] text in self?.topView?.container?.searchText = text }
+        shell.bus.watch("activity:changed", owner: self, delivery: .mainActor) { [weak self] event in
+            MainActor.assumeIsolated { self?.window.setActivity(event.data["active"]?.boolValue ?? false) }
+        }
+        Actions.add("back", to: window.window, scope: "win", application: application.pointer,
+                    accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }
+        Actions.add("search", to: window.window, scope: "win", application: application.pointer,
+                    accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
+        Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
+                    accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+    }
+
+    // MARK: - Frontend
+
+    public func navigator(_ navigator: Navigator, didPush page: PageController) {
+        let view = PageView(content: page.content)
+        views[ObjectIdentifier(page)] = view
+        view.name = window.push(view.widget, title: page.title)
+        showChrome(of: page, view: view)
+    }
+
+    public func navigator(_ navigator: Navigator, didPop page: PageController) {
+        views[ObjectIdentifier(page)] = nil
+        guard let top = navigator.top, let view = views[ObjectIdentifier(top)] else { return }
+        window.pop(title: top.title)
+        showChrome(of: top, view: view)
+    }
+
+    public func pageDidChange(_ page: PageController) {
+        guard let view = views[ObjectIdentifier(page)] else { return }
+        if !view.shows(page.content) {
+            let replacement = PageView(content: page.content)
+            replacement.name = view.name
+            views[ObjectIdentifier(page)] = replacement
+            window.replace(view.name, with: replacement.widget)
+        }
+        if page === shell.navigator.top, let view = views[ObjectIdentifier(page)] { showChrome(of: page, view: view) }
+    }
+
+    // MARK: - Chrome
+
+    private var topView: PageView? {
+        shell.navigator.top.flatMap { views[ObjectIdentifier($0)] }
+    }
+
+    private func showChrome(of page: PageController, view: PageView) {
+        window.setTitle(page.title)
+        window.showMessage(page.message)
+        let searchable = view.container?.isSearchable ?? false
+        if searchable != window.isSearchable { window.setSearchable(searchable) }
+        if let container = view.container, container.searchText != window.searchText {
+            window.setSearchText(container.searchText)
+        }
+    }
+
+    private func goBack() {
+        if window.isSearchActive {
+            window.setSearchActive(false)
+            return
+        }
+        shell.back()
+    }
+
+    private func toggleSearch() {
+        guard window.isSearchable else { return }
+        window.setSearchActive(!window.isSearchActive)
+    }
+
+    /// Shows an error in the window's message area (navigation failures, unhandled errors).
+    public func show(error: any Error) {
+        window.showMessage(String(describing: error))
+    }
+
+    // MARK: - Inspection (automation)
+
+    /// The view of the page on top, for automation.
+    var currentView: PageView? { topView }
+}

@@ -1,0 +1,75 @@
+import CGtk
+import TrellisCore
+
+/// The GTK widgets showing one page, built from its ``PageContent``.
+@MainActor
+final class PageView {
+    /// The page's top widget (owned by the window's stack once pushed).
+    let widget: GObjectPointer
+    /// The stack child's name in the window.
+    var name = ""
+    /// Set for table pages.
+    private(set) var list: VirtualListView?
+    /// Set for form pages: field id → its editable widget, action id → its button.
+    private(set) var fieldWidgets: [String: GObjectPointer] = [:]
+    private(set) var actionButtons: [String: GObjectPointer] = [:]
+    private var observation: ObservationToken?
+    private let content: PageContent
+
+    init(content: PageContent) {
+        self.content = content
+        switch content {
+        case .table(let container):
+            let list = VirtualListView(source: ContainerRows(container))
+            list.onActivate = { position in try? container.activate(flatIndex: position) }
+            list.onToggle = { position in try? container.toggle(flatIndex: position) }
+            observation = container.onFlatChanges { [weak list] changes in
+                for change in changes {
+                    list?.itemsChanged(position: change.position, removed: change.removed, added: change.added)
+                }
+            }
+            self.list = list
+            widget = list.widget
+        case .form(let form):
+            widget = GObjectPointer(gtk_scrolled_window_new())!
+            gtk_scrolled_window_set_policy(widget.as(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+            gtk_widget_set_vexpand(widget.as(), 1)
+            let formWidgets = FormWidgets(form: form)
+            fieldWidgets = formWidgets.fields
+            actionButtons = formWidgets.buttons
+            gtk_scrolled_window_set_child(widget.as(), formWidgets.box.as())
+        case .text(let text):
+            let label = GObjectPointer(gtk_label_new(text))!
+            gtk_label_set_wrap(label.as(), 1)
+            gtk_label_set_selectable(label.as(), 1)
+            gtk_label_set_xalign(label.as(), 0)
+            gtk_label_set_yalign(label.as(), 0)
+            for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+                edge(label.as(), 18)
+            }
+            widget = GObjectPointer(gtk_scrolled_window_new())!
+            gtk_widget_set_vexpand(widget.as(), 1)
+            gtk_scrolled_window_set_child(widget.as(), label.as())
+        }
+    }
+
+    /// Whether `content` is what this view shows already (same container, form or text).
+    func shows(_ content: PageContent) -> Bool {
+        switch (self.content, content) {
+        case (.table(let a), .table(let b)): return a === b
+        case (.form(let a), .form(let b)): return a === b
+        case (.text(let a), .text(let b)): return a == b
+        default: return false
+        }
+    }
+
+    var container: TableContainer? {
+        if case .table(let container) = content { return container }
+        return nil
+    }
+
+    var form: Form? {
+        if case .form(let form) = content { return form }
+        return nil
+    }
+}

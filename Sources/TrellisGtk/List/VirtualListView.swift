@@ -1,0 +1,161 @@
+import CGtk
+import CTrellisGtk
+
+/// A `GtkListView` in a `GtkScrolledWindow`, fed by a ``VirtualListModel`` through a
+/// `GtkSignalListItemFactory`.
+///
+/// Row widgets are recycled by GTK: `setup` builds a row (check button, title, detail),
+/// `bind` fills it from the row item, `unbind` forgets it. Signal closures are owned by the
+/// widgets they are connected to and released when those are finalized.
+///
+/// ```swift
+/// let list = VirtualListView(source: StaticRows(["Фэнтези", "Проза"]))
+/// list.onActivate = { position in print("activated", position) }
+/// gtk_window_set_child(window.as(), list.widget.as())
+/// ```
+@MainActor
+public final class VirtualListView {
+    /// The top widget (a `GtkScrolledWindow`); owned by the parent it is added to.
+    public let widget: GObjectPointer
+    /// The `GtkListView` inside it.
+    public let listView: GObjectPointer
+    public let model: VirtualListModel
+
+    /// Called with the position of an activated row (click or Enter). Header rows are not activatable.
+    public var onActivate: ((Int) -> Void)?
+    /// Called with the position of a row whose checkbox the user toggled.
+    public var onToggle: ((Int) -> Void)?
+
+    /// List items currently bound to a row (GTK binds the visible ones plus a few more).
+    private var bound: Set<GObjectPointer> = []
+    private var binding = false
+
+    public init(source: any ListRowSource) {
+        model = VirtualListModel(source: source)
+        let factory = GObjectPointer(gtk_signal_list_item_factory_new())!
+        // GtkNoSelection and GtkListView take ownership ("transfer full") of what they are
+        // given: hand each one a reference of its own.
+        g_object_ref(model.pointer)
+        let selection = gtk_no_selection_new(model.listModel)!
+        listView = GObjectPointer(gtk_list_view_new(selection, factory.as()))!
+        widget = GObjectPointer(gtk_scrolled_window_new())!
+        gtk_scrolled_window_set_child(widget.opaque, listView.as())
+        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(widget.as(), 1)
+        gtk_list_view_set_single_click_activate(listView.opaque, 1)
+        addStyleClass(listView, "navigation-sidebar")
+
+        Signals.connect(factory, "setup", object: { [weak self] _, item in self?.setup(item) })
+        Signals.connect(factory, "bind", object: { [weak self] _, item in self?.bind(item) })
+        Signals.connect(factory, "unbind", object: { [weak self] _, item in self?.bound.remove(item) })
+        Signals.connect(listView, "activate", uint: { [weak self] _, position in
+            self?.onActivate?(Int(position))
+        })
+    }
+
+    /// Announces a change of the source (see ``VirtualListModel/itemsChanged(position:removed:added:)``).
+    public func itemsChanged(position: Int, removed: Int, added: Int) {
+        model.itemsChanged(position: position, removed: removed, added: added)
+    }
+
+    // MARK: - Factory
+
+    private func setup(_ listItem: GObjectPointer) {
+        let row = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
+        let check = GObjectPointer(gtk_check_button_new())!
+        let title = GObjectPointer(gtk_label_new(nil))!
+        let detail = GObjectPointer(gtk_label_new(nil))!
+        gtk_widget_set_visible(check.as(), 0)
+        gtk_label_set_xalign(title.as(), 0)
+        gtk_label_set_ellipsize(title.as(), PANGO_ELLIPSIZE_END)
+        gtk_widget_set_hexpand(title.as(), 1)
+        gtk_label_set_xalign(detail.as(), 1)
+        addStyleClass(detail, "dim-label")
+        gtk_box_append(row.as(), check.as())
+        gtk_box_append(row.as(), title.as())
+        gtk_box_append(row.as(), detail.as())
+        gtk_widget_set_margin_top(row.as(), 4)
+        gtk_widget_set_margin_bottom(row.as(), 4)
+        gtk_list_item_set_child(listItem.opaque, row.as())
+        Signals.connect(check, "toggled") { [weak self] _ in
+            guard let self, !self.binding else { return }
+            self.onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
+        }
+    }
+
+    private func bind(_ listItem: GObjectPointer) {
+        guard let item = gtk_list_item_get_item(listItem.opaque), let row = VirtualListModel.row(of: item),
+              let box = gtk_list_item_get_child(listItem.opaque) else { return }
+        let check = GObjectPointer(gtk_widget_get_first_child(box))!
+        let title = GObjectPointer(gtk_widget_get_next_sibling(check.as()))!
+        let detail = GObjectPointer(gtk_widget_get_next_sibling(title.as()))!
+        binding = true
+        defer { binding = false }
+        bound.insert(listItem)
+        switch row {
+        case .header(let text):
+            gtk_label_set_text(title.as(), text)
+            gtk_label_set_text(detail.as(), "")
+            gtk_widget_set_visible(check.as(), 0)
+            gtk_widget_add_css_class(title.as(), "heading")
+            gtk_list_item_set_activatable(listItem.opaque, 0)
+            gtk_list_item_set_selectable(listItem.opaque, 0)
+        case .item(let columns, let checkbox, let selected):
+            gtk_label_set_text(title.as(), columns.first ?? "")
+            gtk_label_set_text(detail.as(), columns.dropFirst().joined(separator: " · "))
+            gtk_widget_remove_css_class(title.as(), "heading")
+            gtk_widget_set_visible(check.as(), checkbox == nil ? 0 : 1)
+            gtk_check_button_set_active(check.as(), checkbox == true ? 1 : 0)
+            if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
+            gtk_list_item_set_activatable(listItem.opaque, 1)
+            gtk_list_item_set_selectable(listItem.opaque, 1)
+        }
+    }
+
+    // MARK: - Acting as the user (automation, tests)
+
+    /// Activates row `position` through `GtkListView::activate`, as a click or Enter does.
+    public func activate(position: Int) {
+        trellis_list_view_emit_activate(listView.as(), guint(position))
+    }
+
+    /// Clicks the checkbox of row `position`. Returns `false` when that row has no widget
+    /// (it is scrolled out of view) or no checkbox.
+    public func clickCheckbox(position: Int) -> Bool {
+        for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
+            guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box),
+                  gtk_widget_get_visible(check) != 0 else { return false }
+            // Activating the widget is what a click does: it flips the state and emits "toggled".
+            return gtk_widget_activate(check) != 0
+        }
+        return false
+    }
+
+    // MARK: - Inspection (automation, tests)
+
+    /// The rows whose widgets are at least partly inside the visible part of the list, in
+    /// position order, as `(position, text, checkbox)`.
+    public func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)] {
+        let viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
+                                       size: .init(width: Float(gtk_widget_get_width(widget.as())),
+                                                   height: Float(gtk_widget_get_height(widget.as()))))
+        var rows: [(Int, String, Bool?)] = []
+        for listItem in bound {
+            guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_mapped(box) != 0 else { continue }
+            var bounds = graphene_rect_t()
+            guard gtk_widget_compute_bounds(box, widget.as(), &bounds) != 0 else { continue }
+            var copy = viewport
+            guard graphene_rect_intersection(&copy, &bounds, nil), bounds.size.height > 0 else { continue }
+            let check = gtk_widget_get_first_child(box)!
+            let title = gtk_widget_get_next_sibling(check)!
+            let detail = gtk_widget_get_next_sibling(title)!
+            var text = String(cString: gtk_label_get_text(OpaquePointer(title)))
+            let extra = String(cString: gtk_label_get_text(OpaquePointer(detail)))
+            if !extra.isEmpty { text += " · " + extra }
+            let checkbox: Bool? = gtk_widget_get_visible(check) != 0
+                ? gtk_check_button_get_active(GObjectPointer(check).as()) != 0 : nil
+            rows.append((Int(gtk_list_item_get_position(listItem.opaque)), text, checkbox))
+        }
+        return rows.sorted { $0.0 < $1.0 }
+    }
+}

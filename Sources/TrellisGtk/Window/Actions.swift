@@ -1,0 +1,42 @@
+import CGtk
+import Foundation
+
+/// Named actions with keyboard accelerators, shown in menus and reachable from the keyboard
+/// (`win.back` with Alt+Left, `app.quit` with Ctrl+Q, …).
+@MainActor
+public enum Actions {
+    /// Adds action `name` to `map` (a `GtkApplicationWindow` for `win.`, the `GtkApplication`
+    /// for `app.`) and binds `accelerators` (GTK syntax: `"<Control>f"`, `"<Alt>Left"`).
+    public static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
+                           accelerators: [String] = [], _ handler: @escaping @MainActor () -> Void) {
+        let action = g_simple_action_new(name, nil)!
+        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { _, _ in handler() })
+        g_action_map_add_action(map.as(), GObjectPointer(action).as())
+        g_object_unref(GObjectPointer(action))
+        guard !accelerators.isEmpty else { return }
+        let strings = accelerators.map { strdup($0) }
+        defer { strings.forEach { free($0) } }
+        var argv: [UnsafePointer<CChar>?] = strings.map { UnsafePointer($0) } + [nil]
+        gtk_application_set_accels_for_action(application.as(), "\(scope).\(name)", &argv)
+    }
+
+    /// Activates action `detailedName` (`"win.back"`) on `widget`'s action groups, as a key
+    /// press or menu item does. Returns `false` when no such action is reachable.
+    @discardableResult
+    public static func activate(_ detailedName: String, on widget: GObjectPointer) -> Bool {
+        gtk_widget_activate_action_variant(widget.as(), detailedName, nil) != 0
+    }
+
+    /// The accelerators bound to `detailedName`.
+    public static func accelerators(for detailedName: String, application: GObjectPointer) -> [String] {
+        guard let list = gtk_application_get_accels_for_action(application.as(), detailedName) else { return [] }
+        defer { g_strfreev(list) }
+        var result: [String] = []
+        var index = 0
+        while let item = list[index] {
+            result.append(String(cString: item))
+            index += 1
+        }
+        return result
+    }
+}

@@ -1,0 +1,44 @@
+import CGtk
+import Foundation
+
+/// A `GtkApplication` with the main-queue bridge installed, so `@MainActor` code and
+/// `DispatchQueue.main` run inside its GLib main loop.
+///
+/// ```swift
+/// let app = Application(id: "org.trellis.Demo")
+/// app.onActivate = { app in let window = ShellWindow(application: app.pointer, title: "Hi"); window.present() }
+/// exit(app.run())
+/// ```
+@MainActor
+public final class Application {
+    public let pointer: GObjectPointer
+    /// Called when the application is activated (first launch, or a second launch of a
+    /// unique application).
+    public var onActivate: ((Application) -> Void)?
+
+    /// - Parameters:
+    ///   - id: a reverse-DNS application id.
+    ///   - unique: when `false` every launch is its own process (tests, benchmarks).
+    public init(id: String, unique: Bool = true) {
+        let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
+        pointer = GObjectPointer(gtk_application_new(id, flags))!
+        Signals.connect(pointer, "activate") { [weak self] _ in
+            guard let self else { return }
+            self.onActivate?(self)
+        }
+    }
+
+    isolated deinit { g_object_unref(pointer) }
+
+    /// Runs the GLib main loop until the last window closes or ``quit()``; returns the exit status.
+    /// Command-line arguments are parsed by the caller, so GTK sees only the program name.
+    public func run() -> Int32 {
+        MainQueueBridge.install()
+        let name = strdup(CommandLine.arguments.first ?? "trellis")
+        defer { free(name) }
+        var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
+        return g_application_run(pointer.as(), 1, &argv)
+    }
+
+    public func quit() { g_application_quit(pointer.as()) }
+}

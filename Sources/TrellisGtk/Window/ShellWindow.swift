@@ -1,0 +1,237 @@
+import CGtk
+import Foundation
+
+/// The shell's `GtkApplicationWindow`: a header bar (back button, title, search toggle,
+/// activity spinner, primary menu), a search bar, a `GtkStack` holding the navigation stack's
+/// pages, and a status area at the bottom.
+///
+/// Desktop-agnostic on purpose: plain GTK 4 widgets, no libadwaita, so it looks native under
+/// GNOME, KDE, Xfce or a tiling window manager.
+@MainActor
+public final class ShellWindow {
+    public let window: GObjectPointer
+    public let headerBar: GObjectPointer
+    public let backButton: GObjectPointer
+    public let searchButton: GObjectPointer
+    public let spinner: GObjectPointer
+    public let searchBar: GObjectPointer
+    public let searchEntry: GObjectPointer
+    public let stack: GObjectPointer
+    public let statusLabel: GObjectPointer
+    public let messageLabel: GObjectPointer
+
+    /// Called when the user asks to go back (back button, Alt+Left, Escape).
+    public var onBack: (() -> Void)?
+    /// Called as the search text changes.
+    public var onSearchChanged: ((String) -> Void)?
+
+    private var pageNames: [String] = []
+    private var pageCounter = 0
+    private var firstFrameHandlers: [() -> Void] = []
+    private var firstFramePainted = false
+    private var nextFrameHandlers: [() -> Void] = []
+
+    public init(application: GObjectPointer, title: String) {
+        window = GObjectPointer(gtk_application_window_new(application.as()))!
+        gtk_window_set_title(window.as(), title)
+        gtk_window_set_default_size(window.as(), 720, 640)
+
+        headerBar = GObjectPointer(gtk_header_bar_new())!
+        backButton = GObjectPointer(gtk_button_new_from_icon_name("go-previous-symbolic"))!
+        gtk_widget_set_tooltip_text(backButton.as(), "Back")
+        gtk_widget_set_visible(backButton.as(), 0)
+        gtk_header_bar_pack_start(headerBar.opaque, backButton.as())
+        spinner = GObjectPointer(gtk_spinner_new())!
+        gtk_widget_set_visible(spinner.as(), 0)
+        searchButton = GObjectPointer(gtk_toggle_button_new())!
+        gtk_button_set_icon_name(searchButton.as(), "system-search-symbolic")
+        gtk_widget_set_tooltip_text(searchButton.as(), "Search")
+        gtk_widget_set_visible(searchButton.as(), 0)
+        gtk_header_bar_pack_end(headerBar.opaque, searchButton.as())
+        gtk_header_bar_pack_end(headerBar.opaque, spinner.as())
+        gtk_window_set_titlebar(window.as(), headerBar.as())
+
+        searchEntry = GObjectPointer(gtk_search_entry_new())!
+        gtk_widget_set_hexpand(searchEntry.as(), 1)
+        searchBar = GObjectPointer(gtk_search_bar_new())!
+        gtk_search_bar_set_child(searchBar.opaque, searchEntry.as())
+        gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)
+        gtk_search_bar_set_show_close_button(searchBar.opaque, 1)
+        g_object_bind_property(searchButton.as(), "active", searchBar.as(), "search-mode-enabled",
+                               GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+
+        messageLabel = GObjectPointer(gtk_label_new(nil))!
+        addStyleClass(messageLabel, "error")
+        gtk_label_set_wrap(messageLabel.opaque, 1)
+        gtk_widget_set_margin_start(messageLabel.as(), 12)
+        gtk_widget_set_margin_end(messageLabel.as(), 12)
+        gtk_widget_set_visible(messageLabel.as(), 0)
+
+        stack = GObjectPointer(gtk_stack_new())!
+        gtk_stack_set_transition_type(stack.opaque, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        gtk_stack_set_transition_duration(stack.opaque, 150)
+        gtk_widget_set_vexpand(stack.as(), 1)
+
+        statusLabel = GObjectPointer(gtk_label_new(nil))!
+        gtk_label_set_xalign(statusLabel.opaque, 0)
+        addStyleClass(statusLabel, "dim-label")
+        gtk_widget_set_margin_start(statusLabel.as(), 12)
+        gtk_widget_set_margin_top(statusLabel.as(), 4)
+        gtk_widget_set_margin_bottom(statusLabel.as(), 4)
+        gtk_widget_set_visible(statusLabel.as(), 0)
+
+        let content = GObjectPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))!
+        gtk_box_append(content.as(), searchBar.as())
+        gtk_box_append(content.as(), messageLabel.as())
+        gtk_box_append(content.as(), stack.as())
+        gtk_box_append(content.as(), statusLabel.as())
+        gtk_window_set_child(window.as(), content.as())
+        gtk_search_bar_set_key_capture_widget(searchBar.opaque, window.as())
+
+        Signals.connect(backButton, "clicked") { [weak self] _ in self?.onBack?() }
+        Signals.connect(searchEntry, "search-changed") { [weak self] entry in
+            guard let self else { return }
+            self.onSearchChanged?(String(cString: gtk_editable_get_text(entry.opaque)))
+        }
+        Signals.connect(window, "map") { [weak self] window in
+            guard let clock = gtk_widget_get_frame_clock(window.as()) else { return }
+            Signals.connect(GObjectPointer(clock), "after-paint") { _ in self?.framePainted() }
+        }
+    }
+
+    // MARK: - Pages
+
+    /// Pushes a page widget (owned by the stack from now on), shows it, and returns its name.
+    @discardableResult
+    public func push(_ page: GObjectPointer, title: String) -> String {
+        pageCounter += 1
+        let name = "page-\(pageCounter)"
+        gtk_stack_add_named(stack.opaque, page.as(), name)
+        pageNames.append(name)
+        gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT)
+        update(title: title)
+        return name
+    }
+
+    /// Removes the top page and shows the one below with `title`.
+    public func pop(title: String) {
+        guard pageNames.count > 1, let name = pageNames.popLast(),
+              let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
+        gtk_stack_set_visible_child_full(stack.opaque, pageNames.last!, GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
+        gtk_stack_remove(stack.opaque, child)
+        update(title: title)
+    }
+
+    /// Replaces the widget of page `name` (its content changed), keeping its place.
+    public func replace(_ name: String, with page: GObjectPointer) {
+        guard let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
+        let visible = gtk_stack_get_visible_child_name(stack.opaque).map { String(cString: $0) } == name
+        gtk_stack_remove(stack.opaque, child)
+        gtk_stack_add_named(stack.opaque, page.as(), name)
+        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) }
+    }
+
+    /// The number of pages on the stack.
+    public var depth: Int { pageNames.count }
+
+    /// Sets the window title (the header bar shows it).
+    public func setTitle(_ title: String) {
+        gtk_window_set_title(window.as(), title)
+    }
+
+    private func update(title: String) {
+        setTitle(title)
+        gtk_widget_set_visible(backButton.as(), pageNames.count > 1 ? 1 : 0)
+        showMessage(nil)
+    }
+
+    // MARK: - Chrome
+
+    /// Shows or hides the activity spinner.
+    public func setActivity(_ active: Bool) {
+        gtk_widget_set_visible(spinner.as(), active ? 1 : 0)
+        if active { gtk_spinner_start(spinner.opaque) } else { gtk_spinner_stop(spinner.opaque) }
+    }
+
+    public var isActivityVisible: Bool { gtk_widget_get_visible(spinner.as()) != 0 }
+
+    /// Shows a line in the status area (`nil` hides it).
+    public func setStatus(_ text: String?) {
+        gtk_label_set_text(statusLabel.opaque, text ?? "")
+        gtk_widget_set_visible(statusLabel.as(), text == nil ? 0 : 1)
+    }
+
+    /// Shows an error or validation message above the page (`nil` hides it).
+    public func showMessage(_ text: String?) {
+        gtk_label_set_text(messageLabel.opaque, text ?? "")
+        gtk_widget_set_visible(messageLabel.as(), text == nil ? 0 : 1)
+    }
+
+    /// Shows the search toggle for pages that can be searched.
+    public func setSearchable(_ searchable: Bool) {
+        gtk_widget_set_visible(searchButton.as(), searchable ? 1 : 0)
+        if !searchable { setSearchActive(false) }
+    }
+
+    public var isSearchable: Bool { gtk_widget_get_visible(searchButton.as()) != 0 }
+
+    /// Shows or hides the search bar (Ctrl+F, the search toggle).
+    public func setSearchActive(_ active: Bool) {
+        gtk_search_bar_set_search_mode(searchBar.opaque, active ? 1 : 0)
+        if active { _ = gtk_widget_grab_focus(searchEntry.as()) }
+    }
+
+    public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.opaque) != 0 }
+
+    /// The text in the search entry.
+    public var searchText: String { String(cString: gtk_editable_get_text(searchEntry.opaque)) }
+
+    /// Replaces the search text (as typing does: `search-changed` follows).
+    public func setSearchText(_ text: String) {
+        gtk_editable_set_text(searchEntry.opaque, text)
+    }
+
+    /// The message shown above the page, if any.
+    public var message: String? {
+        gtk_widget_get_visible(messageLabel.as()) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
+    }
+
+    /// The status line, if shown.
+    public var status: String? {
+        gtk_widget_get_visible(statusLabel.as()) != 0 ? String(cString: gtk_label_get_text(statusLabel.opaque)) : nil
+    }
+
+    /// The window title.
+    public var title: String { gtk_window_get_title(window.as()).map { String(cString: $0) } ?? "" }
+
+    public func present() { gtk_window_present(window.as()) }
+
+    // MARK: - Frames
+
+    /// Runs `handler` once, right after the window's first frame is painted (GdkFrameClock
+    /// `after-paint`); at once if that has happened already.
+    public func afterFirstFrame(_ handler: @escaping () -> Void) {
+        if firstFramePainted { handler() } else { firstFrameHandlers.append(handler) }
+    }
+
+    /// Runs `handler` once, right after the next frame is painted (a redraw is queued so
+    /// one comes even when nothing changed).
+    public func afterNextFrame(_ handler: @escaping () -> Void) {
+        nextFrameHandlers.append(handler)
+        gtk_widget_queue_draw(window.as())
+    }
+
+    private func framePainted() {
+        var handlers = nextFrameHandlers
+        nextFrameHandlers = []
+        if !firstFramePainted {
+            firstFramePainted = true
+            handlers = firstFrameHandlers + handlers
+            firstFrameHandlers = []
+        }
+        guard !handlers.isEmpty else { return }
+        // Run outside the frame clock's signal emission: a handler may render (screenshots)
+        // or quit, which GTK does not expect from inside `after-paint`.
+        DispatchQueue.main.async { MainActor.assumeIsolated { handlers.forEach { $0() } } }
+    }
+}

@@ -1,0 +1,84 @@
+import Foundation
+
+/// Runs whole processes for benchmarks and measures wall time and peak resident memory
+/// (`wait4`'s `ru_maxrss`), which Foundation's `Process` does not report.
+enum ProcessRunner {
+    struct Measurement {
+        var seconds: Double
+        var peakRSSKiB: Int
+        var status: Int32
+    }
+
+    enum Failure: Error, CustomStringConvertible {
+        case spawn(path: String, errno: Int32)
+        case exit(path: String, status: Int32)
+
+        var description: String {
+            switch self {
+            case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
+            case .exit(let path, let status): return "\(path) exited with status \(status)"
+            }
+        }
+    }
+
+    /// Runs `path` with `arguments` to completion; throws if it cannot start or exits non-zero.
+    static func measure(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Measurement {
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let start = Report.now()
+        let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
+        guard rc == 0 else { throw Failure.spawn(path: path, errno: rc) }
+        var status: Int32 = 0
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
+        let seconds = Report.now() - start
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        guard exitStatus == 0 else { throw Failure.exit(path: path, status: exitStatus) }
+        return Measurement(seconds: seconds, peakRSSKiB: usage.ru_maxrss, status: exitStatus)
+    }
+
+    /// Compiles a C baseline from `Sources/trellis-bench/Baselines/<name>.c` against GTK 4
+    /// into a temporary folder and returns the executable's path.
+    static func buildBaseline(_ name: String) throws -> String {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("Baselines/\(name).c").path
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        let output = dir.appendingPathComponent(name).path
+        let shell = "cc -O2 -o '\(output)' '\(source)' $(pkg-config --cflags --libs gtk4)"
+        let status = try measure("/bin/sh", ["-c", shell])
+        guard status.status == 0 else { throw Failure.exit(path: "cc", status: status.status) }
+        return output
+    }
+
+    /// A sibling executable of `trellis-bench` in the same build folder (e.g. `trellis`).
+    static func sibling(_ name: String) throws -> String {
+        let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent(name).path
+        guard FileManager.default.isExecutableFile(atPath: path) else {
+            throw BenchError.missing("\(path) — build it first: swift build -c release")
+        }
+        return path
+    }
+
+    /// Environment for GUI processes under a benchmark: no settings daemon, no accessibility bus.
+    static let guiEnvironment = ["GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1"]
+
+    static func requireDisplay() throws {
+        let env = ProcessInfo.processInfo.environment
+        if (env["DISPLAY"] ?? "").isEmpty && (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            throw BenchError.missing("a display: run under xvfb-run -a")
+        }
+    }
+}
+
+enum BenchError: Error, CustomStringConvertible {
+    case missing(String)
+    var description: String {
+        switch self { case .missing(let what): return "trellis-bench needs \(what)" }
+    }
+}

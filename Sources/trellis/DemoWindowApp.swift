@@ -1,0 +1,47 @@
+import Foundation
+import TrellisCore
+import TrellisGtk
+
+/// Runs the demo in a GTK window.
+@MainActor
+final class DemoWindowApp {
+    let shell: Shell
+    let path: String
+    let exitAfterFirstFrame: Bool
+    let automation: Bool
+    let app: Application
+    private var frontend: GtkFrontend?
+
+    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool) {
+        self.shell = shell
+        self.path = path
+        self.exitAfterFirstFrame = exitAfterFirstFrame
+        self.automation = automation
+        app = Application(id: "io.github.trellis.Demo", unique: !(exitAfterFirstFrame || automation))
+        app.onActivate = { [weak self] _ in self?.activate() }
+    }
+
+    func run() -> Int32 { app.run() }
+
+    private func activate() {
+        if let frontend { frontend.window.present(); return }
+        let frontend = GtkFrontend(shell: shell, application: app)
+        self.frontend = frontend
+        do {
+            try shell.navigate(to: "/")
+            if path != "/" { try shell.navigate(to: path, external: true) }
+        } catch {
+            FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
+            frontend.show(error: error)
+        }
+        if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
+        if automation {
+            GtkFrontend.disableAnimations()
+            AutomationChannel(handler: { [weak frontend] command, argument, reply in
+                guard let frontend else { return reply(["ok": false, "error": "no window"]) }
+                frontend.automate(command, argument, reply)
+            }, onEndOfInput: { [app] in app.quit() }).start()
+        }
+        frontend.window.present()
+    }
+}

@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TrellisCore
+import TrellisDemo
+import TrellisHeadless
+
+/// Options every way of running the demo shares.
+struct ShellOptions: ParsableArguments {
+    @Option(name: .long, help: "Replace the catalog with N synthetic rows (\"row 0\", \"row 1\", …).")
+    var rows: Int?
+
+    func validate() throws {
+        if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
+    }
+
+    /// Builds the demo's shell: its routes, state and services.
+    @MainActor
+    func makeShell() throws -> Shell {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
+            return handler
+        }
+        let shell = Shell()
+        let catalog = try Resources.loadCatalog(from: Resources.dataDirectory())
+        try DemoApp.install(on: shell, catalog: catalog, syntheticRows: rows)
+        return shell
+    }
+}
+
+@main
+struct Trellis: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "trellis",
+        abstract: "The Trellis demo application: a plugin-based application shell for Linux.",
+        version: "0.1.0",
+        subcommands: [Open.self, Routes.self],
+        defaultSubcommand: Open.self
+    )
+}
+
+/// `trellis [PATH]`: opens the window (or, with `--headless`, prints the page as text).
+struct Open: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open the window at a route path (the default command)."
+    )
+
+    @Argument(help: "The route path to open, e.g. /catalog or /catalog/5. Only public routes may be opened from outside.")
+    var path: String = "/catalog"
+
+    @OptionGroup var shellOptions: ShellOptions
+
+    @Flag(name: .long, help: "Print the page at PATH as text on standard output and exit, with no window.")
+    var headless = false
+
+    @Flag(name: .long, help: "Quit right after the first frame is painted (tests, benchmarks).")
+    var exitAfterFirstFrame = false
+
+    @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))
+    var automation = false
+
+    func run() throws {
+        if headless {
+            try MainActor.assumeIsolated {
+                let shell = try shellOptions.makeShell()
+                let screen = HeadlessFrontend(shell: shell)
+                try shell.navigate(to: "/")
+                if path != "/" { try shell.navigate(to: path, external: true) }
+                print(screen.render())
+            }
+            return
+        }
+        let status = try MainActor.assumeIsolated { () throws -> Int32 in
+            let app = try DemoWindowApp(shell: shellOptions.makeShell(), path: path,
+                                        exitAfterFirstFrame: exitAfterFirstFrame, automation: automation)
+            return app.run()
+        }
+        if status != 0 { throw ExitCode(status) }
+    }
+}
+
+/// `trellis routes`: the route table.
+struct Routes: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Print the route table: pattern, target, owner.")
+
+    @OptionGroup var shellOptions: ShellOptions
+
+    func run() throws {
+        try MainActor.assumeIsolated {
+            let shell = try shellOptions.makeShell()
+            print(RouteListing.table(shell.routes.entries))
+        }
+    }
+}

@@ -1,0 +1,192 @@
+import Testing
+@testable import TrellisCore
+
+@Suite("EventBus ownership and unwatching")
+struct EventBusOwnershipTests {
+    @Test("an owner's deallocation ends its watches by itself")
+    func ownerDeallocationEndsWatches() {
+        let bus = EventBus()
+        let counter = AtomicCounter()
+        var owner: WatchOwner? = WatchOwner()
+        bus.watch("tick", owner: owner!) { _ in counter.increment() }
+        bus.watch("tock:*", owner: owner!) { _ in counter.increment() }
+        bus.trigger("tick")
+        #expect(bus.watchCount == 2)
+
+        owner = nil
+        bus.trigger("tick")
+        bus.trigger("tock:x")
+
+        #expect(counter.count == 1)
+        #expect(bus.watchCount == 0)
+    }
+
+    @Test("watchCount drops when an owner dies even if its messages are never triggered again")
+    func watchCountPrunesUntriggeredDeadOwners() {
+        let bus = EventBus()
+        let survivor = WatchOwner()
+        bus.watch("kept", owner: survivor) { _ in }
+        var owner: WatchOwner? = WatchOwner()
+        for index in 0..<10 { bus.watch("message-\(index)", owner: owner!) { _ in } }
+        #expect(bus.watchCount == 11)
+        owner = nil
+        #expect(bus.watchCount == 1)
+    }
+
+    @Test("a handler that receives its owner does not keep the owner alive")
+    func ownerPassingHandlerDoesNotRetainOwner() {
+        let bus = EventBus()
+        final class Tally: Sendable {
+            let counter = AtomicCounter()
+        }
+        var tally: Tally? = Tally()
+        weak let weakTally = tally
+        bus.watch("add", owner: tally!) { owner, _ in owner.counter.increment() }
+        bus.trigger("add")
+        #expect(tally?.counter.count == 1)
+
+        tally = nil
+        #expect(weakTally == nil)
+        #expect(bus.watchCount == 0)
+    }
+
+    @Test("a sender filter delivers only messages from that sender")
+    func senderFilter() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let noteA = WatchOwner()
+        let noteB = WatchOwner()
+        let recorder = EventRecorder()
+        bus.watch("changed", from: noteA, owner: owner) { event in recorder.record("A \(event.data)") }
+
+        bus.trigger("changed", 1, from: noteA)
+        bus.trigger("changed", 2, from: noteB)
+        bus.trigger("changed", 3)
+
+        #expect(recorder.all == ["A 1"])
+    }
+
+    @Test("a deallocated sender ends the watches filtered on it")
+    func senderDeallocationEndsWatches() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        var note: WatchOwner? = WatchOwner()
+        bus.watch("changed", from: note!, owner: owner) { _ in }
+        bus.watch(everyMessageFrom: note!, owner: owner) { _ in }
+        bus.watch("changed", owner: owner) { _ in }
+        #expect(bus.watchCount == 3)
+
+        note = nil
+
+        #expect(bus.watchCount == 1)
+        #expect(bus.watchCount(owner: owner) == 1)
+    }
+
+    @Test("watching every message from a sender gets all its messages and nobody else's")
+    func everyMessageFromSender() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let model = WatchOwner()
+        let recorder = EventRecorder()
+        bus.watch(everyMessageFrom: model, owner: owner) { event in recorder.record(event.message) }
+
+        bus.trigger("saved", from: model)
+        bus.trigger("deleted", from: model)
+        bus.trigger("saved", from: WatchOwner())
+        bus.trigger("saved")
+
+        #expect(recorder.all == ["saved", "deleted"])
+    }
+
+    @Test("unwatch(owner:) ends all of that owner's watches and no one else's")
+    func unwatchAll() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let other = WatchOwner()
+        bus.watch("a", owner: owner) { _ in }
+        bus.watch("b:*", owner: owner) { _ in }
+        bus.watch(everyMessageFrom: other, owner: owner) { _ in }
+        bus.watch("a", owner: other) { _ in }
+
+        bus.unwatch(owner: owner)
+
+        #expect(bus.watchCount(owner: owner) == 0)
+        #expect(bus.watchCount(owner: other) == 1)
+    }
+
+    @Test("unwatch(owner:message:) ends the watches of exactly that pattern")
+    func unwatchMessage() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let recorder = EventRecorder()
+        bus.watch("net:on", owner: owner) { _ in recorder.record("exact") }
+        bus.watch("net:*", owner: owner) { _ in recorder.record("wildcard") }
+        bus.watch("net:on", from: owner, owner: owner) { _ in recorder.record("filtered") }
+
+        bus.unwatch(owner: owner, message: "net:on")
+        bus.trigger("net:on", from: owner)
+        #expect(recorder.all == ["wildcard"])
+
+        bus.unwatch(owner: owner, message: "net:*")
+        #expect(bus.watchCount(owner: owner) == 0)
+    }
+
+    @Test("unwatch(owner:message:from:) ends only the watches of that pattern filtered on that sender")
+    func unwatchMessageFromSender() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let noteA = WatchOwner()
+        let noteB = WatchOwner()
+        let recorder = EventRecorder()
+        bus.watch("changed", from: noteA, owner: owner) { _ in recorder.record("A") }
+        bus.watch("changed", from: noteB, owner: owner) { _ in recorder.record("B") }
+        bus.watch("changed", owner: owner) { _ in recorder.record("any") }
+
+        bus.unwatch(owner: owner, message: "changed", from: noteA)
+        bus.trigger("changed", from: noteA)
+        bus.trigger("changed", from: noteB)
+
+        #expect(recorder.all == ["any", "B", "any"])
+    }
+
+    @Test("unwatch(owner:from:) ends every watch of the owner filtered on that sender")
+    func unwatchFromSender() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let note = WatchOwner()
+        bus.watch("changed", from: note, owner: owner) { _ in }
+        bus.watch("saved:*", from: note, owner: owner) { _ in }
+        bus.watch(everyMessageFrom: note, owner: owner) { _ in }
+        bus.watch("changed", owner: owner) { _ in }
+
+        bus.unwatch(owner: owner, from: note)
+
+        #expect(bus.watchCount(owner: owner) == 1)
+    }
+
+    @Test("unwatch(id) ends one watch; an unknown or repeated id is ignored")
+    func unwatchByID() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let recorder = EventRecorder()
+        let first = bus.watch("tick", owner: owner) { _ in recorder.record("first") }
+        bus.watch("tick", owner: owner) { _ in recorder.record("second") }
+
+        bus.unwatch(first)
+        bus.unwatch(first)
+        bus.trigger("tick")
+
+        #expect(recorder.all == ["second"])
+        #expect(bus.watchCount == 1)
+    }
+
+    @Test("watch identifiers increase in registration order")
+    func watchIDsIncrease() {
+        let bus = EventBus()
+        let owner = WatchOwner()
+        let first = bus.watch("a", owner: owner) { _ in }
+        let second = bus.watch("b:*", owner: owner) { _ in }
+        #expect(first < second)
+        #expect(first != second)
+    }
+}

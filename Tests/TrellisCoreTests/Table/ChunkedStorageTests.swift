@@ -1,0 +1,58 @@
+import Testing
+@testable import TrellisCore
+
+@Suite("ChunkedStorage")
+struct ChunkedStorageTests {
+    @Test("random inserts, removals and writes give the same list as an array")
+    func matchesArray() {
+        var generator = SeededGenerator(seed: 42)
+        var reference = Array(0..<5_000)
+        var storage = ChunkedStorage(reference)
+        for step in 0..<20_000 {
+            switch Int.random(in: 0..<10, using: &generator) {
+            case 0..<5:
+                let index = Int.random(in: 0...reference.count, using: &generator)
+                reference.insert(-step, at: index)
+                storage.insert(-step, at: index)
+            case 5..<9 where !reference.isEmpty:
+                let index = Int.random(in: 0..<reference.count, using: &generator)
+                #expect(storage.remove(at: index) == reference.remove(at: index))
+            default:
+                guard !reference.isEmpty else { continue }
+                let index = Int.random(in: 0..<reference.count, using: &generator)
+                reference[index] = step
+                storage[index] = step
+            }
+        }
+        #expect(storage.count == reference.count)
+        #expect(Array(storage) == reference)
+        #expect((0..<reference.count).allSatisfy { storage[$0] == reference[$0] })
+        #expect(storage.firstIndex { $0 == reference[reference.count / 2] } == reference.firstIndex(of: reference[reference.count / 2]))
+    }
+
+    @Test("an emptied storage accepts inserts again")
+    func emptyAgain() {
+        var storage = ChunkedStorage([1, 2])
+        storage.remove(at: 0)
+        storage.remove(at: 0)
+        #expect(storage.isEmpty)
+        storage.insert(3, at: 0)
+        storage.append(4)
+        #expect(Array(storage) == [3, 4])
+    }
+}
+
+/// A deterministic random number generator (SplitMix64) for reproducible tests.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,117 @@
+import Testing
+import TrellisCore
+
+@Suite("TableSearcher")
+@MainActor
+struct SearchTests {
+    /// The catalog plus spellings the data lacks: capitals, ё and е.
+    private let catalog = CatalogFixture.genres + ["ФЭНТЕЗИ", "Ёжики в тумане", "Еж и заяц", "Ёж"]
+
+    private func search(_ query: String) -> [String] {
+        let container = TableContainer(source: ArraySource(catalog), searchable: true)
+        container.searchText = query
+        return container.texts()
+    }
+
+    @Test("the catalog fixture is the repository's data file")
+    func fixture() {
+        #expect(CatalogFixture.genres.count == 214)
+        #expect(CatalogFixture.genres.first == "Любовные романы")
+    }
+
+    @Test("folding drops case and diacritics and maps ё to е")
+    func folding() {
+        #expect(TableSearcher.fold("ФЭНТЕЗИ") == "фэнтези")
+        #expect(TableSearcher.fold("Фэнтези") == "фэнтези")
+        #expect(TableSearcher.fold("Ёж") == "еж")
+        #expect(TableSearcher.fold("ЁЖ") == TableSearcher.fold("еж"))
+        #expect(TableSearcher.fold("Café") == "cafe")
+        #expect(TableSearcher.fold("LitRPG") == "litrpg")
+        #expect(TableSearcher.fold("Й") == "и", "diacritic folding turns й into и: accepted for search")
+    }
+
+    @Test("\"фэнтези\" finds every spelling of it in the catalog, and nothing else")
+    func fantasy() {
+        let found = search("фэнтези")
+        let expected = catalog.filter { $0.lowercased().contains("фэнтези") }
+        #expect(found == expected)
+        #expect(found.contains("Фэнтези"))
+        #expect(found.contains("ФЭНТЕЗИ"))
+        #expect(found.contains("Технофэнтези"))
+        #expect(!found.contains("Городское фентези"), "э and е are different letters")
+        #expect(found.count == 12)
+    }
+
+    @Test("ё and е find each other in either case")
+    func yo() {
+        let found = search("ёж")
+        #expect(Array(found.suffix(3)) == ["Ёжики в тумане", "Еж и заяц", "Ёж"])
+        #expect(found.contains("Зарубежная фантастика"), "the е of \"Зарубежная\" matches ё")
+        #expect(found.count == 11 + 3)
+        #expect(search("ЕЖ") == found)
+        #expect(search("ЁЖИ") == ["Ёжики в тумане"])
+    }
+
+    @Test("every whitespace-separated term must occur, in any order")
+    func terms() {
+        #expect(search("фэнтези боевое") == ["Боевое фэнтези"])
+        #expect(search("  фэнтези   ") == search("фэнтези"))
+    }
+
+    @Test("a query of whitespace filters nothing")
+    func blank() {
+        #expect(search("   ").count == catalog.count)
+    }
+
+    @Test("typing on narrows the rows; deleting widens them again")
+    func typing() {
+        let container = TableContainer(source: ArraySource(catalog), searchable: true)
+        var counts: [Int] = []
+        for query in ["ф", "фэ", "фэн", "фэнт", "фэн", "ф", ""] {
+            container.searchText = query
+            counts.append(container.flatCount)
+            #expect(container.texts() == catalog.filter { TableSearcher.matches($0, query: query) }, "query \(query)")
+        }
+        #expect(counts.first! > counts[3])
+        #expect(counts.last == catalog.count)
+    }
+
+    @Test("a search change is one change spanning the rows between the unchanged ends")
+    func searchChange() {
+        let container = TableContainer(source: ArraySource(["аб", "вг", "ав", "дд", "ае"]), searchable: true)
+        let recorder = FlatRecorder(container)
+        container.searchText = "а"
+        #expect(container.texts() == ["аб", "ав", "ае"])
+        container.searchText = "ав"
+        container.searchText = "а"
+        container.searchText = ""
+        #expect(recorder.batches == [
+            [FlatChange(position: 1, removed: 3, added: 1)],
+            [FlatChange(position: 0, removed: 3, added: 1)],
+            [FlatChange(position: 0, removed: 1, added: 3)],
+            [FlatChange(position: 1, removed: 1, added: 3)],
+        ])
+    }
+
+    @Test("setting the same query again announces nothing")
+    func sameQuery() {
+        let container = TableContainer(source: ArraySource(catalog), searchable: true)
+        container.searchText = "проза"
+        let recorder = FlatRecorder(container)
+        container.searchText = "ПРОЗА"
+        #expect(recorder.batches.isEmpty)
+    }
+
+    @Test("a custom search key searches text the cells do not show")
+    func customKey() {
+        let source = ArraySource([["name": "Ада", "city": "Лондон"], ["name": "Алан", "city": "Уилмслоу"]] as [JSONValue])
+        let container = TableContainer(
+            source: source,
+            cells: KeyValueCellProvider(keys: ["name"]),
+            searchable: true,
+            searchKey: { ($0.value(as: JSONValue.self)?["city"]?.stringValue) ?? "" }
+        )
+        container.searchText = "лондон"
+        #expect(container.texts() == ["Ада"])
+    }
+}

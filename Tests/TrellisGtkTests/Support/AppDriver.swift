@@ -1,0 +1,135 @@
+import Foundation
+import TrellisCore
+import XCTest
+
+/// Drives the real `trellis` executable through its automation channel (`--automation`):
+/// one command line in, one JSON reply line out.
+///
+/// GUI tests need an X display. The README's test command starts Xvfb and sets
+/// `TRELLIS_REQUIRE_GUI=1`, so a missing display fails there instead of skipping silently.
+final class AppDriver {
+    let process = Process()
+    private let input = Pipe()
+    private let output = Pipe()
+    private let lines = LineReader()
+
+    /// The built `trellis` next to the test bundle (or `$TRELLIS_BIN`).
+    static var executable: URL {
+        if let path = ProcessInfo.processInfo.environment["TRELLIS_BIN"] { return URL(fileURLWithPath: path) }
+        let bundle = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        return bundle.appendingPathComponent("trellis")
+    }
+
+    /// Where screenshots go: `$TRELLIS_SCREENSHOT_DIR`, or `.build/screenshots` of the package.
+    static var screenshotDirectory: URL {
+        let dir = ProcessInfo.processInfo.environment["TRELLIS_SCREENSHOT_DIR"].map { URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../../../.build/screenshots").standardizedFileURL
+        try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        return dir
+    }
+
+    /// Skips (or, with `TRELLIS_REQUIRE_GUI=1`, fails) when there is no display.
+    static func requireDisplay() throws {
+        let env = ProcessInfo.processInfo.environment
+        if (env["DISPLAY"] ?? "").isEmpty && (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            if env["TRELLIS_REQUIRE_GUI"] == "1" {
+                XCTFail("no DISPLAY, but TRELLIS_REQUIRE_GUI=1: run the tests through the README's test command")
+            }
+            throw XCTSkip("GUI test needs a display (the README's test command starts Xvfb)")
+        }
+    }
+
+    init(arguments: [String] = [], environment: [String: String] = [:]) throws {
+        try Self.requireDisplay()
+        process.executableURL = Self.executable
+        process.arguments = ["--automation"] + arguments
+        var env = ProcessInfo.processInfo.environment
+        env["GSETTINGS_BACKEND"] = "memory"
+        env["NO_AT_BRIDGE"] = "1"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        process.standardInput = input
+        process.standardOutput = output
+        try process.run()
+        lines.start(output.fileHandleForReading)
+    }
+
+    deinit {
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Sends one command and waits for its reply.
+    @discardableResult
+    func send(_ command: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        input.fileHandleForWriting.write(Data((command + "\n").utf8))
+        guard let text = lines.next(timeout: timeout) else {
+            XCTFail("no reply to '\(command)' within \(timeout) s (app running: \(process.isRunning))", file: file, line: line)
+            throw DriverError.noReply(command)
+        }
+        let reply = try JSONValue(jsonString: text, source: "reply to \(command)")
+        if reply["ok"] != true {
+            XCTFail("'\(command)' failed: \(text)", file: file, line: line)
+        }
+        return reply
+    }
+
+    /// The texts of the rows on screen now.
+    func visibleRowTexts() throws -> [String] {
+        try send("dump")["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
+    }
+
+    /// Saves a screenshot named `name`.png and returns its path.
+    @discardableResult
+    func screenshot(_ name: String) throws -> String {
+        let path = Self.screenshotDirectory.appendingPathComponent("\(name).png").path
+        try send("screenshot \(path)")
+        return path
+    }
+
+    /// Closes standard input (the app quits once it has answered everything) and waits.
+    func finish(timeout: TimeInterval = 20) -> Int32 {
+        try? input.fileHandleForWriting.close()
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(20_000) }
+        if process.isRunning { process.terminate(); return -1 }
+        return process.terminationStatus
+    }
+
+    enum DriverError: Error { case noReply(String) }
+}
+
+/// Splits a pipe into lines on a background thread.
+// All state is guarded by `condition`.
+final class LineReader: @unchecked Sendable {
+    private let condition = NSCondition()
+    private var lines: [String] = []
+    private var closed = false
+
+    func start(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            var buffer = Data()
+            while true {
+                let chunk = handle.availableData
+                if chunk.isEmpty { break }
+                buffer.append(chunk)
+                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                    buffer.removeSubrange(buffer.startIndex...newline)
+                    condition.lock(); lines.append(line); condition.signal(); condition.unlock()
+                }
+            }
+            condition.lock(); closed = true; condition.broadcast(); condition.unlock()
+        }
+    }
+
+    func next(timeout: TimeInterval) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        condition.lock()
+        defer { condition.unlock() }
+        while lines.isEmpty && !closed {
+            if !condition.wait(until: deadline) { break }
+        }
+        return lines.isEmpty ? nil : lines.removeFirst()
+    }
+}
