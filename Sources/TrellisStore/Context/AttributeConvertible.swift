@@ -68,7 +68,7 @@ extension ManagedObject {
     /// The value of `key` as `T`; throws ``ContextError/typeMismatch(object:key:expected:found:)``
     /// when it holds another type, or null for a non-optional `T`.
     public func get<T: AttributeConvertible>(_ key: String, as type: T.Type = T.self) throws -> T {
-        let value = try value(forKey: key)
+        let value = try attributeValue(forKey: key)
         guard let typed = T(attributeValue: value) else {
             throw ContextError.typeMismatch(object: objectID, key: key, expected: String(describing: T.self),
                                             found: value.kindName)

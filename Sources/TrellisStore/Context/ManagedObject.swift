@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// One object of an entity, living in a ``ManagedObjectContext`` (Core Data's
 /// `NSManagedObject`), with key-value access to its attributes and relationships.
@@ -73,7 +74,7 @@ public final class ManagedObject {
     }
 
     /// The value of `key`; throws ``ContextError/unknownKey(entity:key:)``.
-    public func value(forKey key: String) throws -> AttributeValue {
+    public func attributeValue(forKey key: String) throws -> AttributeValue {
         guard key == EntityDescription.idKey || entity.columnIndex[key] != nil else {
             throw ContextError.unknownKey(entity: entity.name, key: key)
         }
@@ -147,4 +148,13 @@ public final class ManagedObject {
 
 extension ManagedObject: CustomStringConvertible {
     public var description: String { objectID.description }
+}
+
+/// Key-value reading for cell providers: the value of an attribute, relationship or `id`
+/// as JSON (see ``AttributeValue/json``), `nil` for an unknown key.
+extension ManagedObject: KeyValueCoding {
+    public func value(forKey key: String) -> JSONValue? {
+        guard key == EntityDescription.idKey || entity.columnIndex[key] != nil else { return nil }
+        return self[key].json
+    }
 }

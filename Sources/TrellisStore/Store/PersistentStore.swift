@@ -1,13 +1,14 @@
 import Foundation
 import GRDB
 import Logging
+import TrellisCore
 
 /// The persistent store (Core Data's persistent store and coordinator in one): one SQLite
 /// file in WAL mode, shared by every context that saves into it.
 ///
 /// ```swift
 /// let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: "data/model.json"))
-/// let store = try PersistentStore(url: PersistentStore.defaultURL(), model: model, events: bus)
+/// let store = try PersistentStore(url: PersistentStore.defaultURL(), model: model, bus: bus)
 /// let context = store.newContext()
 /// let note = try context.insert("Note")
 /// note["title"] = "Shopping"
@@ -28,7 +29,8 @@ public final class PersistentStore: Sendable {
     /// The model the store was opened with (after migration, the one it remembers).
     public let model: ManagedObjectModel
     let pool: DatabasePool
-    let events: (any StoreEventSink)?
+    /// Where `store:did-save` is triggered.
+    let bus: EventBus?
     let logger = Logger(label: "trellis.store")
     let changeCenter = StoreChangeCenter()
     let validationRules = ValidationRules()
@@ -53,16 +55,19 @@ public final class PersistentStore: Sendable {
     /// Opens the store at `url`, creating it (and its directory) on first use.
     ///
     /// - Parameters:
-    ///   - events: receives `store:did-save` after every save.
+    ///   - bus: receives `store:did-save` from the store after every save that changed
+    ///     something, with ``StoreChanges/json`` as data: `{"inserted": {"Note": ["<uuid>"]},
+    ///     "updated": {...}, "deleted": {...}}` (an entity appears under a kind only when it
+    ///     has such changes).
     /// - Throws: ``StoreError`` for a refused file, a model that cannot be migrated, or
     ///   an SQLite failure.
-    public init(url: URL, model: ManagedObjectModel, events: (any StoreEventSink)? = nil,
+    public init(url: URL, model: ManagedObjectModel, bus: EventBus? = nil,
                 options: StoreOptions = StoreOptions()) throws
     {
         let path = url.path
         self.url = url
         self.model = model
-        self.events = events
+        self.bus = bus
 
         if !options.readOnly { try StoreFile.createDirectory(for: url) }
         var stored: StoreProbe.StoredModel?

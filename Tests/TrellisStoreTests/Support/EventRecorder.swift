@@ -1,14 +1,13 @@
 import Synchronization
 import TrellisCore
-import TrellisStore
 
-/// A `StoreEventSink` that remembers every event it is given.
-final class EventRecorder: StoreEventSink {
-    private let events = Mutex<[(message: String, data: JSONValue)]>([])
+/// Watches an event bus synchronously and remembers every event it receives.
+final class EventRecorder: Sendable {
+    private let events = Mutex<[Event]>([])
 
-    func trigger(_ message: String, _ data: JSONValue) {
-        events.withLock { $0.append((message, data)) }
+    init(bus: EventBus, pattern: String = "store:*") {
+        bus.watch(pattern, owner: self) { recorder, event in recorder.events.withLock { $0.append(event) } }
     }
 
-    var all: [(message: String, data: JSONValue)] { events.withLock { $0 } }
+    var all: [Event] { events.withLock { $0 } }
 }

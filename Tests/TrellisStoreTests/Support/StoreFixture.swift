@@ -1,15 +1,18 @@
 import Foundation
+import TrellisCore
 import TrellisStore
 
 /// A demo-model store in a temporary directory, with an event recorder.
 struct StoreFixture {
     let url: URL
     let store: PersistentStore
-    let events = EventRecorder()
+    let bus = EventBus()
+    let events: EventRecorder
 
     init(url: URL? = nil) throws {
         self.url = try url ?? Fixtures.storeURL()
-        store = try PersistentStore(url: self.url, model: try Fixtures.demoModel(), events: events)
+        events = EventRecorder(bus: bus)
+        store = try PersistentStore(url: self.url, model: try Fixtures.demoModel(), bus: bus)
     }
 
     /// Inserts a valid note.
