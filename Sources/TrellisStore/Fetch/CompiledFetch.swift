@@ -55,8 +55,14 @@ struct CompiledFetch: Sendable {
         return (sql, arguments)
     }
 
-    /// `SELECT count(*) ... WHERE ...` with its arguments.
+    /// `SELECT count(*) ... WHERE ...`, to be bound with ``arguments``.
     var countSQL: String { "SELECT count(*) FROM \(SchemaSQL.quote(entity.name)) WHERE \(condition)" }
+
+    /// `SELECT count(*) ... WHERE (...) AND extra`, to be bound with ``arguments`` then
+    /// the extra condition's arguments.
+    func countSQL(and extra: String) -> String {
+        "SELECT count(*) FROM \(SchemaSQL.quote(entity.name)) WHERE (\(condition)) AND \(extra)"
+    }
 
     /// The sort values of a row, in ``order``.
     func sortValues(of row: ObjectRow) -> [AttributeValue] {
