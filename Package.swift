@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "TrellisCore", targets: ["TrellisCore"]),
         .library(name: "TrellisHeadless", targets: ["TrellisHeadless"]),
         .library(name: "TrellisGtk", targets: ["TrellisGtk"]),
+        .library(name: "TrellisStore", targets: ["TrellisStore"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -21,6 +22,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
@@ -46,6 +48,20 @@ let package = Package(
             dependencies: ["TrellisCore", "CGtk", "CTrellisGtk", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
+            name: "TrellisStore",
+            dependencies: [
+                "TrellisCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Helper for the store's crash-safety test: saves in a loop until it is killed.
+        .executableTarget(
+            name: "trellis-store-crasher",
+            dependencies: ["TrellisStore"]
+        ),
+        .target(
             name: "TrellisHeadless",
             dependencies: ["TrellisCore"]
         ),
@@ -65,12 +81,15 @@ let package = Package(
             name: "trellis-bench",
             dependencies: [
                 "TrellisCore",
+                "TrellisStore",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "RoutingKit", package: "routing-kit"),
             ],
             exclude: ["Baselines"]
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
+        .testTarget(name: "TrellisStoreTests", dependencies: ["TrellisStore", "TrellisCore"]),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
             name: "TrellisGtkTests",
