@@ -4,5 +4,6 @@ import ArgumentParser
 enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
         BusBenchmark.self,
+        ControlBenchmark.self,
     ]
 }
