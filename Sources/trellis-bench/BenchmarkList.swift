@@ -8,5 +8,6 @@ enum BenchmarkList {
         BusBenchmark.self,
         RoutesBenchmark.self,
         TableBenchmark.self,
+        ControlBenchmark.self,
     ]
 }
