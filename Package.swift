@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "TrellisPluginLocation", type: .dynamic, targets: ["TrellisPluginLocation"]),
         .library(name: "TrellisPluginTemplate", type: .dynamic, targets: ["TrellisPluginTemplate"]),
         .library(name: "TrellisPluginCHello", type: .dynamic, targets: ["TrellisPluginCHello"]),
+        .library(name: "TrellisStore", targets: ["TrellisStore"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -27,6 +28,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
@@ -68,6 +70,20 @@ let package = Package(
             dependencies: ["TrellisCore", "CGtk", "CTrellisGtk", .product(name: "Logging", package: "swift-log")]
         ),
         .target(
+            name: "TrellisStore",
+            dependencies: [
+                "TrellisCore",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // Helper for the store's crash-safety test: saves in a loop until it is killed.
+        .executableTarget(
+            name: "trellis-store-crasher",
+            dependencies: ["TrellisStore"]
+        ),
+        .target(
             name: "TrellisHeadless",
             dependencies: ["TrellisCore"]
         ),
@@ -87,6 +103,8 @@ let package = Package(
             name: "trellis-bench",
             dependencies: [
                 "TrellisCore",
+                "TrellisStore",
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "RoutingKit", package: "routing-kit"),
@@ -95,6 +113,7 @@ let package = Package(
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
+        .testTarget(name: "TrellisStoreTests", dependencies: ["TrellisStore", "TrellisCore"]),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
             name: "TrellisGtkTests",

@@ -61,6 +61,9 @@ struct Open: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))
     var automation = false
 
+    @Option(name: .long, help: ArgumentHelp("After the first frame, insert K rows one at a time, print the time to the frame showing them, and quit (benchmarks).", visibility: .hidden))
+    var stressInserts: Int?
+
     func run() throws {
         if headless {
             try MainActor.assumeIsolated {
@@ -73,8 +76,10 @@ struct Open: ParsableCommand {
             return
         }
         let status = try MainActor.assumeIsolated { () throws -> Int32 in
-            let app = try DemoWindowApp(shell: shellOptions.makeShell(), path: path,
-                                        exitAfterFirstFrame: exitAfterFirstFrame, automation: automation)
+            let shell = try shellOptions.makeShell()
+            shell.resolve(DemoModel.self)?.editableSyntheticRows = stressInserts != nil
+            let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
+                                    automation: automation, stressInserts: stressInserts)
             return app.run()
         }
         if status != 0 { throw ExitCode(status) }

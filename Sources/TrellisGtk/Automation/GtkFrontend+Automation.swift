@@ -20,6 +20,8 @@ import TrellisCore
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
+/// | `stats` | resident memory, live watches, live row items, stack depth |
+/// | `cycle N [PATTERN]` | N navigate/back cycles (`PATTERN` with `%d`, default `<top path>/%d`); stats before and after |
 /// | `quit` | quits |
 extension GtkFrontend {
     /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
@@ -93,6 +95,25 @@ extension GtkFrontend {
                 guard let self else { return }
                 do { try Screenshot.save(self.window.window, to: argument); done() } catch { fail(String(describing: error)) }
             }
+        case "stats":
+            reply(stats())
+        case "cycle":
+            // N navigate/back cycles through the detail routes of the page on top, then the
+            // stats before and after (leak tests: memory and watchers must stay flat).
+            guard let count = Int(argument.split(separator: " ").first ?? ""),
+                  let base = shell.navigator.top?.values.path else { return fail("cycle needs a count") }
+            let pattern = argument.split(separator: " ").dropFirst().first.map(String.init) ?? base + "/%d"
+            let before = stats()
+            do {
+                for index in 0..<count {
+                    try shell.navigate(to: pattern.replacingOccurrences(of: "%d", with: String(index % 100)))
+                    guard shell.back() else { return fail("back failed after \(index) cycles") }
+                }
+            } catch { return fail(String(describing: error)) }
+            window.afterNextFrame { [weak self] in
+                guard let self else { return }
+                reply(["ok": true, "before": before, "after": self.stats()])
+            }
         case "quit":
             done()
             application.quit()
@@ -127,6 +148,25 @@ extension GtkFrontend {
             result["fields"] = .object(form.values.mapValues { .string($0) })
         }
         return result
+    }
+
+    /// Memory and bookkeeping counts: resident memory, live bus watches, live row items, pages.
+    func stats() -> JSONValue {
+        [
+            "ok": true,
+            "rssKiB": .number(Double(Self.residentKiB())),
+            "watches": .number(Double(shell.bus.watchCount)),
+            "rowItems": .number(Double(trellis_row_item_live_count())),
+            "depth": .number(Double(shell.navigator.stack.count)),
+        ]
+    }
+
+    /// This process's resident set size, from /proc/self/statm.
+    static func residentKiB() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
     /// Polls `condition` on the main loop every 20 ms for up to 3 s.

@@ -1,0 +1,38 @@
+import Foundation
+
+/// The identity of a managed object: its entity and a UUID given at insertion.
+///
+/// Stable from `insert` on (there are no temporary ids), the same in every context and
+/// across launches, and `Sendable`, so it is what crosses threads and goes into routes
+/// and events. Its text form is `Entity/UUID`:
+///
+/// ```swift
+/// let id = note.objectID
+/// id.description                       // "Note/1B4E28BA-2FA1-11D2-883F-0016D3CCA427"
+/// ObjectID("Note/1B4E28BA-2FA1-11D2-883F-0016D3CCA427") == id   // true
+/// ```
+public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let entityName: String
+    public let uuid: UUID
+
+    public init(entityName: String, uuid: UUID = UUID()) {
+        self.entityName = entityName
+        self.uuid = uuid
+    }
+
+    /// Parses `Entity/UUID`; `nil` for any other text.
+    public init?(_ text: String) {
+        guard let slash = text.firstIndex(of: "/"), let uuid = UUID(uuidString: String(text[text.index(after: slash)...]))
+        else { return nil }
+        self.init(entityName: String(text[..<slash]), uuid: uuid)
+    }
+
+    public var description: String { "\(entityName)/\(uuid.uuidString)" }
+
+    /// Only the UUID is hashed: it is unique on its own, and hashing it is cheap.
+    public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
+
+    public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
+        (lhs.entityName, lhs.uuid.uuidString) < (rhs.entityName, rhs.uuid.uuidString)
+    }
+}

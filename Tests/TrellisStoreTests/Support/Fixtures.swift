@@ -1,0 +1,35 @@
+import Foundation
+import TrellisStore
+
+/// Shared test material: the demo model file, temporary directories, small models.
+enum Fixtures {
+    /// The repository root, found from this file's path.
+    static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `data/model.json`: the demo application's model.
+    static let demoModelURL = repositoryRoot.appendingPathComponent("data/model.json")
+
+    static func demoModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel(contentsOf: demoModelURL)
+    }
+
+    /// A fresh, empty directory under the system temporary directory.
+    static func temporaryDirectory() throws -> URL {
+        let url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("trellis-store-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// A store path in a fresh temporary directory.
+    static func storeURL() throws -> URL {
+        try temporaryDirectory().appendingPathComponent("test.sqlite")
+    }
+
+    /// Parses a model from JSON text, naming it `name` in errors.
+    static func model(_ json: String, name: String = "test-model.json") throws -> ManagedObjectModel {
+        try ManagedObjectModel(jsonString: json, source: name)
+    }
+}
