@@ -13,7 +13,7 @@
 ///     func start(options: JSONValue) throws {
 ///         bus.watch("app:tick", owner: self) { [bus] _ in bus.trigger("heartbeat:beat") }
 ///     }
-///     func stop(options: JSONValue) { bus.unwatch(owner: self) }
+///     func stop(options: JSONValue) {}   // the SDK then removes the watches it owns
 /// }
 /// ```
 public protocol PluginService: AnyObject, Sendable {
@@ -23,6 +23,7 @@ public protocol PluginService: AnyObject, Sendable {
     init(host: TrellisHost)
     /// Starts the service; a thrown error is reported to the host (and fails an autostart).
     func start(options: JSONValue) throws
-    /// Stops the service: undo what `start` did (watches, timers).
+    /// Stops the service: undo what `start` did (timers, files). The watches the service owns
+    /// are removed by the SDK right after.
     func stop(options: JSONValue)
 }

@@ -24,7 +24,7 @@ final class TemplateService: PluginService {
         }
     }
 
-    func stop(options: JSONValue) {
-        bus.unwatch(owner: self)
-    }
+    /// Nothing to undo: the SDK removes the watches a service owns once it stops. A service
+    /// with timers or files closes them here.
+    func stop(options: JSONValue) {}
 }
