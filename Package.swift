@@ -89,7 +89,11 @@ let package = Package(
             exclude: ["Baselines"]
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
-        .testTarget(name: "TrellisStoreTests", dependencies: ["TrellisStore", "TrellisCore"]),
+        .testTarget(
+            name: "TrellisStoreTests",
+            // The crash-safety test runs trellis-store-crasher as a child process.
+            dependencies: ["TrellisStore", "TrellisCore", "trellis-store-crasher"]
+        ),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
             name: "TrellisGtkTests",
