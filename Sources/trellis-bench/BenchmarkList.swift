@@ -7,5 +7,6 @@ enum BenchmarkList {
         BusBenchmark.self,
         RoutesBenchmark.self,
         TableBenchmark.self,
+        StoreBenchmark.self,
     ]
 }
