@@ -67,7 +67,7 @@ let package = Package(
         ),
         .target(
             name: "TrellisDemo",
-            dependencies: ["TrellisCore"]
+            dependencies: ["TrellisCore", "TrellisStore"]
         ),
         .executableTarget(
             name: "trellis",

@@ -10,6 +10,9 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .long, help: "Replace the catalog with N synthetic rows (\"row 0\", \"row 1\", …).")
     var rows: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The SQLite database to use (default: $XDG_DATA_HOME/trellis/trellis.sqlite).", valueName: "path"))
+    var database: String?
+
     func validate() throws {
         if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
     }
@@ -23,8 +26,10 @@ struct ShellOptions: ParsableArguments {
             return handler
         }
         let shell = Shell()
-        let catalog = try Resources.loadCatalog(from: Resources.dataDirectory())
-        try DemoApp.install(on: shell, catalog: catalog, syntheticRows: rows)
+        let data = try Resources.dataDirectory()
+        let catalog = try Resources.loadCatalog(from: data)
+        let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: shell.bus)
+        try DemoApp.install(on: shell, catalog: catalog, store: store, syntheticRows: rows)
         return shell
     }
 }

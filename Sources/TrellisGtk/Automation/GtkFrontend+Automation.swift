@@ -17,6 +17,7 @@ import TrellisCore
 /// | `search TEXT` | opens the search bar and types TEXT; answers once the list is filtered |
 /// | `field ID TEXT` | types TEXT into form field ID |
 /// | `press ID` | clicks form button ID |
+/// | `page-action ID` | clicks the page's header-bar button ID |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
@@ -63,6 +64,10 @@ extension GtkFrontend {
             window.setSearchActive(true)
             window.setSearchText(argument)
             waitUntil({ container.searchText == argument }, then: done, orFail: { fail("search was not applied") })
+        case "page-action":
+            guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
+            trellis_button_emit_clicked(button.as())
+            done()
         case "field", "press":
             guard let view = currentView, view.form != nil else { return fail("the page on top has no form") }
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
@@ -134,6 +139,7 @@ extension GtkFrontend {
             "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
+        result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
         if let list = currentView?.list {
