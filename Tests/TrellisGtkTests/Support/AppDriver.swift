@@ -65,7 +65,7 @@ final class AppDriver {
 
     deinit {
         if process.isRunning { process.terminate() }
-        try? FileManager.default.removeItem(at: home)
+        try? FileManager.default.removeItem(at: home)  // a later driver may reuse it only while this one lives
     }
 
     /// Dumps the window until `condition` holds (GTK binds new rows on a later frame), up to
