@@ -80,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-bench",
             dependencies: [
-                "TrellisCore",
+                "TrellisCore", "TrellisGtk", "CGtk",
                 "TrellisStore",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
