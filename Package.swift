@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Test-only: property-based fuzzing of everything that parses outside input.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
@@ -89,6 +91,10 @@ let package = Package(
             exclude: ["Baselines"]
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
+        .testTarget(
+            name: "TrellisFuzzTests",
+            dependencies: ["TrellisCore", "TrellisStore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "TrellisStoreTests", dependencies: ["TrellisStore", "TrellisCore"]),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
