@@ -23,6 +23,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Test-only: property-based fuzzing of everything that parses outside input.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
@@ -67,7 +69,7 @@ let package = Package(
         ),
         .target(
             name: "TrellisDemo",
-            dependencies: ["TrellisCore"]
+            dependencies: ["TrellisCore", "TrellisStore"]
         ),
         .executableTarget(
             name: "trellis",
@@ -80,7 +82,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-bench",
             dependencies: [
-                "TrellisCore",
+                "TrellisCore", "TrellisGtk", "CGtk",
                 "TrellisStore",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -89,6 +91,10 @@ let package = Package(
             exclude: ["Baselines"]
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
+        .testTarget(
+            name: "TrellisFuzzTests",
+            dependencies: ["TrellisCore", "TrellisStore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(
             name: "TrellisStoreTests",
             // The crash-safety test runs trellis-store-crasher as a child process.

@@ -4,9 +4,11 @@ import ArgumentParser
 enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
         FirstFrameBenchmark.self,
+        ListStressBenchmark.self,
         BusBenchmark.self,
         RoutesBenchmark.self,
         TableBenchmark.self,
         StoreBenchmark.self,
+        ControlBenchmark.self,
     ]
 }

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisDemo
 import TrellisGtk
 
 /// Runs the demo in a GTK window.
@@ -9,15 +10,17 @@ final class DemoWindowApp {
     let path: String
     let exitAfterFirstFrame: Bool
     let automation: Bool
+    let stressInserts: Int?
     let app: Application
     private var frontend: GtkFrontend?
 
-    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool) {
+    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool, stressInserts: Int? = nil) {
+        self.stressInserts = stressInserts
         self.shell = shell
         self.path = path
         self.exitAfterFirstFrame = exitAfterFirstFrame
         self.automation = automation
-        app = Application(id: "io.github.trellis.Demo", unique: !(exitAfterFirstFrame || automation))
+        app = Application(id: "io.github.trellis.Demo", unique: !(exitAfterFirstFrame || automation || stressInserts != nil))
         app.onActivate = { [weak self] _ in self?.activate() }
     }
 
@@ -35,6 +38,7 @@ final class DemoWindowApp {
             frontend.show(error: error)
         }
         if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
+        if let stressInserts { frontend.window.afterFirstFrame { [weak self] in self?.stress(stressInserts) } }
         if automation {
             GtkFrontend.disableAnimations()
             AutomationChannel(handler: { [weak frontend] command, argument, reply in
@@ -43,5 +47,24 @@ final class DemoWindowApp {
             }, onEndOfInput: { [app] in app.quit() }).start()
         }
         frontend.window.present()
+    }
+
+    /// Inserts rows one at a time into the list shown, then reports the time to the frame
+    /// that shows them (`trellis-bench liststress`).
+    private func stress(_ count: Int) {
+        guard let frontend else { return }
+        let start = DispatchTime.now().uptimeNanoseconds
+        do {
+            try ListStress.insert(count, into: shell)
+        } catch {
+            FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
+            app.quit()
+            return
+        }
+        frontend.window.afterNextFrame { [app] in
+            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
+            print("liststress: \(String(format: "%.3f", elapsed)) ms")
+            app.quit()
+        }
     }
 }

@@ -10,6 +10,9 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .long, help: "Replace the catalog with N synthetic rows (\"row 0\", \"row 1\", …).")
     var rows: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The SQLite database to use (default: $XDG_DATA_HOME/trellis/trellis.sqlite).", valueName: "path"))
+    var database: String?
+
     func validate() throws {
         if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
     }
@@ -23,8 +26,10 @@ struct ShellOptions: ParsableArguments {
             return handler
         }
         let shell = Shell()
-        let catalog = try Resources.loadCatalog(from: Resources.dataDirectory())
-        try DemoApp.install(on: shell, catalog: catalog, syntheticRows: rows)
+        let data = try Resources.dataDirectory()
+        let catalog = try Resources.loadCatalog(from: data)
+        let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: shell.bus)
+        try DemoApp.install(on: shell, catalog: catalog, store: store, syntheticRows: rows)
         return shell
     }
 }
@@ -61,6 +66,9 @@ struct Open: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))
     var automation = false
 
+    @Option(name: .long, help: ArgumentHelp("After the first frame, insert K rows one at a time, print the time to the frame showing them, and quit (benchmarks).", visibility: .hidden))
+    var stressInserts: Int?
+
     func run() throws {
         if headless {
             try MainActor.assumeIsolated {
@@ -73,8 +81,10 @@ struct Open: ParsableCommand {
             return
         }
         let status = try MainActor.assumeIsolated { () throws -> Int32 in
-            let app = try DemoWindowApp(shell: shellOptions.makeShell(), path: path,
-                                        exitAfterFirstFrame: exitAfterFirstFrame, automation: automation)
+            let shell = try shellOptions.makeShell()
+            shell.resolve(DemoModel.self)?.editableSyntheticRows = stressInserts != nil
+            let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
+                                    automation: automation, stressInserts: stressInserts)
             return app.run()
         }
         if status != 0 { throw ExitCode(status) }

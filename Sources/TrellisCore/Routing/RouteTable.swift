@@ -1,6 +1,6 @@
 import Logging
 import OrderedCollections
-import Synchronization
+
 
 /// The route table: patterns registered by owners, matched against paths.
 ///
@@ -49,14 +49,16 @@ import Synchronization
 /// The algorithm is a trie walked depth-first; see `RouteTrieNode`.
 ///
 /// ## Threads
-/// All methods may be called from any thread; a `Mutex` guards the trie and the entries.
+/// All methods may be called from any thread; a lock (`LockedState`) guards the trie and the entries.
 /// Matching holds the lock only for the trie walk: decoding the path, binding the
 /// parameters and parsing the query happen outside it.
 public final class RouteTable<Target: Sendable>: Sendable {
     /// The longest path or pattern accepted, in UTF-8 bytes: 4096.
     public static var maximumPathLength: Int { PathSyntax.maximumLength }
 
-    private struct State {
+    // The trie's nodes are classes, so State is not Sendable by itself; it lives only inside
+    // `state` (a LockedState) and no node reference ever leaves a `withLock` body.
+    private struct State: @unchecked Sendable {
         var root = RouteTrieNode<Target>()
         var entries: OrderedDictionary<RouteID, RouteEntry<Target>> = [:]
         var lastID: UInt64 = 0
@@ -68,7 +70,7 @@ public final class RouteTable<Target: Sendable>: Sendable {
         }
     }
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
     private let logger = Logger(label: "trellis.routing")
 
     /// Creates an empty table.

@@ -1,7 +1,7 @@
 import Logging
 
 /// The composition root of a Trellis application: one event bus, one route table with its
-/// navigator, one service registry, one front controller — injected, never global, so every
+/// navigator, one service registry, one front controller (``controller``) — injected, never global, so every
 /// test builds its own.
 ///
 /// ```swift
@@ -15,10 +15,13 @@ public final class Shell {
     public let bus: EventBus
     public let routes: RouteTable<RouteTarget>
     public let services: ServiceRegistry
+    /// The front controller: commands mapped to control stacks (QuickConnect).
+    public let controller: FrontController
     public let logger: Logger
     public private(set) lazy var navigator = Navigator(shell: self)
     /// The front end showing the navigation stack; `nil` when there is none (pages then `start`).
-    public weak var frontend: (any Frontend)?
+    /// The shell owns its front end; a front end refers back to its shell without owning it.
+    public var frontend: (any Frontend)?
     /// Options given at route registration, by route id.
     var routeOptions: [RouteID: JSONValue] = [:]
     /// Values provided to pages, by type.
@@ -29,6 +32,7 @@ public final class Shell {
         self.bus = bus ?? EventBus()
         self.routes = RouteTable()
         self.services = ServiceRegistry(bus: self.bus)
+        self.controller = FrontController(bus: self.bus)
     }
 
     /// Registers a page type for a route pattern (iStructure's `$routec`).

@@ -8,8 +8,14 @@ final class CatalogPage: PageController {
         let model = DemoContext.model(of: shell)
         let callbacks = StandardCallbacks(route: { "/catalog/\($0.id)" },
                                           navigate: { [weak shell] path in try? shell?.navigate(to: path) })
-        let source: any TableSource = model?.syntheticRows.map { SyntheticSource(count: $0) }
-            ?? ArraySource(model?.catalog ?? [])
+        let source: any TableSource
+        if let rows = model?.syntheticRows {
+            // Editable rows for the list stress benchmark; otherwise nothing stored per row.
+            source = model?.editableSyntheticRows == true
+                ? ArraySource((0..<rows).map { "row \($0)" }) : SyntheticSource(count: rows)
+        } else {
+            source = ArraySource(model?.catalog ?? [])
+        }
         let container = TableContainer.list(source, callbacks: callbacks)
         if let search = values.parameters["q"] { container.searchText = search }
         content = .table(container)

@@ -17,9 +17,12 @@ import TrellisCore
 /// | `search TEXT` | opens the search bar and types TEXT; answers once the list is filtered |
 /// | `field ID TEXT` | types TEXT into form field ID |
 /// | `press ID` | clicks form button ID |
+/// | `page-action ID` | clicks the page's header-bar button ID |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
+/// | `stats` | resident memory, live watches, live row items, stack depth |
+/// | `cycle N [PATTERN]` | N navigate/back cycles (`PATTERN` with `%d`, default `<top path>/%d`); stats before and after |
 /// | `quit` | quits |
 extension GtkFrontend {
     /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
@@ -61,6 +64,10 @@ extension GtkFrontend {
             window.setSearchActive(true)
             window.setSearchText(argument)
             waitUntil({ container.searchText == argument }, then: done, orFail: { fail("search was not applied") })
+        case "page-action":
+            guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
+            trellis_button_emit_clicked(button.as())
+            done()
         case "field", "press":
             guard let view = currentView, view.form != nil else { return fail("the page on top has no form") }
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
@@ -93,6 +100,25 @@ extension GtkFrontend {
                 guard let self else { return }
                 do { try Screenshot.save(self.window.window, to: argument); done() } catch { fail(String(describing: error)) }
             }
+        case "stats":
+            reply(stats())
+        case "cycle":
+            // N navigate/back cycles through the detail routes of the page on top, then the
+            // stats before and after (leak tests: memory and watchers must stay flat).
+            guard let count = Int(argument.split(separator: " ").first ?? ""),
+                  let base = shell.navigator.top?.values.path else { return fail("cycle needs a count") }
+            let pattern = argument.split(separator: " ").dropFirst().first.map(String.init) ?? base + "/%d"
+            let before = stats()
+            do {
+                for index in 0..<count {
+                    try shell.navigate(to: pattern.replacingOccurrences(of: "%d", with: String(index % 100)))
+                    guard shell.back() else { return fail("back failed after \(index) cycles") }
+                }
+            } catch { return fail(String(describing: error)) }
+            window.afterNextFrame { [weak self] in
+                guard let self else { return }
+                reply(["ok": true, "before": before, "after": self.stats()])
+            }
         case "quit":
             done()
             application.quit()
@@ -113,6 +139,7 @@ extension GtkFrontend {
             "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
+        result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
         if let list = currentView?.list {
@@ -127,6 +154,25 @@ extension GtkFrontend {
             result["fields"] = .object(form.values.mapValues { .string($0) })
         }
         return result
+    }
+
+    /// Memory and bookkeeping counts: resident memory, live bus watches, live row items, pages.
+    func stats() -> JSONValue {
+        [
+            "ok": true,
+            "rssKiB": .number(Double(Self.residentKiB())),
+            "watches": .number(Double(shell.bus.watchCount)),
+            "rowItems": .number(Double(trellis_row_item_live_count())),
+            "depth": .number(Double(shell.navigator.stack.count)),
+        ]
+    }
+
+    /// This process's resident set size, from /proc/self/statm.
+    static func residentKiB() -> Int {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
+        return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
     /// Polls `condition` on the main loop every 20 ms for up to 3 s.

@@ -42,7 +42,6 @@ struct FormWidgets {
                 editor = GObjectPointer(gtk_label_new(field.value))!
                 gtk_label_set_xalign(editor.as(), 0)
                 gtk_label_set_wrap(editor.as(), 1)
-                gtk_label_set_selectable(editor.as(), 1)
             }
             setAccessibleLabel(editor, field.label)
             gtk_box_append(box.as(), editor.as())
@@ -62,8 +61,9 @@ struct FormWidgets {
             gtk_box_append(box.as(), row.as())
         }
         let fields = self.fields
-        form.onValuesReplaced = {
-            for field in form.fields { FormWidgets.show(field, in: fields[field.id]) }
+        // The form keeps this closure: capture it weakly, or the form would own itself.
+        form.onValuesReplaced = { [weak form] in
+            for field in form?.fields ?? [] { FormWidgets.show(field, in: fields[field.id]) }
         }
     }
 

@@ -7,7 +7,8 @@ import TrellisCore
 /// It renders each page's ``PageContent`` (tables as virtual list views, forms, text), keeps
 /// the header bar in step (title, back button, search toggle for searchable tables), shows the
 /// activity spinner while the bus says `activity:changed` with `active: true`, and binds the
-/// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Q quits.
+/// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Z and Ctrl+Shift+Z
+/// undo and redo the page's unsaved changes, Ctrl+Q quits.
 ///
 /// ```swift
 /// let app = Application(id: "org.example.App")
@@ -19,7 +20,8 @@ import TrellisCore
 /// ```
 @MainActor
 public final class GtkFrontend: Frontend {
-    public let shell: Shell
+    /// The shell, which owns this front end (set as its `frontend` by `init`).
+    public unowned let shell: Shell
     public let window: ShellWindow
     public let application: Application
     private var views: [ObjectIdentifier: PageView] = [:]
@@ -38,6 +40,10 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }
         Actions.add("search", to: window.window, scope: "win", application: application.pointer,
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
+        Actions.add("undo", to: window.window, scope: "win", application: application.pointer,
+                    accelerators: ["<Control>z"]) { [weak self] in self?.shell.navigator.top?.undo() }
+        Actions.add("redo", to: window.window, scope: "win", application: application.pointer,
+                    accelerators: ["<Control><Shift>z"]) { [weak self] in self?.shell.navigator.top?.redo() }
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
     }
@@ -78,6 +84,9 @@ public final class GtkFrontend: Frontend {
     private func showChrome(of page: PageController, view: PageView) {
         window.setTitle(page.title)
         window.showMessage(page.message)
+        window.setPageActions(page.actions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
+            page?.perform(pageAction: id)
+        }
         let searchable = view.container?.isSearchable ?? false
         if searchable != window.isSearchable { window.setSearchable(searchable) }
         if let container = view.container, container.searchText != window.searchText {

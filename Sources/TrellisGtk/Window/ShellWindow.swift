@@ -19,6 +19,9 @@ public final class ShellWindow {
     public let stack: GObjectPointer
     public let statusLabel: GObjectPointer
     public let messageLabel: GObjectPointer
+    /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
+    public let pageActionsBox: GObjectPointer
+    private(set) var pageActionButtons: [String: GObjectPointer] = [:]
 
     /// Called when the user asks to go back (back button, Alt+Left, Escape).
     public var onBack: (() -> Void)?
@@ -41,6 +44,8 @@ public final class ShellWindow {
         gtk_widget_set_tooltip_text(backButton.as(), "Back")
         gtk_widget_set_visible(backButton.as(), 0)
         gtk_header_bar_pack_start(headerBar.opaque, backButton.as())
+        pageActionsBox = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))!
+        gtk_header_bar_pack_start(headerBar.opaque, pageActionsBox.as())
         spinner = GObjectPointer(gtk_spinner_new())!
         gtk_widget_set_visible(spinner.as(), 0)
         searchButton = GObjectPointer(gtk_toggle_button_new())!
@@ -146,6 +151,28 @@ public final class ShellWindow {
     }
 
     // MARK: - Chrome
+
+    /// Replaces the header bar's page buttons; `handler` gets the pressed action's id.
+    public func setPageActions(_ actions: [(id: String, label: String, icon: String?)], handler: @escaping (String) -> Void) {
+        while let child = gtk_widget_get_first_child(pageActionsBox.as()) {
+            gtk_box_remove(pageActionsBox.as(), child)
+        }
+        pageActionButtons = [:]
+        for action in actions {
+            let button: GObjectPointer
+            if let icon = action.icon {
+                button = GObjectPointer(gtk_button_new_from_icon_name(icon))!
+                gtk_widget_set_tooltip_text(button.as(), action.label)
+                setAccessibleLabel(button, action.label)
+            } else {
+                button = GObjectPointer(gtk_button_new_with_label(action.label))!
+            }
+            let id = action.id
+            Signals.connect(button, "clicked") { _ in handler(id) }
+            gtk_box_append(pageActionsBox.as(), button.as())
+            pageActionButtons[action.id] = button
+        }
+    }
 
     /// Shows or hides the activity spinner.
     public func setActivity(_ active: Bool) {

@@ -5,12 +5,30 @@
  * filled with N rows ("row 0", "row 1", ...). It quits right after the first frame is painted
  * (GdkFrameClock::after-paint), like `trellis --exit-after-first-frame`.
  *
- *   stringlist-window N
+ *   stringlist-window N [K]
+ *
+ * With K, after the first frame it inserts K rows one at a time at pseudo-random positions
+ * (each its own items-changed), waits for the frame showing them and prints
+ * "liststress: MS ms" (the baseline of `trellis-bench liststress`).
  */
 #include <gtk/gtk.h>
 #include <stdlib.h>
 
 static guint n_rows = 1000000;
+static guint n_inserts = 0;
+static GtkStringList *strings;
+static gint64 stress_start;
+static gboolean stress_done;
+
+/* The same pseudo-random positions as `trellis --stress-inserts`. */
+static guint64 stress_seed = 0x2545F4914F6CDD1DULL;
+
+static guint
+next_position (guint bound)
+{
+  stress_seed = stress_seed * 6364136223846793005ULL + 1442695040888963407ULL;
+  return (guint) ((stress_seed >> 33) % (bound + 1));
+}
 
 static void
 setup_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
@@ -30,7 +48,26 @@ bind_cb (GtkSignalListItemFactory *factory, GtkListItem *item, gpointer data)
 static void
 after_paint_cb (GdkFrameClock *clock, gpointer app)
 {
-  g_application_quit (G_APPLICATION (app));
+  char buffer[32];
+
+  if (n_inserts == 0 || stress_done)
+    {
+      if (stress_done)
+        g_print ("liststress: %.3f ms\n", (g_get_monotonic_time () - stress_start) / 1000.0);
+      g_application_quit (G_APPLICATION (app));
+      return;
+    }
+  /* After the first frame: insert rows one at a time, each its own items-changed, then
+   * quit after the frame that shows them. */
+  stress_start = g_get_monotonic_time ();
+  for (guint i = 0; i < n_inserts; i++)
+    {
+      const char *row[2] = { buffer, NULL };
+      g_snprintf (buffer, sizeof buffer, "new %u", i);
+      gtk_string_list_splice (strings, next_position (n_rows + i), 0, row);
+    }
+  stress_done = TRUE;
+  gtk_widget_queue_draw (GTK_WIDGET (gtk_application_get_active_window (GTK_APPLICATION (app))));
 }
 
 static void
@@ -43,11 +80,12 @@ static void
 activate_cb (GtkApplication *app, gpointer data)
 {
   GtkWidget *window = gtk_application_window_new (app);
-  GtkStringList *strings = gtk_string_list_new (NULL);
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkWidget *scrolled = gtk_scrolled_window_new ();
   GtkWidget *list;
   char buffer[32];
+
+  strings = gtk_string_list_new (NULL);
 
   for (guint i = 0; i < n_rows; i++)
     {
@@ -75,6 +113,8 @@ main (int argc, char **argv)
 
   if (argc > 1)
     n_rows = (guint) strtoul (argv[1], NULL, 10);
+  if (argc > 2)
+    n_inserts = (guint) strtoul (argv[2], NULL, 10);
   app = gtk_application_new ("io.github.trellis.Baseline", G_APPLICATION_NON_UNIQUE);
   g_signal_connect (app, "activate", G_CALLBACK (activate_cb), NULL);
   status = g_application_run (G_APPLICATION (app), 1, argv);

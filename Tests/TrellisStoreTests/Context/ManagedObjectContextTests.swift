@@ -148,6 +148,9 @@ struct ManagedObjectContextTests {
         #expect(throws: ContextError.wrongDestination(entity: "Note", key: "author", expected: "Person", got: "Note")) {
             try first.setRelated("author", to: second)
         }
+        try second.setRelated("author", to: nil)
+        #expect(try second.relatedID("author") == nil)
+        try second.setRelated("author", to: anna)
 
         try context.delete(anna)
         try context.save()

@@ -1,0 +1,77 @@
+import Foundation
+import TrellisCore
+import XCTest
+
+/// Routes, Back, the activity spinner and keyboard accelerators in the real window.
+final class NavigationWindowTests: XCTestCase {
+    func testActivatingACatalogRowOpensItsDetailPageAndBackReturns() throws {
+        let app = try AppDriver()
+        var screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/catalog")
+        XCTAssertEqual(screen["rows"]?[5]?["text"], "Фэнтези")
+        try app.send("activate 5")
+        screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/catalog/5")
+        XCTAssertEqual(screen["title"], "Фэнтези")
+        XCTAssertEqual(screen["fields"]?["name"], "Фэнтези")
+        XCTAssertEqual(screen["back"], true)
+        try app.screenshot("catalog-detail")
+        try app.send("back")
+        screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/catalog")
+        XCTAssertEqual(screen["rows"]?[0]?["text"], "Любовные романы")
+        try app.send("back")
+        screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/")
+        XCTAssertEqual(screen["back"], false, "no back button at the root")
+        try app.screenshot("home")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testTheSpinnerShowsWhileNetworkActivityIsOn() throws {
+        let app = try AppDriver()
+        XCTAssertEqual(try app.send("dump")["spinner"], false)
+        try app.send("trigger network:on")
+        XCTAssertEqual(try app.send("dump")["spinner"], true)
+        try app.screenshot("spinner")
+        try app.send("trigger network:off")
+        XCTAssertEqual(try app.send("dump")["spinner"], false)
+        try app.send("trigger network:off")
+        XCTAssertEqual(try app.send("dump")["spinner"], false, "a stray network:off is ignored")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testDeepLinksOpenPublicRoutesOnlyAndBadPathsAreRefused() throws {
+        let app = try AppDriver(arguments: ["/people"])
+        XCTAssertEqual(try app.send("dump")["path"], "/people")
+        let refused = try JSONValue(jsonString: app.sendRaw("navigate /events"))
+        XCTAssertEqual(refused["ok"], false)
+        XCTAssertTrue(refused["error"]?.stringValue?.contains("not a public route") ?? false)
+        let bad = try JSONValue(jsonString: app.sendRaw("navigate /catalog/../etc"))
+        XCTAssertEqual(bad["ok"], false)
+        XCTAssertEqual(try app.send("dump")["path"], "/people", "a refused link leaves the window where it was")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testAnUnknownDeepLinkOpensTheHomePageWithAMessage() throws {
+        let app = try AppDriver(arguments: ["/no/such/page"])
+        let screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/")
+        XCTAssertTrue(screen["message"]?.stringValue?.contains("/no/such/page") ?? false)
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testKeyboardAcceleratorsAreBound() throws {
+        let app = try AppDriver()
+        XCTAssertEqual(try app.send("accels win.back")["accels"], ["<Alt>Left", "Escape"])
+        XCTAssertEqual(try app.send("accels win.search")["accels"], ["<Control>f"])
+        XCTAssertEqual(try app.send("accels app.quit")["accels"], ["<Control>q"])
+        try app.send("action win.search")
+        XCTAssertEqual(try app.send("dump")["searchActive"], true)
+        try app.send("action win.back")
+        XCTAssertEqual(try app.send("dump")["searchActive"], false, "Escape first closes the search bar")
+        try app.send("action win.back")
+        XCTAssertEqual(try app.send("dump")["path"], "/")
+        XCTAssertEqual(app.finish(), 0)
+    }
+}

@@ -1,0 +1,109 @@
+import Testing
+import TrellisCore
+import TrellisDemo
+import TrellisHeadless
+
+/// The demo's pages, driven headless as a person would drive the window.
+@MainActor
+@Suite("Demo pages, headless")
+struct DemoPagesTests {
+    @Test("the catalog lists every genre and a row opens its detail page; Back returns")
+    func catalogToDetailAndBack() throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/catalog")
+        #expect(screen.table?.container.flatCount == 214)
+        try screen.type("фэнтези")
+        let shown = try #require(screen.table?.render())
+        #expect(shown.count == 11)
+        #expect(shown.allSatisfy { $0.lowercased().contains("фэнтези") })
+        try screen.click(text: "Фэнтези")
+        #expect(screen.page?.values.path == "/catalog/5")
+        #expect(screen.render().contains("Genre: Фэнтези"))
+        #expect(screen.back())
+        #expect(screen.page?.title == "Catalog")
+        #expect(screen.table?.searchText == "фэнтези", "the catalog page keeps its search when uncovered")
+    }
+
+    @Test("adding a favourite on a genre page shows as a ticked box on the favourites page")
+    func favouriteFromDetail() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/catalog/5")
+        try screen.press("favourite")
+        await screen.settle()
+        #expect(screen.render().contains("(Remove from favourites)"))
+        try shell.navigate(to: "/favourites")
+        let lines = try #require(screen.table?.render())
+        #expect(lines[5] == "[x] Фэнтези")
+        #expect(lines.filter { $0.hasPrefix("[x]") }.count == 1)
+    }
+
+    @Test("ticking boxes on the favourites page selects several genres")
+    func favouritesChecklist() throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/favourites")
+        try screen.toggle(row: 0)
+        try screen.toggle(row: 2)
+        let model = try #require(shell.resolve(DemoModel.self))
+        #expect(model.favourites == [0, 2])
+        try screen.toggle(row: 0)
+        #expect(model.favourites == [2])
+    }
+
+    @Test("the people page shows first name, last name and age columns")
+    func people() throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/people")
+        let lines = try #require(screen.table?.render())
+        #expect(lines.count == 5, "the sample people are in the store from the first run")
+        #expect(lines.contains("Анна | Ахматова | 76"))
+        #expect(lines.first == "Grace | Hopper | 85", "sorted by last name")
+    }
+
+    @Test("the event log shows earlier and live bus events, newest first, and filters them")
+    func eventLog() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        shell.bus.trigger("demo:before", ["n": 1])
+        await screen.settle()
+        try shell.navigate(to: "/events")
+        shell.bus.trigger("demo:after")
+        await screen.settle()
+        let lines = try #require(screen.table?.render())
+        #expect(lines.first == "demo:after")
+        #expect(lines.contains("demo:before {\"n\":1}"))
+        try screen.type("before")
+        #expect(screen.table?.render() == ["demo:before {\"n\":1}"])
+    }
+
+    @Test("network activity shows while network:on outnumbers network:off")
+    func activityIndicator() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        shell.bus.trigger("network:on")
+        shell.bus.trigger("network:on")
+        await screen.settle()
+        #expect(screen.isActivityVisible)
+        shell.bus.trigger("network:off")
+        await screen.settle()
+        #expect(screen.isActivityVisible, "one request is still running")
+        shell.bus.trigger("network:off")
+        shell.bus.trigger("network:off")  // stray: logged and ignored
+        await screen.settle()
+        #expect(!screen.isActivityVisible)
+        #expect(screen.render().contains("[busy]") == false)
+    }
+
+    @Test("1,000 navigate/back cycles leave no page and no watcher behind")
+    func navigateBackCycles() throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/catalog")
+        let watches = shell.bus.watchCount
+        weak var lastPage: PageController?
+        for index in 0..<1000 {
+            try shell.navigate(to: "/catalog/\(index % 214)")
+            lastPage = shell.navigator.top
+            #expect(screen.back())
+        }
+        #expect(lastPage == nil)
+        #expect(shell.bus.watchCount == watches)
+        #expect(shell.navigator.stack.count == 2)
+    }
+}
