@@ -38,5 +38,5 @@ trellis_require_swift() {
 
 # What running the window needs, and what the whole test suite needs.
 TRELLIS_RUNTIME_PACKAGES=(pkg-config libgtk-4-dev libsqlite3-dev fonts-dejavu-core)
-TRELLIS_TEST_PACKAGES=("${TRELLIS_RUNTIME_PACKAGES[@]}" xvfb xauth dbus-daemon meson ninja-build
+TRELLIS_TEST_PACKAGES=("${TRELLIS_RUNTIME_PACKAGES[@]}" gcc xvfb xauth dbus-daemon meson ninja-build
   desktop-file-utils appstream gettext)

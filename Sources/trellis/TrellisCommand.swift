@@ -40,7 +40,7 @@ struct Trellis: ParsableCommand {
         commandName: "trellis",
         abstract: "The Trellis demo application: a plugin-based application shell for Linux.",
         version: "0.1.0",
-        subcommands: [Open.self, Routes.self],
+        subcommands: [Open.self, Routes.self, Plugins.self],
         defaultSubcommand: Open.self
     )
 }

@@ -1,0 +1,152 @@
+import Logging
+import TrellisPluginABI
+
+/// The host function table of `trellis_plugin.h`, one per loaded plugin, with the plugin's
+/// `PluginContext` as its `context`. Each function turns C strings and JSON text into the
+/// host's calls: `EventBus.watch/unwatch/trigger`, service registration, and the app's
+/// navigate and front-controller closures.
+///
+/// The table and its context are allocated once and never freed: the plugin may keep the
+/// pointer for as long as the process runs, and plugins are never unloaded.
+enum HostAPITable {
+    /// A new table for `context`; the context is retained for the life of the process.
+    static func make(for context: PluginContext) -> UnsafePointer<trellis_host_api> {
+        let table = UnsafeMutablePointer<trellis_host_api>.allocate(capacity: 1)
+        table.initialize(to: trellis_host_api(
+            abi_version: UInt32(TRELLIS_PLUGIN_ABI_VERSION),
+            struct_size: UInt32(MemoryLayout<trellis_host_api>.size),
+            watch: { context, pattern, handler, userData, release in
+                // Owns user_data from here on: released when the watch ends, or at once if refused.
+                let callback = EventCallback(handler: handler, userData: userData, release: release)
+                guard let context = PluginContextPointer(context)?.context, context.acceptsCalls,
+                      let pattern, handler != nil else { return 0 }
+                let text = String(cString: pattern)
+                guard !text.isEmpty else { return 0 }
+                let id = context.bus.watch(text, owner: context) { event in callback.deliver(event) }
+                context.remember(id)
+                if !context.acceptsCalls {
+                    // Disabled while the watch was being made: do not let it outlive the plugin.
+                    context.bus.unwatch(id)
+                    return 0
+                }
+                return id.rawValue
+            },
+            unwatch: { context, watch in
+                guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                guard context.forget(watch) else { return TRELLIS_ERROR_NOT_FOUND }
+                context.bus.unwatch(WatchID(rawValue: watch))
+                return TRELLIS_OK
+            },
+            trigger: { context, message, dataJSON in
+                guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                guard context.acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+                guard let (message, data) = HostAPITable.decode(context, "trigger", message, dataJSON) else {
+                    return TRELLIS_ERROR_INVALID_ARGUMENT
+                }
+                context.bus.trigger(message, data, from: context)
+                return TRELLIS_OK
+            },
+            register_service: { context, definition in
+                guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                switch ServiceCallbacks.copy(definition) {
+                case .success(let callbacks):
+                    return context.register(callbacks)
+                case .failure(let failure):
+                    context.refuse(failure)
+                    return TRELLIS_ERROR_INVALID_ARGUMENT
+                }
+            },
+            navigate: { context, route, dataJSON in
+                guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                guard context.acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+                guard let (route, data) = HostAPITable.decode(context, "navigate", route, dataJSON) else {
+                    return TRELLIS_ERROR_INVALID_ARGUMENT
+                }
+                context.navigate(route, data)
+                return TRELLIS_OK
+            },
+            handle_request: { context, command, parametersJSON in
+                guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                guard context.acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+                guard let (command, parameters) = HostAPITable.decode(context, "handle_request", command, parametersJSON) else {
+                    return TRELLIS_ERROR_INVALID_ARGUMENT
+                }
+                context.handleRequest(command, parameters)
+                return TRELLIS_OK
+            },
+            log: { context, level, message in
+                guard let context = PluginContextPointer(context)?.context, let message else { return }
+                context.logger.log(level: HostAPITable.logLevel(level), "\(String(cString: message))")
+            },
+            context: Unmanaged.passRetained(context).toOpaque()
+        ))
+        return UnsafePointer(table)
+    }
+
+    /// A non-empty name and JSON text (NULL meaning `null`) from the plugin, or `nil` after
+    /// logging what was wrong.
+    private static func decode(_ context: PluginContext, _ function: String, _ name: UnsafePointer<CChar>?,
+                               _ json: UnsafePointer<CChar>?) -> (String, JSONValue)? {
+        let text = name.map { String(cString: $0) } ?? ""
+        guard !text.isEmpty else {
+            context.logger.error("\(function): empty name")
+            return nil
+        }
+        guard let json else { return (text, .null) }
+        do {
+            return (text, try JSONValue(jsonString: String(cString: json), source: "\(function) \(text)"))
+        } catch {
+            context.logger.error("\(error)")
+            return nil
+        }
+    }
+
+    private static func logLevel(_ level: Int32) -> Logger.Level {
+        switch level {
+        case ...TRELLIS_LOG_TRACE: return .trace
+        case TRELLIS_LOG_DEBUG: return .debug
+        case TRELLIS_LOG_INFO: return .info
+        case TRELLIS_LOG_NOTICE: return .notice
+        case TRELLIS_LOG_WARNING: return .warning
+        case TRELLIS_LOG_ERROR: return .error
+        default: return .critical
+        }
+    }
+}
+
+/// The `context` argument of a host function, turned back into the plugin's context.
+private struct PluginContextPointer {
+    let context: PluginContext
+
+    init?(_ pointer: UnsafeMutableRawPointer?) {
+        guard let pointer else { return nil }
+        context = Unmanaged<PluginContext>.fromOpaque(pointer).takeUnretainedValue()
+    }
+}
+
+/// A plugin's event handler and its `user_data`, kept by one watch. When the bus drops the
+/// watch (and so this callback), `release(user_data)` gives the data back to the plugin.
+// @unchecked Sendable: `userData` is plugin-owned and only passed back to the plugin's own
+// handler, which trellis_plugin.h requires to be callable from any thread.
+private final class EventCallback: @unchecked Sendable {
+    private let handler: trellis_event_handler?
+    private let userData: UnsafeMutableRawPointer?
+    private let release: trellis_release?
+
+    init(handler: trellis_event_handler?, userData: UnsafeMutableRawPointer?, release: trellis_release?) {
+        self.handler = handler
+        self.userData = userData
+        self.release = release
+    }
+
+    func deliver(_ event: Event) {
+        guard let handler else { return }
+        event.message.withCString { message in
+            event.data.jsonString.withCString { handler(userData, message, $0) }
+        }
+    }
+
+    deinit {
+        release?(userData)
+    }
+}

@@ -1,0 +1,112 @@
+import Logging
+import TrellisPluginABI
+
+/// The host's side of one loaded plugin: what its `context` pointer stands for in every host
+/// function. It owns the plugin's watches on the bus (it is their `owner`), collects the
+/// services the plugin registers during its entry, and knows whether the plugin is active.
+///
+/// A context lives for the rest of the process once its table is handed out: the plugin may
+/// keep the table and call it from any thread at any time (plugins are never unloaded).
+final class PluginContext: Sendable {
+    /// Where the plugin stands, as far as calls from the plugin are concerned.
+    enum Phase: Sendable {
+        /// Its entry is running: services may be registered.
+        case entry
+        /// Loaded and enabled: its services may start.
+        case active
+        /// Failed or disabled: its services refuse to start.
+        case inactive
+    }
+
+    private struct State: Sendable {
+        var phase = Phase.entry
+        var pending: [ServiceCallbacks] = []
+        var refusal: PluginFailure?
+        var watches: Set<UInt64> = []
+    }
+
+    let pluginID: String
+    let declaredServices: [String]
+    let bus: EventBus
+    let logger: Logger
+    let navigate: @Sendable (String, JSONValue) -> Void
+    let handleRequest: @Sendable (String, JSONValue) -> Void
+    private let state = LockedState(State())
+
+    init(pluginID: String, declaredServices: [String], bus: EventBus, logger: Logger,
+         navigate: @escaping @Sendable (String, JSONValue) -> Void,
+         handleRequest: @escaping @Sendable (String, JSONValue) -> Void) {
+        self.pluginID = pluginID
+        self.declaredServices = declaredServices
+        self.bus = bus
+        self.logger = logger
+        self.navigate = navigate
+        self.handleRequest = handleRequest
+    }
+
+    var phase: Phase { state.withLock { $0.phase } }
+
+    /// Moves to `phase`. Becoming inactive removes every watch the plugin made.
+    func setPhase(_ phase: Phase) {
+        state.withLock { state in
+            state.phase = phase
+            if phase == .inactive { state.watches = [] }
+        }
+        if phase == .inactive { bus.unwatch(owner: self) }
+    }
+
+    /// False once the plugin failed or was disabled: its calls to the bus, the navigator and
+    /// the front controller are then refused.
+    var acceptsCalls: Bool { phase != .inactive }
+
+    // MARK: Service registration (during the entry)
+
+    /// Accepts a service definition from the plugin's entry, or records why not (the first
+    /// refusal fails the whole plugin).
+    func register(_ service: ServiceCallbacks) -> Int32 {
+        let refusal: PluginFailure? = state.withLock { state in
+            guard state.phase == .entry else {
+                return .invalidService(service: service.name, reason: "registered after the plugin's entry returned")
+            }
+            if !declaredServices.contains(service.name) {
+                let listed = declaredServices.isEmpty ? "none" : declaredServices.joined(separator: ", ")
+                return .invalidService(service: service.name, reason: "not listed in the manifest's \"services\" (\(listed))")
+            }
+            if state.pending.contains(where: { $0.name == service.name }) {
+                return .invalidService(service: service.name, reason: "registered twice by the plugin")
+            }
+            state.pending.append(service)
+            return nil
+        }
+        guard let refusal else { return TRELLIS_OK }
+        refuse(refusal)
+        service.release()
+        return TRELLIS_ERROR_REFUSED
+    }
+
+    /// Records why the plugin cannot be accepted; the first reason counts.
+    func refuse(_ failure: PluginFailure) {
+        state.withLock { if $0.refusal == nil { $0.refusal = failure } }
+        logger.error("\(failure)")
+    }
+
+    /// The services registered during the entry and the first refusal, if any; clears the list.
+    func takeRegistrations() -> (services: [ServiceCallbacks], refusal: PluginFailure?) {
+        state.withLock { state in
+            defer { state.pending = [] }
+            return (state.pending, state.refusal)
+        }
+    }
+
+    // MARK: Watches
+
+    /// Records a watch made by the plugin, so that only its own watches can be removed by id.
+    func remember(_ watch: WatchID) {
+        state.withLock { _ = $0.watches.insert(watch.rawValue) }
+    }
+
+    /// Forgets a watch of the plugin; false when it never made one with this id.
+    func forget(_ id: UInt64) -> Bool {
+        state.withLock { $0.watches.remove(id) != nil }
+    }
+}

@@ -1,0 +1,199 @@
+import Foundation
+import Logging
+
+/// The plugin engine: finds plugins in the search paths, loads the enabled ones in dependency
+/// order onto the app's bus and service registry, and reports on every plugin it found
+/// (libpeas's `PeasEngine`). A plugin that fails is reported with the reason and skipped; the
+/// shell and the other plugins go on.
+///
+/// ```swift
+/// let host = PluginHost(bus: shell.bus, services: shell.services,
+///                       searchPaths: PluginSearchPath.standard(pluginDirectories: options.pluginDirs),
+///                       settings: PluginSettings(),
+///                       navigate: { path, data in Task { @MainActor in try? shell.navigate(to: path, data: data) } },
+///                       handleRequest: { command, parameters in /* the front controller */ })
+/// for report in host.loadAll() where report.state.failure != nil {
+///     logger.warning("\(report)")
+/// }
+/// if !shell.services.services.contains(where: { $0.name == NetworkActivityService.name }) {
+///     try shell.services.register(NetworkActivityService.name) { NetworkActivityService() }   // built-in fallback
+/// }
+/// ```
+///
+/// Libraries are never unloaded. Disabling a loaded plugin stops its services and removes its
+/// watches; enabling it again restarts its autostart services.
+public final class PluginHost: Sendable {
+    private struct State: Sendable {
+        var reports: [PluginReport] = []
+        var contexts: [String: PluginContext] = [:]
+        var options: [String: JSONValue] = [:]
+    }
+
+    /// The settings that remember which plugins are disabled.
+    public let settings: PluginSettings
+    private let discovery: PluginDiscovery
+    private let loader: PluginLoader
+    private let logger: Logger
+    private let state = LockedState(State())
+    /// Serialises `loadAll` and `setEnabled`, which run plugin code and so cannot hold `state`'s
+    /// lock; recursive so that a watcher run by a plugin's start may call `setEnabled`.
+    private let operations = NSRecursiveLock()
+
+    /// A host loading plugins onto `bus` and `services`.
+    /// - Parameters:
+    ///   - searchPaths: where to look, in order of precedence (see `PluginSearchPath.standard`).
+    ///   - settings: the enabled/disabled list; read by `loadAll`.
+    ///   - security: the ownership and permission rules for plugin folders and libraries.
+    ///   - navigate: called when a plugin asks to navigate (route, data), on the plugin's
+    ///     thread: hop to the main actor to drive the navigator.
+    ///   - handleRequest: called when a plugin sends a front-controller request (command,
+    ///     parameters), on the plugin's thread.
+    public init(bus: EventBus, services: ServiceRegistry, searchPaths: [PluginSearchPath], settings: PluginSettings,
+                security: PluginFileSecurity = PluginFileSecurity(),
+                navigate: @escaping @Sendable (String, JSONValue) -> Void,
+                handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
+                logger: Logger = Logger(label: "trellis.plugins")) {
+        self.settings = settings
+        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
+        self.loader = PluginLoader(bus: bus, services: services, logger: logger, navigate: navigate,
+                                   handleRequest: handleRequest)
+        self.logger = logger
+    }
+
+    /// Reads the settings, finds every plugin and loads the enabled ones in dependency order.
+    /// A later call only handles plugin folders that were not found before; the others keep
+    /// their reports (a library is never loaded twice).
+    /// - Parameter serviceOptions: start options by service name, replacing the manifests'
+    ///   `autostart` options (for example a track file for `location`).
+    /// - Returns: one report per plugin folder found, in search order.
+    @discardableResult
+    public func loadAll(serviceOptions: [String: JSONValue] = [:]) -> [PluginReport] {
+        operations.lock()
+        defer { operations.unlock() }
+        do { try settings.load() } catch { logger.error("\(error); every plugin stays enabled") }
+        let previous = state.withLock { state in
+            state.options.merge(serviceOptions) { _, new in new }
+            return state.reports
+        }
+        var reports = discovery.discover().map { report in
+            if let earlier = previous.first(where: { $0.directory == report.directory }) { return earlier }
+            var report = report
+            if report.state == .found && !settings.isEnabled(report.id) { report.state = .disabled }
+            return report
+        }
+        let candidates = reports.filter { $0.state == .found || $0.state == .loaded }.map { report in
+            (id: report.id, dependencies: report.state == .found ? report.manifest?.dependencies ?? [] : [])
+        }
+        let order = PluginLoadOrder(plugins: candidates, unavailable: Self.unavailable(reports))
+        for index in reports.indices where reports[index].state == .found {
+            if let failure = order.failures[reports[index].id] { reports[index].state = .failed(failure) }
+        }
+        for id in order.sequence {
+            guard let index = reports.firstIndex(where: { $0.id == id && $0.state == .found }) else { continue }
+            reports[index] = load(reports[index], loadedSoFar: reports)
+        }
+        state.withLock { $0.reports = reports }
+        return reports
+    }
+
+    /// Why each plugin that will not load is unavailable, for its dependents' failures.
+    private static func unavailable(_ reports: [PluginReport]) -> [String: String] {
+        var reasons: [String: String] = [:]
+        for report in reports where reasons[report.id] == nil {
+            switch report.state {
+            case .disabled: reasons[report.id] = "it is disabled"
+            case .failed(let failure): reasons[report.id] = "it failed: \(failure)"
+            case .found, .loaded: break
+            }
+        }
+        return reasons
+    }
+
+    /// The reports of the last `loadAll`, updated by `setEnabled`.
+    public var reports: [PluginReport] {
+        state.withLock { $0.reports }
+    }
+
+    /// The report of the plugin `id` that counts (the loaded one when several folders share the id).
+    public func report(for id: String) -> PluginReport? {
+        let reports = self.reports
+        return reports.first { $0.id == id && $0.state == .loaded } ?? reports.first { $0.id == id }
+    }
+
+    /// Enables or disables plugin `id`, remembers it in the settings, and applies it now:
+    /// disabling a loaded plugin stops its services and removes its watches; enabling a
+    /// disabled plugin loads it (or, if it was loaded earlier in this run, restarts its
+    /// autostart services). For a plugin that failed, the choice takes effect at the next start.
+    /// - Returns: the plugin's report afterwards, or `nil` if no plugin has this id.
+    @discardableResult
+    public func setEnabled(_ id: String, _ enabled: Bool) throws(PluginSettingsError) -> PluginReport? {
+        operations.lock()
+        defer { operations.unlock() }
+        try settings.setEnabled(id, enabled)
+        var reports = self.reports
+        guard let index = reports.firstIndex(where: { $0.id == id && ($0.state == .loaded || $0.state == .disabled) })
+                ?? reports.firstIndex(where: { $0.id == id }) else { return nil }
+        let (context, options) = state.withLock { ($0.contexts[id], $0.options) }
+        var report = reports[index]
+        switch (enabled, report.state) {
+        case (false, .loaded):
+            if let context, let manifest = report.manifest { deactivate(context, manifest) }
+            report.state = .disabled
+        case (true, .disabled):
+            if let context, let manifest = report.manifest {
+                context.setPhase(.active)
+                if let failure = loader.autostart(manifest, options: options) {
+                    context.setPhase(.inactive)
+                    report.state = .failed(failure)
+                } else {
+                    report.state = .loaded
+                }
+            } else {
+                report.state = .found
+                report = load(report, loadedSoFar: reports)
+            }
+        default:
+            break
+        }
+        reports[index] = report
+        state.withLock { $0.reports = reports }
+        logger.info("plugin \(id) \(enabled ? "enabled" : "disabled"): \(report.state)")
+        return report
+    }
+
+    /// Loads one found plugin whose dependencies are all loaded.
+    private func load(_ report: PluginReport, loadedSoFar reports: [PluginReport]) -> PluginReport {
+        var report = report
+        guard let manifest = report.manifest, let library = report.library else { return report }
+        for dependency in manifest.dependencies {
+            let states = reports.filter { $0.id == dependency }.map(\.state)
+            guard !states.contains(.loaded) else { continue }
+            report.state = .failed(states.isEmpty ? .dependencyMissing(dependency: dependency)
+                : .dependencyUnavailable(dependency: dependency, reason: "it is \(states[0])"))
+            return report
+        }
+        let options = state.withLock { $0.options }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let outcome = loader.load(manifest, library: library, options: options)
+        report.loadDuration = clock.now - start
+        switch outcome {
+        case .success(let context):
+            state.withLock { $0.contexts[manifest.id] = context }
+            report.state = .loaded
+            logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path)")
+        case .failure(let failure):
+            report.state = .failed(failure)
+            logger.error("plugin \(manifest.id) (\(report.directory.path)): \(failure)")
+        }
+        return report
+    }
+
+    /// Stops the plugin's running services and makes it inactive (its watches end).
+    private func deactivate(_ context: PluginContext, _ manifest: PluginManifest) {
+        for service in manifest.services.reversed() where loader.services.isRunning(service) {
+            do { try loader.services.stop(service) } catch { logger.error("plugin \(manifest.id): \(error)") }
+        }
+        context.setPhase(.inactive)
+    }
+}

@@ -1,0 +1,71 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TrellisCore
+
+/// `trellis-bench plugins`: time to load one plugin, end to end — read its manifest, check its
+/// folder and library, `dlopen`, call its entry, register and start its service — over 20
+/// copies of the NetworkActivity plugin (a Swift plugin with its private copy of TrellisCore)
+/// and of the CHello plugin (plain C). Each copy is a separate file under its own id, because
+/// `dlopen` of a file already loaded returns the cached image; each loads into a fresh bus and
+/// registry, as in a starting app. Goal: `plugin-load` ≤ 5 ms.
+struct PluginsBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plugins",
+        abstract: "Load time per plugin over 20 copies of a Swift plugin and of a C plugin (goal: ≤ 5 ms)."
+    )
+
+    @Option(help: "Copies of each plugin to load.")
+    var copies = 20
+
+    func run() throws {
+        let swift = try measure(folder: "NetworkActivity")
+        Report.figure("plugin-load", Report.median(swift), "ms")
+        Report.figure("plugin-load-p90", Report.percentile(swift, 0.9), "ms")
+        Report.figure("plugin-load-max", swift.max() ?? 0, "ms")
+        let c = try measure(folder: "CHello")
+        Report.figure("plugin-load-c", Report.median(c), "ms")
+    }
+
+    /// Milliseconds to load each of `copies` copies of the plugin in `plugins/<folder>`.
+    private func measure(folder: String) throws -> [Double] {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../plugins/\(folder)/plugin.json").standardizedFileURL
+        var manifest = try JSONValue(jsonData: Data(contentsOf: source), source: source.path)
+        let libraryName = manifest["library"]?.stringValue ?? ""
+        let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent(libraryName)
+        guard FileManager.default.fileExists(atPath: library.path) else {
+            throw BenchError.missing("\(library.path) — build it first: swift build -c release")
+        }
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-plugins-\(getpid())-\(folder)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var folders: [URL] = []
+        for index in 1...copies {
+            let id = "\(folder.lowercased())-\(index)"
+            let copy = root.appendingPathComponent(id)
+            try FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            manifest["id"] = .string(id)
+            try manifest.jsonData().write(to: copy.appendingPathComponent("plugin.json"))
+            try FileManager.default.copyItem(at: library, to: copy.appendingPathComponent(libraryName))
+            folders.append(copy)
+        }
+        var logger = Logger(label: "trellis.bench.plugins")
+        logger.logLevel = .error
+        var milliseconds: [Double] = []
+        for copy in folders {
+            let bus = EventBus(logger: logger)
+            let host = PluginHost(bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
+                                  searchPaths: [PluginSearchPath(directory: copy, origin: .commandLine)],
+                                  settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
+                                  navigate: { _, _ in }, handleRequest: { _, _ in }, logger: logger)
+            var reports: [PluginReport] = []
+            let seconds = Report.time { reports = host.loadAll() }
+            guard let report = reports.first, report.state == .loaded else {
+                throw BenchError.missing("a loadable plugin at \(copy.path): \(reports.map(\.description))")
+            }
+            milliseconds.append(seconds * 1000)
+        }
+        return milliseconds
+    }
+}

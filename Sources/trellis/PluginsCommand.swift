@@ -1,0 +1,42 @@
+import ArgumentParser
+import Foundation
+import Logging
+import TrellisCore
+
+/// `trellis plugins`: every plugin found, with its version, state, where it was found and the
+/// reason of any failure — the text form of the `/plugins` page. `--disable ID` and
+/// `--enable ID` change the remembered settings first.
+struct Plugins: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "List the plugins found: id, version, state, origin, and why any failed to load."
+    )
+
+    @Option(name: .customLong("plugin-dir"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
+    var pluginDirectories: [String] = []
+
+    @Option(help: ArgumentHelp("Disable plugin ID from now on (repeatable).", valueName: "ID"))
+    var disable: [String] = []
+
+    @Option(help: ArgumentHelp("Enable plugin ID from now on (repeatable).", valueName: "ID"))
+    var enable: [String] = []
+
+    func run() throws {
+        let logger = {
+            var logger = Logger(label: "trellis.plugins") { StreamLogHandler.standardError(label: $0) }
+            logger.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+            return logger
+        }()
+        let settings = PluginSettings()
+        try settings.load()
+        for id in disable { try settings.setEnabled(id, false) }
+        for id in enable { try settings.setEnabled(id, true) }
+        let bus = EventBus(logger: logger)
+        let host = PluginHost(
+            bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
+            searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories), settings: settings,
+            navigate: { route, _ in logger.notice("a plugin asked to navigate to \(route); there is no window here") },
+            handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
+            logger: logger)
+        print(PluginReport.table(host.loadAll()))
+    }
+}

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import TrellisCore
+
+@Suite("Location plugin")
+struct LocationPluginTests {
+    /// A harness with the Location plugin loaded and its autostart stopped, so that each test
+    /// starts `location` with its own options.
+    private func loaded(_ sandbox: PluginSandbox) throws -> PluginHarness {
+        try sandbox.install("Location")
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(harness.host.loadAll()[id: "location"]?.state == .loaded)
+        try harness.services.stop("location")
+        return harness
+    }
+
+    /// Waits until `log` holds at least `count` lines.
+    private func lines(_ log: EventLog, count: Int) async -> [String] {
+        _ = await eventually { log.all.count >= count }
+        return log.all
+    }
+
+    @Test("fixed mode triggers location:update with the position, accuracy and a timestamp, repeatedly")
+    func fixedPosition() async throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        let updates = EventLog()
+        harness.bus.watch("location:update", owner: updates) { log, event in
+            let data = event.data
+            let age = Date().timeIntervalSince1970 - (data["timestamp"]?.doubleValue ?? 0)
+            log.append("\(data["latitude"] ?? nil) \(data["longitude"] ?? nil) \(data["accuracy"] ?? nil) fresh:\(age >= 0 && age < 5)")
+        }
+
+        try harness.services.start("location", options: ["interval": 0.02, "latitude": 59.9343, "longitude": 30.3351, "accuracy": 25])
+        let seen = await lines(updates, count: 3)
+        try harness.services.stop("location")
+
+        #expect(seen.count >= 3)
+        #expect(Set(seen) == ["59.9343 30.3351 25 fresh:true"])
+    }
+
+    @Test("track mode replays the track file point by point, starting over after the last")
+    func trackReplay() async throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        let track = sandbox.root.appendingPathComponent("track.json")
+        try Data(#"{"points": [{"latitude": 1, "longitude": 2}, {"latitude": 3, "longitude": 4, "accuracy": 5}]}"#.utf8)
+            .write(to: track)
+        let updates = EventLog()
+        harness.bus.watch("location:update", owner: updates) { log, event in
+            log.append("\(event.data["latitude"] ?? nil),\(event.data["longitude"] ?? nil),\(event.data["accuracy"] ?? nil)")
+        }
+
+        try harness.services.start("location", options: ["interval": 0.01, "track": .string(track.path)])
+        let seen = await lines(updates, count: 5)
+        try harness.services.stop("location")
+
+        #expect(Array(seen.prefix(5)) == ["1,2,10", "3,4,5", "1,2,10", "3,4,5", "1,2,10"])
+    }
+
+    @Test("the demo track in data/ is a valid track")
+    func demoTrack() async throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        let updates = harness.record("location:*")
+        let demo = BuiltPlugins.repository.appendingPathComponent("data/track-demo.json")
+
+        try harness.services.start("location", options: ["interval": 0.01, "track": .string(demo.path)])
+        let seen = await lines(updates, count: 7)
+        try harness.services.stop("location")
+
+        #expect(seen.count >= 7)
+        #expect(seen.allSatisfy { $0.hasPrefix("location:update ") })
+    }
+
+    @Test("an unreadable track triggers location:error with the reason and the file")
+    func unreadableTrack() throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        let events = harness.record("location:*")
+        let missing = sandbox.root.appendingPathComponent("nowhere.json").path
+
+        try harness.services.start("location", options: ["track": .string(missing)])
+
+        let error = try #require(events.all.first)
+        #expect(events.all.count == 1)
+        #expect(error.hasPrefix("location:error "))
+        let data = try JSONValue(jsonString: String(error.dropFirst("location:error ".count)))
+        #expect(data["file"] == .string(missing))
+        #expect(data["reason"]?.stringValue?.hasPrefix("cannot read the track") == true)
+    }
+
+    @Test("a malformed track triggers location:error naming the bad point", arguments: [
+        (#"{"points": [{"latitude": 1}]}"#, "malformed track: point 0 needs numeric \"latitude\" and \"longitude\""),
+        (#"{"points": [{"latitude": 1, "longitude": 2}, {"latitude": 95, "longitude": 0}]}"#, "malformed track: point 1: latitude 95.0 is not within -90...90"),
+        (#"{"points": []}"#, "malformed track: the track has no points"),
+        ("[1, 2", "malformed track: not valid JSON"),
+    ])
+    func malformedTrack(text: String, reason: String) throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        let file = sandbox.root.appendingPathComponent("bad.json")
+        try Data(text.utf8).write(to: file)
+        let errors = EventLog()
+        harness.bus.watch("location:error", owner: errors) { log, event in
+            log.append("\(event.data["reason"]?.stringValue ?? "") | \(event.data["file"]?.stringValue ?? "")")
+        }
+
+        try harness.services.start("location", options: ["interval": 0.01, "track": .string(file.path)])
+
+        #expect(errors.all == ["\(reason) | \(file.path)"])
+    }
+
+    @Test("no update is triggered after stop returns")
+    func stopIsFinal() async throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        let updates = harness.record("location:update")
+
+        try harness.services.start("location", options: ["interval": 0.005, "latitude": 0, "longitude": 0])
+        _ = await lines(updates, count: 2)
+        try harness.services.stop("location")
+        let atStop = updates.all.count
+        try await Task.sleep(for: .milliseconds(50))
+
+        #expect(updates.all.count == atStop)
+    }
+
+    static let badOptionCases: [(JSONValue, String)] = [
+        ([:], #"location options need either "latitude" and "longitude", or "track""#),
+        (["interval": 0, "latitude": 1, "longitude": 1], #"location option "interval" must be a positive number of seconds"#),
+        (["latitude": "north", "longitude": 1], #"location option "latitude" must be a number"#),
+    ]
+
+    @Test("options without a position or a track, or with a bad interval, fail the start", arguments: badOptionCases)
+    func badOptions(options: JSONValue, message: String) throws {
+        let sandbox = try PluginSandbox()
+        let harness = try loaded(sandbox)
+        do {
+            try harness.services.start("location", options: options)
+            Issue.record("expected the start to fail")
+        } catch ServiceError.startFailed(let name, let owner, let underlying) {
+            #expect(name == "location")
+            #expect(owner == "location")
+            #expect("\(underlying)" == message)
+        }
+        #expect(!harness.services.isRunning("location"))
+    }
+}

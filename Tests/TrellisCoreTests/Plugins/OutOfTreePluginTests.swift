@@ -1,0 +1,65 @@
+import Foundation
+import Testing
+@testable import TrellisCore
+
+/// The README's plugin-development path, end to end: copy plugins/Template out of the tree,
+/// rename it, build it with one `swift build` against this checkout's TrellisPluginSDK, and
+/// load it with a plugin directory. Slow (it compiles TrellisCore and its dependencies for the
+/// plugin package), so it is a single test.
+@Suite("Out-of-tree plugin")
+struct OutOfTreePluginTests {
+    @Test("a plugin built from a separate Swift package in a temporary folder loads", .timeLimit(.minutes(20)))
+    func separatePackage() throws {
+        let sandbox = try PluginSandbox()
+        let package = sandbox.root.appendingPathComponent("Echo")
+        try FileManager.default.createDirectory(at: package, withIntermediateDirectories: true)
+        for item in ["Package.swift", "plugin.json", "Sources"] {
+            try FileManager.default.copyItem(at: BuiltPlugins.folder("Template").appendingPathComponent(item),
+                                             to: package.appendingPathComponent(item))
+        }
+        try rename(in: package.appendingPathComponent("Package.swift"))
+        try rename(in: package.appendingPathComponent("plugin.json"))
+
+        let log = sandbox.root.appendingPathComponent("build.log")
+        let status = try swiftBuild(in: package, log: log)
+        let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
+        try #require(status == 0, "swift build failed:\n\(output.suffix(3000))")
+
+        let harness = PluginHarness(searchPaths: [PluginSearchPath(directory: package, origin: .commandLine)],
+                                    settingsURL: sandbox.settingsURL)
+        let pongs = harness.record("template:pong")
+        let report = try #require(harness.host.loadAll()[id: "echo"])
+        #expect(report.state == .loaded, "\(report)")
+        #expect(report.library?.path.contains("/.build/") == true)
+
+        harness.bus.trigger("template:ping", "out of tree")
+        #expect(pongs.all == [#"template:pong {"greeting":"pong","ping":"out of tree"}"#])
+    }
+
+    /// Gives the copy its own product, library and id.
+    private func rename(in file: URL) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+            .replacingOccurrences(of: "TrellisPluginTemplate", with: "TrellisPluginEcho")
+            .replacingOccurrences(of: #""id": "template""#, with: #""id": "echo""#)
+        try Data(text.utf8).write(to: file)
+    }
+
+    /// `TRELLIS_SOURCE=<this checkout> swift build` in `package`, output to `log`.
+    private func swiftBuild(in package: URL, log: URL) throws -> Int32 {
+        try Data().write(to: log)
+        let output = try FileHandle(forWritingTo: log)
+        defer { try? output.close() }
+        var environment = ProcessInfo.processInfo.environment
+        environment["TRELLIS_SOURCE"] = BuiltPlugins.repository.path
+        environment["PATH"] = (environment["PATH"].map { $0 + ":" } ?? "") + "/opt/swift/usr/bin"
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["swift", "build", "--package-path", package.path]
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+import Logging
+@testable import TrellisCore
+
+/// The plugins this build made: the source tree's `plugins/<Folder>/plugin.json` and the
+/// libraries SwiftPM put next to the test executable.
+enum BuiltPlugins {
+    /// The repository root (this file is Tests/TrellisCoreTests/Plugins/Support/PluginSandbox.swift).
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// The folder holding the test executable and the plugin libraries.
+    static let binDirectory = PluginSearchPath.executableURL().deletingLastPathComponent()
+
+    /// The source folder of plugin `folder` (e.g. "Template").
+    static func folder(_ folder: String) -> URL {
+        repository.appendingPathComponent("plugins/\(folder)")
+    }
+
+    /// The manifest of plugin `folder`, as JSON.
+    static func manifest(_ folder: String) throws -> JSONValue {
+        try JSONValue(jsonData: Data(contentsOf: self.folder(folder).appendingPathComponent("plugin.json")))
+    }
+
+    /// The built library named by plugin `folder`'s manifest.
+    static func library(_ folder: String) throws -> URL {
+        binDirectory.appendingPathComponent(try manifest(folder)["library"]?.stringValue ?? "")
+    }
+}
+
+/// A temporary plugins folder for one test, removed when the sandbox is released. Plugins are
+/// installed as copies (a fresh file per copy, so `dlopen` really loads each one).
+final class PluginSandbox: Sendable {
+    let root: URL
+
+    init() throws {
+        root = FileManager.default.temporaryDirectory
+            .appendingPathComponent("trellis-plugins-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true,
+                                                attributes: [.posixPermissions: 0o755])
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Installs a copy of the built plugin `folder` into `<root>/<id>/`, with the manifest's
+    /// id set to `id` (the folder's own id by default) and then changed by `edit`; the library
+    /// is copied under the name the (edited) manifest gives.
+    @discardableResult
+    func install(_ folder: String, as id: String? = nil, edit: (inout JSONValue) -> Void = { _ in }) throws -> URL {
+        var manifest = try BuiltPlugins.manifest(folder)
+        if let id { manifest["id"] = .string(id) }
+        edit(&manifest)
+        let target = root.appendingPathComponent(manifest["id"]?.stringValue ?? folder)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try manifest.jsonData().write(to: target.appendingPathComponent("plugin.json"))
+        if let library = manifest["library"]?.stringValue, !library.isEmpty, !library.contains("/") {
+            try FileManager.default.copyItem(at: try BuiltPlugins.library(folder),
+                                             to: target.appendingPathComponent(library))
+        }
+        return target
+    }
+
+    /// Writes `<root>/<name>/plugin.json` with exactly `text`.
+    @discardableResult
+    func writeManifest(folder name: String, _ text: String) throws -> URL {
+        let target = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target.appendingPathComponent("plugin.json"))
+        return target
+    }
+
+    /// The settings file of this sandbox.
+    var settingsURL: URL { root.appendingPathComponent("settings/plugins.json") }
+}
+
+/// A bus, a registry and a plugin host over one sandbox, recording what plugins ask of the
+/// navigator and the front controller.
+final class PluginHarness: Sendable {
+    let bus: EventBus
+    let services: ServiceRegistry
+    let host: PluginHost
+    let logs = LogCapture()
+    let navigations = LockedState<[String]>([])
+    let requests = LockedState<[String]>([])
+
+    init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity()) {
+        bus = EventBus()
+        services = ServiceRegistry(bus: bus)
+        let navigations = self.navigations
+        let requests = self.requests
+        host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
+                          settings: PluginSettings(url: settingsURL), security: security,
+                          navigate: { route, data in navigations.withLock { $0.append("\(route) \(data)") } },
+                          handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
+                          logger: logs.logger(label: "trellis.plugins"))
+    }
+
+    convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity()) {
+        self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
+                  settingsURL: sandbox.settingsURL, security: security)
+    }
+
+    /// Records every event matching `pattern` as "message data".
+    func record(_ pattern: String) -> EventLog {
+        let log = EventLog()
+        bus.watch(pattern, owner: log) { log, event in log.append("\(event.message) \(event.data)") }
+        return log
+    }
+}
+
+/// What a watch saw, as "message data" lines; it owns the watch.
+final class EventLog: Sendable {
+    private let lines = LockedState<[String]>([])
+
+    func append(_ line: String) {
+        lines.withLock { $0.append(line) }
+    }
+
+    var all: [String] { lines.withLock { $0 } }
+}
+
+extension Array where Element == PluginReport {
+    /// The report of plugin `id`.
+    subscript(id id: String) -> PluginReport? { first { $0.id == id } }
+}
