@@ -21,6 +21,7 @@ public enum DemoApp {
         ("/notes", NotesPage.self, true),
         ("/notes/new", NotePage.self, true),
         ("/notes/:id", NotePage.self, true),
+        ("/plugins", PluginsPage.self, true),
         ("/events", EventsPage.self, false),
     ]
 
@@ -36,7 +37,6 @@ public enum DemoApp {
         for route in routes {
             try shell.route(route.pattern, to: route.page, isPublic: route.isPublic, owner: "demo")
         }
-        try shell.services.register(NetworkActivityService.name, owner: "demo") { NetworkActivityService() }
-        try shell.services.start(NetworkActivityService.name)
+
     }
 }

@@ -20,7 +20,7 @@ public final class HeadlessFrontend: Frontend {
     public unowned let shell: Shell
     /// Whether the activity indicator would be shown (`activity:changed` said so).
     public private(set) var isActivityVisible = false
-    /// The status line (set by the app through ``setStatus(_:)``).
+    /// The status line (set by the app through ``showStatus(_:)``).
     public private(set) var status: String?
     /// Every push and pop, in order (`push /catalog`, `pop /catalog/5`), for tests.
     public private(set) var history: [String] = []
@@ -74,8 +74,7 @@ public final class HeadlessFrontend: Frontend {
         return nil
     }
 
-    /// Sets the status line.
-    public func setStatus(_ text: String?) { status = text }
+    public func showStatus(_ text: String?) { status = text }
 
     /// The whole screen as text: the header (back, title, search, activity), the message, the
     /// content, the status line.

@@ -13,6 +13,9 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The SQLite database to use (default: $XDG_DATA_HOME/trellis/trellis.sqlite).", valueName: "path"))
     var database: String?
 
+    @Option(name: .customLong("plugin-dir"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
+    var pluginDirectories: [String] = []
+
     func validate() throws {
         if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
     }
@@ -30,6 +33,7 @@ struct ShellOptions: ParsableArguments {
         let catalog = try Resources.loadCatalog(from: data)
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: shell.bus)
         try DemoApp.install(on: shell, catalog: catalog, store: store, syntheticRows: rows)
+        DemoServices.start(on: shell, pluginDirectories: pluginDirectories, dataDirectory: data)
         return shell
     }
 }

@@ -75,6 +75,10 @@ public final class GtkFrontend: Frontend {
         if page === shell.navigator.top, let view = views[ObjectIdentifier(page)] { showChrome(of: page, view: view) }
     }
 
+    public func showStatus(_ text: String?) {
+        window.setStatus(text)
+    }
+
     // MARK: - Chrome
 
     private var topView: PageView? {

@@ -107,3 +107,27 @@ struct DemoPagesTests {
         #expect(shell.navigator.stack.count == 2)
     }
 }
+
+@MainActor
+@Suite("Demo services, headless")
+struct DemoServicesTests {
+    @Test("net_state comes from the network-activity plugin, not the built-in service")
+    func netStateFromPlugin() throws {
+        let (shell, screen) = try Fixtures.demo()
+        let netState = try #require(shell.services.services.first { $0.name == "net_state" })
+        #expect(netState.owner != "demo", "the plugin supersedes the built-in (owner \(netState.owner))")
+        #expect(netState.isRunning)
+        try shell.navigate(to: "/plugins")
+        let lines = try #require(screen.table?.render())
+        #expect(lines.contains { $0.hasPrefix("Network Activity | 1.0.0 | loaded") })
+        #expect(lines.contains { $0.hasPrefix("Location | 1.0.0 | loaded") })
+    }
+
+    @Test("a location update shows in the status line")
+    func locationStatus() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        shell.bus.trigger("location:update", ["latitude": 55.75222, "longitude": 37.61556, "accuracy": 12, "timestamp": 0])
+        #expect(await eventually { screen.status == "Location: 55.75222, 37.61556 ±12 m" })
+        #expect(screen.render().hasSuffix("-- Location: 55.75222, 37.61556 ±12 m"))
+    }
+}

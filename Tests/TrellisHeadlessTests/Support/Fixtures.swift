@@ -22,6 +22,7 @@ enum Fixtures {
         let shell = Shell()
         let store = try DemoStore.open(at: storeURL, dataDirectory: dataDirectory, bus: shell.bus)
         try DemoApp.install(on: shell, catalog: catalog(), store: store)
+        DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: dataDirectory)
         let screen = HeadlessFrontend(shell: shell)
         try shell.navigate(to: "/")
         return (shell, screen)
