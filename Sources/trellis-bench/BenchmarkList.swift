@@ -9,6 +9,7 @@ enum BenchmarkList {
         RoutesBenchmark.self,
         TableBenchmark.self,
         StoreBenchmark.self,
+        DurabilityBenchmark.self,
         PluginsBenchmark.self,
         ControlBenchmark.self,
     ]
