@@ -25,9 +25,12 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
     ],
     targets: [
+        // <libintl.h> (gettext in glibc), for TrellisCore's Localization.
+        .systemLibrary(name: "CGettext"),
         .target(
             name: "TrellisCore",
             dependencies: [
+                "CGettext",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
             ]

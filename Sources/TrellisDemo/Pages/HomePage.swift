@@ -10,7 +10,7 @@ final class HomePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = "Trellis"
-        let titles = Self.sections.map(\.title)
+        let titles = Self.sections.map { tr($0.title) }
         content = .table(TableContainer.list(of: titles, searchable: false, route: { item in
             Self.sections[item.id.intValue ?? 0].path
         }, navigate: { [weak shell] path in try? shell?.navigate(to: path) }))

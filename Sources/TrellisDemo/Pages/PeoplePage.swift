@@ -4,7 +4,7 @@ import TrellisCore
 final class PeoplePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "People"
+        title = tr("People")
         let people = DemoContext.model(of: shell)?.people ?? []
         content = .table(TableContainer.records(ArraySource(people), keys: ["firstName", "lastName", "age"]))
     }

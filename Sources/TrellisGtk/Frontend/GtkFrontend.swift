@@ -41,6 +41,8 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+        installStandardActions()
+        installNotificationDisplay()
     }
 
     // MARK: - Frontend

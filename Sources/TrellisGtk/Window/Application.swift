@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import TrellisCore
 
 /// A `GtkApplication` with the main-queue bridge installed, so `@MainActor` code and
 /// `DispatchQueue.main` run inside its GLib main loop.
@@ -34,6 +35,10 @@ public final class Application {
     /// Command-line arguments are parsed by the caller, so GTK sees only the program name.
     public func run() -> Int32 {
         MainQueueBridge.install()
+        // The locale GTK would set, plus Localization's LANGUAGE fallback, which GTK's own
+        // setlocale would undo.
+        Localization.setLocaleFromEnvironment(category: LC_ALL)
+        gtk_disable_setlocale()
         let name = strdup(CommandLine.arguments.first ?? "trellis")
         defer { free(name) }
         var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
@@ -41,4 +46,11 @@ public final class Application {
     }
 
     public func quit() { g_application_quit(pointer.as()) }
+
+    /// The name people see: the title of desktop notifications, the About dialog
+    /// (`g_set_application_name`, one per process).
+    public var displayName: String {
+        get { g_get_application_name().map { String(cString: $0) } ?? "" }
+        set { g_set_application_name(newValue) }
+    }
 }
