@@ -29,7 +29,7 @@ extension DemoWindowApp {
         app.displayName = "Trellis"
         SingleInstance.install(on: app, shell: shell, window: { [weak self] in self?.frontend?.window })
         do {
-            return try SingleInstance.forwardToPrimary(app, path: launch.path, notification: launch.notification) ? 0 : nil
+            return try SingleInstance.forwardToPrimary(app, path: launch.path, notification: launch.notification)
         } catch {
             FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
             return 1

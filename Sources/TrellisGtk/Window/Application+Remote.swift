@@ -50,21 +50,9 @@ extension Application {
     }
 
     /// Activates `app.<name>` with a string: here when this is the primary instance, on the
-    /// primary over D-Bus when this one is remote (then waits until the call has left).
+    /// primary over D-Bus when this one is remote (``run()`` then sends it, with an activation,
+    /// and returns).
     public func activateAction(_ name: String, string: String) {
         g_action_group_activate_action(pointer.as(), name, g_variant_new_string(string))
-        flush()
-    }
-
-    /// Activates the application (`activate` signal): on the primary instance when remote.
-    public func activate() {
-        g_application_activate(pointer.as())
-        flush()
-    }
-
-    /// Sends pending D-Bus messages now (a remote instance is about to exit).
-    private func flush() {
-        guard isRemote, let connection = g_application_get_dbus_connection(pointer.as()) else { return }
-        g_dbus_connection_flush_sync(connection, nil, nil)
     }
 }

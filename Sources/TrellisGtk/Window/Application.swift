@@ -21,6 +21,10 @@ public final class Application {
     ///   - id: a reverse-DNS application id.
     ///   - unique: when `false` every launch is its own process (tests, benchmarks).
     public init(id: String, unique: Bool = true) {
+        // The locale GTK would set, plus Localization's LANGUAGE fallback, which GTK's own
+        // setlocale (in gtk_init, at registration) would undo.
+        Localization.setLocaleFromEnvironment(category: LC_ALL)
+        gtk_disable_setlocale()
         let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
         pointer = GObjectPointer(gtk_application_new(id, flags))!
         Signals.connect(pointer, "activate") { [weak self] _ in
@@ -35,10 +39,6 @@ public final class Application {
     /// Command-line arguments are parsed by the caller, so GTK sees only the program name.
     public func run() -> Int32 {
         MainQueueBridge.install()
-        // The locale GTK would set, plus Localization's LANGUAGE fallback, which GTK's own
-        // setlocale would undo.
-        Localization.setLocaleFromEnvironment(category: LC_ALL)
-        gtk_disable_setlocale()
         let name = strdup(CommandLine.arguments.first ?? "trellis")
         defer { free(name) }
         var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]

@@ -13,7 +13,7 @@ import TrellisCore
 ///
 /// ```swift
 /// SingleInstance.install(on: app, shell: shell, window: { frontend?.window })
-/// if try SingleInstance.forwardToPrimary(app, path: "/catalog", notification: nil) { exit(0) }
+/// if let status = try SingleInstance.forwardToPrimary(app, path: "/catalog", notification: nil) { exit(status) }
 /// exit(app.run())
 /// ```
 @MainActor
@@ -48,17 +48,18 @@ public enum SingleInstance {
     }
 
     /// Registers `application` on the session bus. When another process is the primary
-    /// instance, hands it `path` and `notification` — or, with neither, asks it to present its
-    /// window — and returns `true`: this process has nothing more to do. Returns `false` when
-    /// this process is the primary instance.
+    /// instance, hands it `path` and `notification`, asks it to present its window, and
+    /// returns this process's exit status (0): this process has nothing more to do. Returns
+    /// `nil` when this process is the primary instance.
     public static func forwardToPrimary(_ application: Application, path: String?,
-                                        notification: PushNotification?) throws(ApplicationError) -> Bool {
+                                        notification: PushNotification?) throws(ApplicationError) -> Int32? {
         try application.register()
-        guard application.isRemote else { return false }
+        guard application.isRemote else { return nil }
         logger.info("handing over to the running instance", metadata: ["id": "\(application.id)", "path": "\(path ?? "-")"])
         if let path { application.activateAction(navigateAction, string: path) }
         if let notification { application.activateAction(notificationAction, string: notification.json.jsonString) }
-        if path == nil && notification == nil { application.activate() }
-        return true
+        // On a remote instance g_application_run activates the primary, sends what is
+        // queued, unregisters and returns at once.
+        return application.run()
     }
 }
