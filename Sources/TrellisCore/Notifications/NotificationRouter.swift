@@ -39,6 +39,15 @@ public struct NotificationRouter {
         public var badge: Int?
         /// Whether a sync was requested.
         public var requestedSync = false
+
+        public init(shownAlert: Bool = false, openedPath: String? = nil, navigationError: NavigationError? = nil,
+                    badge: Int? = nil, requestedSync: Bool = false) {
+            self.shownAlert = shownAlert
+            self.openedPath = openedPath
+            self.navigationError = navigationError
+            self.badge = badge
+            self.requestedSync = requestedSync
+        }
     }
 
     public let shell: Shell
