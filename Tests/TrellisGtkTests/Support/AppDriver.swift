@@ -12,6 +12,9 @@ final class AppDriver {
     private let input = Pipe()
     private let output = Pipe()
     private let lines = LineReader()
+    /// The app's `$XDG_CONFIG_HOME`: a fresh folder per driver unless the test gives one, so
+    /// the remembered window size of one run (or of the user) does not leak into another.
+    let configHome: URL
 
     /// The built `trellis` next to the test bundle (or `$TRELLIS_BIN`).
     static var executable: URL {
@@ -47,6 +50,9 @@ final class AppDriver {
         var env = ProcessInfo.processInfo.environment
         env["GSETTINGS_BACKEND"] = "memory"
         env["NO_AT_BRIDGE"] = "1"
+        configHome = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("trellis-config-\(UUID().uuidString)")
+        env["XDG_CONFIG_HOME"] = configHome.path
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardInput = input
