@@ -13,9 +13,9 @@ import XCTest
 /// let server = try FakeBusService(name: "org.freedesktop.Notifications", path: "/org/freedesktop/Notifications",
 ///                                 interfaceXML: xml) { method, _ in method == "Notify" ? "(uint32 1,)" : nil }
 /// ```
-// Mutable state (`recorded`, `stopped`) is guarded by `lock`. The GLib objects are set up
-// before the thread starts and then used from its main context, except by `emit` and
-// `deinit`, whose GDBus and main-context calls are documented thread-safe.
+// Mutable state (`recorded`) is guarded by `lock`. The GLib objects are set up before the
+// loop's thread starts and then used from its main context, except by `emit` and `deinit`,
+// whose GDBus calls are documented thread-safe.
 final class FakeBusService: @unchecked Sendable {
     /// Answers a method call: GVariant text of the reply tuple, or `nil` for a D-Bus error.
     typealias Handler = @Sendable (_ method: String, _ parameters: String) -> String?
@@ -32,10 +32,9 @@ final class FakeBusService: @unchecked Sendable {
     private let handler: Handler
     private let lock = NSLock()
     private var recorded: [Call] = []
-    private var stopped = false
-    private let context: OpaquePointer
+    private let loop: ServiceLoop
+    private var context: OpaquePointer { loop.context }
     private var connection: OpaquePointer?
-    private var thread: Thread?
 
     /// Skips (or fails under the README's test command) without a session bus.
     static func requireSessionBus() throws {
@@ -58,7 +57,7 @@ final class FakeBusService: @unchecked Sendable {
             throw Failure.setup("bad introspection XML: \(Self.message(error))")
         }
         interface = String(cString: info.pointee.name)
-        context = g_main_context_new()
+        loop = ServiceLoop()
         // Method calls are dispatched to the thread-default context at registration time:
         // the service's own, which its thread then runs.
         g_main_context_push_thread_default(context)
@@ -66,24 +65,15 @@ final class FakeBusService: @unchecked Sendable {
         g_main_context_pop_thread_default(context)
         g_dbus_node_info_unref(node)
         if let setupError { throw Failure.setup(setupError) }
-        let thread = Thread { [self] in
-            g_main_context_push_thread_default(context)
-            while !lock.withLock({ stopped }) { g_main_context_iteration(context, 1) }
-            g_main_context_pop_thread_default(context)
-        }
-        self.thread = thread
-        thread.start()
+        loop.start()
     }
 
     deinit {
-        lock.withLock { stopped = true }
-        g_main_context_wakeup(context)
-        while thread?.isFinished == false { usleep(1_000) }
+        loop.stop()
         if let connection {
             g_dbus_connection_close_sync(connection, nil, nil)
             g_object_unref(UnsafeMutableRawPointer(connection))
         }
-        g_main_context_unref(context)
     }
 
     /// The calls received so far.
@@ -167,4 +157,34 @@ final class FakeBusService: @unchecked Sendable {
             switch self { case .setup(let message): return "fake D-Bus service: \(message)" }
         }
     }
+}
+
+/// A GLib main context iterated on its own thread until ``stop()``. The thread holds this
+/// object, not the service, so releasing the service stops it.
+// `stopped` and `started` are guarded by `lock`; `context` is immutable and GLib contexts are thread-safe.
+private final class ServiceLoop: @unchecked Sendable {
+    let context: OpaquePointer = g_main_context_new()
+    private let lock = NSLock()
+    private var stopped = false
+    private var started = false
+    private let finished = DispatchSemaphore(value: 0)
+
+    func start() {
+        lock.withLock { started = true }
+        Thread { [self] in
+            g_main_context_push_thread_default(context)
+            while !lock.withLock({ stopped }) { g_main_context_iteration(context, 1) }
+            g_main_context_pop_thread_default(context)
+            finished.signal()
+        }.start()
+    }
+
+    /// Stops the thread and waits for it (nothing to do if it never started).
+    func stop() {
+        guard lock.withLock({ stopped = true; return started }) else { return }
+        g_main_context_wakeup(context)
+        finished.wait()
+    }
+
+    deinit { g_main_context_unref(context) }
 }
