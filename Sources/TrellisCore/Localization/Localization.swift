@@ -49,8 +49,13 @@ public enum Localization {
     /// The translation of `english` in the current language (`english` itself when there is none).
     public static func translate(_ english: String) -> String {
         #if canImport(Glibc)
-        guard !english.isEmpty, let translated = dgettext(domain, english) else { return english }
-        return String(cString: translated)
+        guard !english.isEmpty else { return english }
+        // dgettext returns its argument when there is no translation: compare before the
+        // temporary C string goes away, and copy a translation out of the catalogue.
+        return english.withCString { msgid in
+            guard let translated = dgettext(domain, msgid), translated != msgid else { return english }
+            return String(cString: translated)
+        }
         #else
         return english
         #endif
