@@ -44,8 +44,23 @@ extension GtkFrontend {
         result["badge"] = .number(Double(window.badge))
         result["width"] = .number(Double(gtk_widget_get_width(window.window.as())))
         result["height"] = .number(Double(gtk_widget_get_height(window.window.as())))
+        result["dialogs"] = .array(dialogTitles().map { .string($0) })
         if let settings = gtk_settings_get_default() {
             result["darkTheme"] = .bool(GtkSettingsProperty.bool(gobj(settings), "gtk-application-prefer-dark-theme"))
         }
+    }
+
+    /// The titles of the application's other visible windows (About, …).
+    private func dialogTitles() -> [String] {
+        guard let windows = gtk_application_get_windows(application.pointer.as()) else { return [] }
+        var titles: [String] = []
+        var node: UnsafeMutablePointer<GList>? = windows
+        while let current = node {
+            if let other = current.pointee.data, other != window.window, gtk_widget_get_visible(other.as()) != 0 {
+                titles.append(gtk_window_get_title(other.as()).map { String(cString: $0) } ?? "")
+            }
+            node = current.pointee.next
+        }
+        return titles
     }
 }

@@ -42,6 +42,7 @@ public struct AboutInfo: Sendable, Equatable {
             var argv: [UnsafePointer<CChar>?] = strings.map { UnsafePointer($0) } + [nil]
             gtk_about_dialog_set_authors(dialog.opaque, &argv)
         }
+        gtk_window_set_application(dialog.as(), gtk_window_get_application(window.as()))
         gtk_window_set_transient_for(dialog.as(), window.as())
         gtk_window_set_modal(dialog.as(), 1)
         gtk_window_set_destroy_with_parent(dialog.as(), 1)

@@ -21,6 +21,14 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testAboutOpensADialogOverTheWindow() throws {
+        let app = try AppDriver()
+        XCTAssertEqual(try app.send("dump")["dialogs"], [])
+        try app.send("action app.about")
+        XCTAssertEqual(try app.send("dump")["dialogs"], ["About Trellis"])
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testIconOnlyButtonsHaveTooltipsAndAccessibleLabels() throws {
         let app = try AppDriver()
         let widgets = try XCTUnwrap(try app.send("chrome")["widgets"])
