@@ -21,9 +21,13 @@
 public struct NotificationRouter {
     /// The bus messages the router triggers.
     public enum Message {
+        /// Every notification, with its payload as data.
         public static let received = "notification:received"
+        /// An alert to show: `{"body", "sound"?, "path"?}`.
         public static let show = "notification:show"
+        /// The badge count: `{"count": n}`.
         public static let badgeChanged = "badge:changed"
+        /// New content on the server: `{"reason": "notification"}`.
         public static let syncRequested = "sync:requested"
     }
 
@@ -40,6 +44,7 @@ public struct NotificationRouter {
         /// Whether a sync was requested.
         public var requestedSync = false
 
+        /// An outcome (the default: nothing done).
         public init(shownAlert: Bool = false, openedPath: String? = nil, navigationError: NavigationError? = nil,
                     badge: Int? = nil, requestedSync: Bool = false) {
             self.shownAlert = shownAlert
@@ -50,8 +55,10 @@ public struct NotificationRouter {
         }
     }
 
+    /// The shell whose bus and navigator the router uses.
     public let shell: Shell
 
+    /// A router acting on `shell`.
     public init(shell: Shell) {
         self.shell = shell
     }

@@ -30,6 +30,7 @@ public struct PushNotification: Sendable, Equatable {
         /// `show-view`: whether the alert is shown, and the page to open.
         public var showView: ShowView
 
+        /// An alert showing `body`; shown by default.
         public init(body: String, showView: ShowView = .show) {
             self.body = body
             self.showView = showView
@@ -51,6 +52,7 @@ public struct PushNotification: Sendable, Equatable {
     /// The keys an `alert` object may hold.
     public static let alertKeys = ["body", "show-view"]
 
+    /// The alert, if the payload has one.
     public var alert: Alert?
     /// The badge count to show; `nil` leaves it as it is.
     public var badge: Int?
@@ -61,6 +63,7 @@ public struct PushNotification: Sendable, Equatable {
     /// The keys next to `aps` (the app's own data).
     public var custom: [String: JSONValue]
 
+    /// A notification from its parts (tests, code that builds payloads).
     public init(alert: Alert? = nil, badge: Int? = nil, sound: String? = nil, contentAvailable: Bool = false,
                 custom: [String: JSONValue] = [:]) {
         self.alert = alert

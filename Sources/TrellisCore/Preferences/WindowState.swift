@@ -17,8 +17,10 @@ public struct WindowState: Codable, Equatable, Sendable {
     public var width: Int
     /// The height of the window when not maximized.
     public var height: Int
+    /// Whether the window was maximized.
     public var maximized: Bool
 
+    /// A state of `width` × `height` pixels.
     public init(width: Int, height: Int, maximized: Bool = false) {
         self.width = width
         self.height = height
@@ -81,8 +83,11 @@ public struct WindowState: Codable, Equatable, Sendable {
 
 /// Why the window state file could not be used. Each case names the file.
 public enum WindowStateError: Error, Equatable, CustomStringConvertible {
+    /// The file exists but could not be read.
     case unreadable(path: String, reason: String)
+    /// The file is not a window state, or holds sizes out of range.
     case malformed(path: String, reason: String)
+    /// The file or its folder could not be written.
     case unwritable(path: String, reason: String)
 
     public var description: String {

@@ -20,8 +20,11 @@ import Logging
 public final class ColorSchemeFollower {
     /// The portal's `color-scheme` values.
     public enum Preference: UInt32, Sendable {
+        /// The user has not chosen: the application's own default.
         case noPreference = 0
+        /// Prefer dark.
         case dark = 1
+        /// Prefer light.
         case light = 2
     }
 

@@ -24,7 +24,9 @@ extension GtkFrontend {
 
     /// Where an action lives: `win.` actions act on this window, `app.` on the application.
     public enum ActionScope: String, Sendable {
+        /// `win.<name>`, on the window.
         case window = "win"
+        /// `app.<name>`, on the application.
         case application = "app"
     }
 

@@ -9,14 +9,20 @@ import TrellisCore
 ///                                 website: "https://github.com/trellis/trellis"))
 /// ```
 public struct AboutInfo: Sendable, Equatable {
+    /// The program's name.
     public var name: String
+    /// Its version.
     public var version: String
     /// An icon of the icon theme (usually the application id).
     public var iconName: String
+    /// One sentence saying what it is (translated).
     public var comments: String
+    /// Its web site.
     public var website: String?
+    /// The names credited.
     public var developers: [String]
 
+    /// What the About dialog shows.
     public init(name: String, version: String, iconName: String, comments: String, website: String? = nil,
                 developers: [String] = []) {
         self.name = name

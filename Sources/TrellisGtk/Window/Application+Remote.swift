@@ -3,6 +3,7 @@ import Foundation
 
 /// Why the application could not register on the session bus.
 public enum ApplicationError: Error, Equatable, CustomStringConvertible {
+    /// `g_application_register` failed for application `id`.
     case registrationFailed(id: String, reason: String)
 
     public var description: String {

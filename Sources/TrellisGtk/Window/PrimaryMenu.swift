@@ -24,7 +24,9 @@ public final class PrimaryMenu {
 
     /// One menu entry, read back from the model (automation, tests).
     public struct Item: Equatable, Sendable {
+        /// The text shown.
         public let label: String
+        /// The detailed action name (`win.back`).
         public let action: String
     }
 
