@@ -37,10 +37,13 @@ let package = Package(
     targets: [
         // The plugin boundary: a C header only (plus layout checks); see trellis_plugin.h.
         .target(name: "TrellisPluginABI"),
+        // <libintl.h> (gettext in glibc), for TrellisCore's Localization.
+        .systemLibrary(name: "CGettext"),
         .target(
             name: "TrellisCore",
             dependencies: [
                 "TrellisPluginABI",
+                "CGettext",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
             ]

@@ -6,7 +6,7 @@ import TrellisStore
 final class PeoplePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "People"
+        title = tr("People")
         guard let store = shell.resolve(StoreBox.self)?.store else {
             content = .text("No store is open.")
             return

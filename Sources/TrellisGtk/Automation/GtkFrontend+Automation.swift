@@ -24,16 +24,14 @@ import TrellisCore
 /// | `stats` | resident memory, live watches, live row items, stack depth |
 /// | `cycle N [PATTERN]` | N navigate/back cycles (`PATTERN` with `%d`, default `<top path>/%d`); stats before and after |
 /// | `quit` | quits |
+///
+/// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`.
 extension GtkFrontend {
     /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
     /// photographs after a frame is the settled state, as GTK's own tests do.
     public static func disableAnimations() {
         guard let settings = gtk_settings_get_default() else { return }
-        var value = GValue()
-        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN = G_TYPE_MAKE_FUNDAMENTAL (5), a macro
-        g_value_set_boolean(&value, 0)
-        g_object_set_property(GObjectPointer(settings).as(), "gtk-enable-animations", &value)
-        g_value_unset(&value)
+        GtkSettingsProperty.setBool(gobj(settings), "gtk-enable-animations", false)
     }
 
     public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
@@ -123,7 +121,7 @@ extension GtkFrontend {
             done()
             application.quit()
         default:
-            fail("unknown command '\(command)'")
+            automateDesktop(command, argument, reply)
         }
     }
 
@@ -153,6 +151,7 @@ extension GtkFrontend {
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
         }
+        desktopSnapshot(into: &result)
         return result
     }
 

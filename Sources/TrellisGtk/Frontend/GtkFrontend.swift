@@ -46,6 +46,8 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Control><Shift>z"]) { [weak self] in self?.shell.navigator.top?.redo() }
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+        installStandardActions()
+        installNotificationDisplay()
     }
 
     // MARK: - Frontend

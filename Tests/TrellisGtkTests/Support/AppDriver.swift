@@ -12,6 +12,9 @@ final class AppDriver {
     private let input = Pipe()
     private let output = Pipe()
     private let lines = LineReader()
+    /// The app's `$XDG_CONFIG_HOME`: a fresh folder per driver unless the test gives one, so
+    /// the remembered window size of one run (or of the user) does not leak into another.
+    let configHome: URL
 
     /// The built `trellis` next to the test bundle (or `$TRELLIS_BIN`).
     static var executable: URL {
@@ -52,6 +55,7 @@ final class AppDriver {
         env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
         env["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        configHome = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) } ?? home.appendingPathComponent("config")
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardInput = input
