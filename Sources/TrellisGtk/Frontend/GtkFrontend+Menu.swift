@@ -8,14 +8,14 @@ import TrellisCore
 /// | --- | --- | --- |
 /// | `win.back` | Alt+Left, Escape | closes the search bar, else goes back |
 /// | `win.search` | Ctrl+F | toggles the search bar on searchable pages |
-/// | `win.undo` | Ctrl+Z | triggers `edit:undo` on the bus |
-/// | `win.redo` | Shift+Ctrl+Z | triggers `edit:redo` on the bus |
+/// | `win.undo` | Ctrl+Z | undoes the top page's last unsaved change, then triggers `edit:undo` |
+/// | `win.redo` | Shift+Ctrl+Z | redoes it, then triggers `edit:redo` |
 /// | `app.about` | | the About dialog (after ``installAbout(_:)``) |
 /// | `app.quit` | Ctrl+Q | quits |
 ///
-/// Undo and redo are bus events, not hooks: whatever keeps the undo stack (the store's
-/// context) watches `edit:undo` and `edit:redo`. In a text field Ctrl+Z first undoes typing
-/// (GTK's own `text.undo`), as people expect.
+/// Undo and redo go to the page on top (``PageController/undo()``, which a page keeping
+/// unsaved changes in a store context implements), and are then announced on the bus
+/// (`edit:undo`, `edit:redo`) for anything else keeping an undo stack.
 extension GtkFrontend {
     /// The bus message `win.undo` triggers.
     public static let undoMessage = "edit:undo"
@@ -32,11 +32,18 @@ extension GtkFrontend {
 
     /// Adds the undo and redo actions and lists every standard action in the primary menu.
     func installStandardActions() {
-        let bus = shell.bus
         Actions.add("undo", to: window.window, scope: "win", application: application.pointer,
-                    accelerators: ["<Control>z"]) { bus.trigger(Self.undoMessage) }
+                    accelerators: ["<Control>z"]) { [weak self] in
+            guard let shell = self?.shell else { return }
+            shell.navigator.top?.undo()
+            shell.bus.trigger(Self.undoMessage)
+        }
         Actions.add("redo", to: window.window, scope: "win", application: application.pointer,
-                    accelerators: ["<Control><Shift>z"]) { bus.trigger(Self.redoMessage) }
+                    accelerators: ["<Control><Shift>z"]) { [weak self] in
+            guard let shell = self?.shell else { return }
+            shell.navigator.top?.redo()
+            shell.bus.trigger(Self.redoMessage)
+        }
         let menu = window.menu
         menu.add(tr("Back"), action: "win.back", section: .navigation)
         menu.add(tr("Search"), action: "win.search", section: .navigation)

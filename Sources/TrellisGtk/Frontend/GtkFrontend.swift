@@ -40,10 +40,6 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }
         Actions.add("search", to: window.window, scope: "win", application: application.pointer,
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
-        Actions.add("undo", to: window.window, scope: "win", application: application.pointer,
-                    accelerators: ["<Control>z"]) { [weak self] in self?.shell.navigator.top?.undo() }
-        Actions.add("redo", to: window.window, scope: "win", application: application.pointer,
-                    accelerators: ["<Control><Shift>z"]) { [weak self] in self?.shell.navigator.top?.redo() }
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         installStandardActions()
