@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "TrellisHeadless", targets: ["TrellisHeadless"]),
         .library(name: "TrellisGtk", targets: ["TrellisGtk"]),
         .library(name: "TrellisStore", targets: ["TrellisStore"]),
+        .library(name: "TrellisSync", targets: ["TrellisSync"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -25,6 +26,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
+        // Test-only: the REST server TrellisSyncTests runs on 127.0.0.1.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         .target(
@@ -53,6 +56,14 @@ let package = Package(
                 "TrellisCore",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .target(
+            name: "TrellisSync",
+            dependencies: [
+                "TrellisCore",
+                "TrellisStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
@@ -90,6 +101,13 @@ let package = Package(
         ),
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore"]),
         .testTarget(name: "TrellisStoreTests", dependencies: ["TrellisStore", "TrellisCore"]),
+        .testTarget(
+            name: "TrellisSyncTests",
+            dependencies: [
+                "TrellisSync", "TrellisStore", "TrellisCore",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
             name: "TrellisGtkTests",
