@@ -62,7 +62,7 @@ public final class BasicSync: Sync {
             } catch {
                 guard attempt < attempts, error.isTransient else { throw error }
                 let delay = settings.delay(beforeRetry: attempt)
-                logger.info("retrying", metadata: ["request": "\(request.method) \(request.url.absoluteString)",
+                logger.debug("retrying", metadata: ["request": "\(request.method) \(request.url.absoluteString)",
                                                    "after": "\(delay) s", "error": "\(error)"])
                 do {
                     try await Task.sleep(for: .seconds(delay))
