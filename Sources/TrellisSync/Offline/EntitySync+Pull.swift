@@ -57,7 +57,7 @@ extension EntitySync {
     private func apply(_ values: [String: AttributeValue], to object: ManagedObject) throws -> Bool {
         var changed = false
         for key in mapping.keys {
-            guard let value = values[key], object[key].json != value.json else { continue }
+            guard let value = values[key], SyncMapping.wireJSON(object[key]) != SyncMapping.wireJSON(value) else { continue }
             try object.setValue(value, forKey: key)
             changed = true
         }

@@ -43,7 +43,19 @@ public struct SyncMapping: Sendable {
 
     /// The synced attributes of `object` as JSON.
     func attributes(of object: ManagedObject) -> [String: JSONValue] {
-        Dictionary(uniqueKeysWithValues: keys.map { ($0, object[$0].json) })
+        Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.wireJSON(object[$0])) })
+    }
+
+    /// A value as it travels: the store's JSON form, except that dates are written to the
+    /// nearest millisecond (`2026-01-02T03:04:05.678Z`), so that reading and writing a date
+    /// again gives the same text and repeated round trips never drift.
+    static func wireJSON(_ value: AttributeValue) -> JSONValue {
+        guard case .date(let date) = value else { return value.json }
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let seconds = (milliseconds / 1000).rounded(.down)
+        let whole = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: seconds))
+        let fraction = Int(milliseconds - seconds * 1000)
+        return .string(String(whole.dropLast()) + "." + String(format: "%03d", fraction) + "Z")
     }
 
     /// The store values for a server resource's attributes, or `nil` when one of them has
