@@ -3,7 +3,9 @@
 /// (removed ones in their former order).
 @MainActor
 public struct CollectionChanges {
+    /// Models new to the collection.
     public internal(set) var added: [RemoteModel] = []
+    /// Models no longer listed by the server.
     public internal(set) var removed: [RemoteModel] = []
     /// Models kept whose attributes changed.
     public internal(set) var changed: [RemoteModel] = []

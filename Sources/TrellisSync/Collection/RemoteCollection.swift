@@ -87,9 +87,7 @@ public final class RemoteCollection: TableSource {
         for model in models where model.collection === self { model.collection = nil }
         let fresh = resources.map { resource -> RemoteModel in
             let model = makeModel()
-            model.isMerging = true
             model.apply(resource)
-            model.isMerging = false
             model.collection = self
             return model
         }
@@ -111,17 +109,22 @@ public final class RemoteCollection: TableSource {
 
     // MARK: - TableSource
 
+    /// One untitled section.
     public var numberOfSections: Int { 1 }
 
+    /// One row per model.
     public func numberOfRows(inSection section: Int) -> Int { models.count }
 
+    /// The model at `path.row`, identified by its client id.
     public func item(at path: TableIndexPath) -> TableItem {
         let model = models[path.row]
         return TableItem(id: TableItemID(model.cid), value: model)
     }
 
+    /// No title: the section has no header row.
     public func title(forSection section: Int) -> String? { nil }
 
+    /// Where the model with client id `id` is.
     public func indexPath(of id: TableItemID) -> TableIndexPath? {
         guard let cid = id.base.base as? String, let row = models.firstIndex(where: { $0.cid == cid }) else {
             return nil

@@ -178,6 +178,7 @@ public final class RemoteModel {
 
 /// Key-value reading for cell providers: `id`, `cid`, `version` or an attribute.
 extension RemoteModel: @MainActor KeyValueCoding {
+    /// The value of `key`, or `nil` when the model has none.
     public func value(forKey key: String) -> JSONValue? {
         switch key {
         case RemoteResource.idKey: return id.map(JSONValue.string)

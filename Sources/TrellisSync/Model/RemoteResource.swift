@@ -19,11 +19,14 @@ public struct RemoteResource: Sendable, Hashable {
     /// The key of the version in a resource object (the `ETag` header wins when present).
     public static let versionKey = "version"
 
+    /// The server id; `nil` in a resource the server has not stored yet.
     public var id: String?
+    /// The server version, as text.
     public var version: String?
     /// Every member except `id` and `version`.
     public var attributes: [String: JSONValue]
 
+    /// A resource with these members.
     public init(id: String?, version: String?, attributes: [String: JSONValue]) {
         self.id = id
         self.version = version

@@ -16,12 +16,20 @@ import TrellisStore
 /// let report = try await notesSync.syncNow() // push the queue in order, then pull
 /// ```
 ///
+/// ## Saving
+/// The store is the truth the app shows; nothing waits for the network. ``save(_:)`` saves
+/// a context and, in the same transaction, queues each insertion, change (of a synced
+/// attribute) and deletion of the entity in the outbox (`SyncOutboxEntry`), which survives
+/// restarts. Saves made otherwise (`context.save()`, a background context, a plugin) are
+/// caught too: the store's `store:did-save` event (when the store triggers it on `bus`) is
+/// handled on the main actor right after, and queues them in a second transaction; a
+/// pass also queues any object the server has never seen. Prefer ``save(_:)``, which
+/// leaves no moment where a change is saved but not queued.
+///
 /// ## How it works
-/// - **Local first.** The store is the truth the app shows. ``save(_:)`` saves a context
-///   and, in the same transaction, queues each insertion, change (of a synced attribute)
-///   and deletion of the entity in the outbox (`SyncOutboxEntry`). Nothing waits for the
-///   network; the queue survives restarts.
-/// - **Push** (first in a pass): entries go to the server oldest first. A change is PUT
+/// - **Push** (first in a pass, after queuing a creation for every object the server has
+///   never seen and that has nothing queued, such as notes written before a server was
+///   configured): entries go to the server oldest first. A change is PUT
 ///   with `If-Match: "<version>"`, the server version the object was based on (kept in
 ///   `SyncRecord` with the server id). An entry leaves the queue only in the transaction
 ///   that records the server's answer. When the server cannot be reached, answers 5xx or
@@ -56,7 +64,9 @@ public final class EntitySync {
         public static let conflict = "sync:conflict"
     }
 
+    /// The store whose objects are synced.
     public let store: PersistentStore
+    /// The synced entity, its collection path and its travelling attributes.
     public let mapping: SyncMapping
     /// The server collection, as of the last pull (a live table source).
     public let collection: RemoteCollection
@@ -72,7 +82,7 @@ public final class EntitySync {
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var loop: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
-    private var wake: AsyncStream<Void>.Continuation?
+    var wake: AsyncStream<Void>.Continuation?
 
     /// Syncs `mapping`'s entity of `store` with `<server>/<collectionPath>`.
     ///
@@ -108,6 +118,7 @@ public final class EntitySync {
         context = ManagedObjectContext(store: store, undoEnabled: false)
         outbox = Outbox(entityName: mapping.entityName, context: context)
         records = SyncRecords(entityName: mapping.entityName, context: context)
+        watchForeignSaves()
     }
 
     /// How many local changes wait for the server.
@@ -115,7 +126,8 @@ public final class EntitySync {
 
     // MARK: - Saving
 
-    /// Saves `context` and queues its changes to the synced entity, in one transaction:
+    /// Saves `context` and queues its changes to the synced entity, in one transaction
+    /// (the way to save synced objects: see "Saving" above):
     /// an insertion as a create, a change to a synced attribute as an update (with the
     /// synced attributes as they are now), a deletion as a delete. Wakes the sync loop
     /// when ``start(every:)`` runs.
@@ -175,6 +187,7 @@ public final class EntitySync {
         }
         var report = SyncReport()
         do {
+            try adoptUnsyncedObjects()
             try await push(into: &report)
             if report.failure == nil { try await pull(into: &report) }
             report.pending = try outbox.count()
@@ -228,8 +241,8 @@ public final class EntitySync {
         stop()
     }
 
-    /// The local object with `localID`, if it exists.
+    /// The local object with `localID`, if it exists, with its saved values read afresh.
     func object(_ localID: UUID) throws -> ManagedObject? {
-        try context.object(with: ObjectID(entityName: mapping.entityName, uuid: localID))
+        try context.fetch(FetchRequest(entityName: entity.name, predicate: .equal("id", .uuid(localID)), limit: 1)).first
     }
 }

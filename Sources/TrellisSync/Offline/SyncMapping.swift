@@ -23,6 +23,7 @@ public struct SyncMapping: Sendable {
     /// (every attribute of the entity); by default they are kept as they are.
     public var conflictCopy: @Sendable ([String: AttributeValue]) -> [String: AttributeValue]
 
+    /// A mapping of `entityName`'s `keys` to `<server>/<collectionPath>`.
     public init(entityName: String, collectionPath: String, keys: [String],
                 conflictCopy: @escaping @Sendable ([String: AttributeValue]) -> [String: AttributeValue] = { $0 })
     {

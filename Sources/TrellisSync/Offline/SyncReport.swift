@@ -22,6 +22,7 @@ public struct SyncReport: Sendable, Equatable {
     /// pushed everything and pulled.
     public var failure: SyncError?
 
+    /// An empty report.
     public init() {}
 
     /// The report as the data of the `sync:finished` event.
@@ -44,6 +45,7 @@ public struct SyncConflict: Sendable, Equatable {
     /// `nil` when the rejected change was a deletion (the object is restored instead).
     public let copy: ObjectID?
 
+    /// A conflict between `original` and the `copy` of its rejected edit.
     public init(original: ObjectID, copy: ObjectID?) {
         self.original = original
         self.copy = copy

@@ -52,6 +52,7 @@ public final class BasicSync: Sync {
         session.finishTasksAndInvalidate()
     }
 
+    /// Checks the URL, then sends the request with the retries its method allows.
     public func send(_ request: SyncRequest) async throws(SyncError) -> SyncResponse {
         try settings.check(request.url, for: request.method)
         let attempts = request.method.isIdempotent ? settings.retries + 1 : 1

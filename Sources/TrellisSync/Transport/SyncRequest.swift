@@ -29,7 +29,9 @@ public struct SyncRequest: Sendable, Hashable {
         public var description: String { rawValue }
     }
 
+    /// The HTTP method.
     public var method: Method
+    /// The resource or collection URL.
     public var url: URL
     /// The JSON body; `nil` sends none.
     public var body: JSONValue?
@@ -37,6 +39,7 @@ public struct SyncRequest: Sendable, Hashable {
     /// server answers 412 when its version differs.
     public var ifMatch: String?
 
+    /// A request of `method` to `url`.
     public init(_ method: Method, _ url: URL, body: JSONValue? = nil, ifMatch: String? = nil) {
         self.method = method
         self.url = url
@@ -55,6 +58,7 @@ public struct SyncResponse: Sendable, Hashable {
     /// if the server sent one.
     public var version: String?
 
+    /// An answer with this status, body and version.
     public init(status: Int, body: JSONValue, version: String? = nil) {
         self.status = status
         self.body = body

@@ -37,6 +37,7 @@ public struct SyncSettings: Sendable, Hashable {
     /// other host needs HTTPS; loopback (127.0.0.0/8, ::1, localhost) is always allowed.
     public var allowInsecureHosts: Set<String>
 
+    /// Settings with these values; the defaults suit a server on the internet.
     public init(server: URL? = nil, bearerToken: String? = nil, timeout: TimeInterval = 15, retries: Int = 2,
                 backoff: TimeInterval = 0.5, maximumBackoff: TimeInterval = 8, allowInsecureHosts: Set<String> = [])
     {
