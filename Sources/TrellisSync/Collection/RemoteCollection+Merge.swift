@@ -52,9 +52,12 @@ extension RemoteCollection {
         for (index, model) in target.enumerated() where added.contains(ObjectIdentifier(model)) {
             insert(model, at: index)
         }
-        for model in result.changed {
-            guard let index = models.firstIndex(where: { $0 === model }) else { continue }
-            changes.announce(.update(TableIndexPath(row: index)))
+        if !result.changed.isEmpty {
+            let rows = Dictionary(uniqueKeysWithValues: models.enumerated().map { (ObjectIdentifier($1), $0) })
+            for model in result.changed {
+                guard let row = rows[ObjectIdentifier(model)] else { continue }
+                changes.announce(.update(TableIndexPath(row: row)))
+            }
         }
         if result.reordered { trigger(CollectionEvents.sort) }
         if !result.isEmpty {

@@ -37,8 +37,9 @@ import TrellisStore
 ///   entry stays queued with its error, to be sent again by a later pass: what a user
 ///   typed is never dropped.
 /// - **Pull** (after a complete push): the collection is fetched and merged into the store
-///   by server id: new resources are inserted, changed ones update their object, vanished
-///   ones delete it. An object with queued changes is left alone: its push decides.
+///   by server id: new resources are inserted, resources whose version changed update
+///   their object, vanished ones delete it. An object with queued changes is left alone:
+///   its push decides.
 ///
 /// ## The conflict rule
 /// Versions come from the server only (`ETag` or the `version` member); client clocks are
