@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TrellisPluginTemplate", type: .dynamic, targets: ["TrellisPluginTemplate"]),
         .library(name: "TrellisPluginCHello", type: .dynamic, targets: ["TrellisPluginCHello"]),
         .library(name: "TrellisStore", targets: ["TrellisStore"]),
+        .library(name: "TrellisSync", targets: ["TrellisSync"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -33,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
+        // Test-only: the REST server TrellisSyncTests runs on 127.0.0.1.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         // The plugin boundary: a C header only (plus layout checks); see trellis_plugin.h.
@@ -82,6 +85,16 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Logging", package: "swift-log"),
             ]
+        ),
+        .target(
+            name: "TrellisSync",
+            dependencies: [
+                "TrellisCore",
+                "TrellisStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // Text for the lead to paste into the README.
+            exclude: ["README-section.md"]
         ),
         // Helper for the store's crash-safety test: saves in a loop until it is killed.
         .executableTarget(
@@ -135,6 +148,13 @@ let package = Package(
             name: "TrellisStoreTests",
             // The crash-safety test runs trellis-store-crasher as a child process.
             dependencies: ["TrellisStore", "TrellisCore", "trellis-store-crasher"]
+        ),
+        .testTarget(
+            name: "TrellisSyncTests",
+            dependencies: [
+                "TrellisSync", "TrellisStore", "TrellisCore",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
         ),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
