@@ -117,7 +117,7 @@ struct EntitySyncTests {
         try await SyncFixtures.withServer { server in
             let local = try SyncedStore(server: server)
             let note = try local.context.insert("Note", values: ["title": "no dates"])
-            #expect(throws: ValidationError.self) { try local.sync.save(local.context) }
+            #expect(throws: SaveValidationError.self) { try local.sync.save(local.context) }
             #expect(try local.sync.pendingCount() == 0)
             #expect(local.context.insertedObjects.map(\.objectID) == [note.objectID])
             note["created"] = .date(Date())
