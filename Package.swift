@@ -107,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "TrellisDemo",
-            dependencies: ["TrellisCore", "TrellisStore"]
+            dependencies: ["TrellisCore", "TrellisStore", "TrellisSync"]
         ),
         .executableTarget(
             name: "trellis",
@@ -152,7 +152,7 @@ let package = Package(
         .testTarget(
             name: "TrellisSyncTests",
             dependencies: [
-                "TrellisSync", "TrellisStore", "TrellisCore",
+                "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),

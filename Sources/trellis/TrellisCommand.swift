@@ -16,8 +16,17 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .customLong("plugin-dir"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
     var pluginDirectories: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Sync the notes with the server at URL (https, or http to loopback).", valueName: "URL"))
+    var server: String?
+
     func validate() throws {
         if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
+        if let server, serverURL == nil { throw ValidationError("--server needs an absolute http(s) URL, not \(server)") }
+    }
+
+    var serverURL: URL? {
+        guard let server, let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
+        return url
     }
 
     /// Builds the demo's shell: its routes, state and services.
@@ -35,6 +44,7 @@ struct ShellOptions: ParsableArguments {
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: shell.bus)
         try DemoApp.install(on: shell, catalog: catalog, store: store, syntheticRows: rows)
         DemoServices.start(on: shell, pluginDirectories: pluginDirectories, dataDirectory: data)
+        try DemoSync.start(on: shell, store: store, server: serverURL)
         return shell
     }
 }
