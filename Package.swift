@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "TrellisPluginTemplate", type: .dynamic, targets: ["TrellisPluginTemplate"]),
         .library(name: "TrellisPluginCHello", type: .dynamic, targets: ["TrellisPluginCHello"]),
         .library(name: "TrellisStore", targets: ["TrellisStore"]),
+        .library(name: "TrellisSync", targets: ["TrellisSync"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -29,16 +30,23 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Test-only: property-based fuzzing of everything that parses outside input.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
         // Benchmark-only: the baseline for `trellis-bench routes`.
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
+        // Test-only: the REST server TrellisSyncTests runs on 127.0.0.1.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
     ],
     targets: [
         // The plugin boundary: a C header only (plus layout checks); see trellis_plugin.h.
         .target(name: "TrellisPluginABI"),
+        // <libintl.h> (gettext in glibc), for TrellisCore's Localization.
+        .systemLibrary(name: "CGettext"),
         .target(
             name: "TrellisCore",
             dependencies: [
                 "TrellisPluginABI",
+                "CGettext",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
@@ -78,6 +86,16 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        .target(
+            name: "TrellisSync",
+            dependencies: [
+                "TrellisCore",
+                "TrellisStore",
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            // Text for the lead to paste into the README.
+            exclude: ["README-section.md"]
+        ),
         // Helper for the store's crash-safety test: saves in a loop until it is killed.
         .executableTarget(
             name: "trellis-store-crasher",
@@ -89,7 +107,7 @@ let package = Package(
         ),
         .target(
             name: "TrellisDemo",
-            dependencies: ["TrellisCore"]
+            dependencies: ["TrellisCore", "TrellisStore", "TrellisSync"]
         ),
         .executableTarget(
             name: "trellis",
@@ -102,7 +120,7 @@ let package = Package(
         .executableTarget(
             name: "trellis-bench",
             dependencies: [
-                "TrellisCore",
+                "TrellisCore", "TrellisGtk", "CGtk",
                 "TrellisStore",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -122,7 +140,22 @@ let package = Package(
                                            "__tsan_ignore_thread_end"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })]
         ),
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
-        .testTarget(name: "TrellisStoreTests", dependencies: ["TrellisStore", "TrellisCore"]),
+        .testTarget(
+            name: "TrellisFuzzTests",
+            dependencies: ["TrellisCore", "TrellisStore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "TrellisStoreTests",
+            // The crash-safety test runs trellis-store-crasher as a child process.
+            dependencies: ["TrellisStore", "TrellisCore", "trellis-store-crasher"]
+        ),
+        .testTarget(
+            name: "TrellisSyncTests",
+            dependencies: [
+                "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless",
+                .product(name: "FlyingFox", package: "FlyingFox"),
+            ]
+        ),
         .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
         .testTarget(
             name: "TrellisGtkTests",

@@ -36,7 +36,18 @@ trellis_require_swift() {
   fi
 }
 
-# What running the window needs, and what the whole test suite needs.
-TRELLIS_RUNTIME_PACKAGES=(pkg-config libgtk-4-dev libsqlite3-dev fonts-dejavu-core)
+# Compiles the translations (data/po/<lang>.po, languages in data/po/LINGUAS) to
+# .build/locale/<lang>/LC_MESSAGES/trellis.mo, where a SwiftPM build of `trellis` finds them
+# (`meson install` puts them under the prefix instead).
+trellis_compile_translations() {
+  local lang
+  for lang in $(grep -v '^#' data/po/LINGUAS); do
+    mkdir -p ".build/locale/$lang/LC_MESSAGES"
+    msgfmt --check -o ".build/locale/$lang/LC_MESSAGES/trellis.mo" "data/po/$lang.po"
+  done
+}
+
+# What running the window needs (gettext for msgfmt), and what the whole test suite needs.
+TRELLIS_RUNTIME_PACKAGES=(pkg-config libgtk-4-dev libsqlite3-dev fonts-dejavu-core gettext)
 TRELLIS_TEST_PACKAGES=("${TRELLIS_RUNTIME_PACKAGES[@]}" gcc xvfb xauth dbus-daemon meson ninja-build
-  desktop-file-utils appstream gettext)
+  desktop-file-utils appstream)

@@ -1,10 +1,13 @@
 import TrellisCore
+import TrellisStore
 
 /// The demo application, built only from Trellis's public API: its routes, pages and state.
 ///
 /// ```swift
 /// let shell = Shell()
-/// try DemoApp.install(on: shell, catalog: Resources.loadCatalog(from: Resources.dataDirectory()))
+/// let data = try Resources.dataDirectory()
+/// try DemoApp.install(on: shell, catalog: Resources.loadCatalog(from: data),
+///                     store: DemoStore.open(dataDirectory: data, bus: shell.bus))
 /// ```
 @MainActor
 public enum DemoApp {
@@ -15,18 +18,25 @@ public enum DemoApp {
         ("/catalog/:id", GenrePage.self, true),
         ("/favourites", FavouritesPage.self, true),
         ("/people", PeoplePage.self, true),
+        ("/notes", NotesPage.self, true),
+        ("/notes/new", NotePage.self, true),
+        ("/notes/:id", NotePage.self, true),
+        ("/plugins", PluginsPage.self, true),
         ("/events", EventsPage.self, false),
     ]
 
     /// Registers the demo's routes and state on `shell`.
-    /// - Parameter syntheticRows: show this many synthetic rows in the catalog instead (`--rows`).
-    public static func install(on shell: Shell, catalog: [String], syntheticRows: Int? = nil) throws {
+    /// - Parameters:
+    ///   - store: the store holding notes and people.
+    ///   - syntheticRows: show this many synthetic rows in the catalog instead (`--rows`).
+    public static func install(on shell: Shell, catalog: [String], store: PersistentStore, syntheticRows: Int? = nil) throws {
         shell.provide(EventRecorder(bus: shell.bus))
+        shell.provide(StoreBox(store))
+        NoteCommands.map(on: shell, store: store)
         shell.provide(DemoModel(catalog: catalog, syntheticRows: syntheticRows, bus: shell.bus))
         for route in routes {
             try shell.route(route.pattern, to: route.page, isPublic: route.isPublic, owner: "demo")
         }
-        try shell.services.register(NetworkActivityService.name, owner: "demo") { NetworkActivityService() }
-        try shell.services.start(NetworkActivityService.name)
+
     }
 }

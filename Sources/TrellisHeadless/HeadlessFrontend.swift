@@ -20,7 +20,7 @@ public final class HeadlessFrontend: Frontend {
     public unowned let shell: Shell
     /// Whether the activity indicator would be shown (`activity:changed` said so).
     public private(set) var isActivityVisible = false
-    /// The status line (set by the app through ``setStatus(_:)``).
+    /// The status line (set by the app through ``showStatus(_:)``).
     public private(set) var status: String?
     /// Every push and pop, in order (`push /catalog`, `pop /catalog/5`), for tests.
     public private(set) var history: [String] = []
@@ -74,8 +74,7 @@ public final class HeadlessFrontend: Frontend {
         return nil
     }
 
-    /// Sets the status line.
-    public func setStatus(_ text: String?) { status = text }
+    public func showStatus(_ text: String?) { status = text }
 
     /// The whole screen as text: the header (back, title, search, activity), the message, the
     /// content, the status line.
@@ -84,6 +83,7 @@ public final class HeadlessFrontend: Frontend {
         var header = (shell.navigator.stack.count > 1 ? "< " : "") + page.title
         if let table, table.container.isSearchable, !table.searchText.isEmpty { header += "  [search: \(table.searchText)]" }
         if isActivityVisible { header += "  [busy]" }
+        if !page.actions.isEmpty { header += "  " + page.actions.map { "(\($0.label))" }.joined(separator: " ") }
         var lines = [header, String(repeating: "=", count: max(8, header.count))]
         if let message = page.message { lines.append("! \(message)") }
         switch page.content {
@@ -142,6 +142,12 @@ public final class HeadlessFrontend: Frontend {
     public func press(_ id: String) throws(HeadlessError) {
         guard let form else { throw .noForm(page: page?.title ?? "") }
         guard form.press(id) else { throw .noSuchAction(id) }
+    }
+
+    /// Presses the page's header-bar button `id`.
+    public func pressPageAction(_ id: String) throws(HeadlessError) {
+        guard let page, page.actions.contains(where: { $0.id == id }) else { throw .noSuchAction(id) }
+        page.perform(pageAction: id)
     }
 
     /// Presses Back; `false` at the root.

@@ -8,6 +8,8 @@ enum BenchmarkList {
         BusBenchmark.self,
         RoutesBenchmark.self,
         TableBenchmark.self,
+        StoreBenchmark.self,
+        DurabilityBenchmark.self,
         PluginsBenchmark.self,
         ControlBenchmark.self,
     ]

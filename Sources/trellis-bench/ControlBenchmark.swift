@@ -1,14 +1,16 @@
 import ArgumentParser
 import Foundation
+import CGtk
 import TrellisCore
+import TrellisGtk
 
 /// `trellis-bench control`: latency of a four-stage front-controller request (security,
 /// validation and business off the main thread, view on the main actor) and throughput of
 /// background-only requests.
 ///
-/// There is no GLib loop in this process: the main actor is the main dispatch queue, drained
-/// by `dispatchMain()` while the measurement runs in a detached task. Under GTK the same hop
-/// goes through the main-queue bridge in the GLib loop instead.
+/// As in the window, the main thread runs a GLib main loop with the main-queue bridge
+/// installed, so each view stage's main-actor hop goes through the bridge's eventfd and the
+/// GLib loop; the measurement itself runs in a detached task.
 struct ControlBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "control",
@@ -60,7 +62,9 @@ struct ControlBenchmark: ParsableCommand {
                 Self.exit(withError: error)
             }
         }
-        dispatchMain()
+        // The GLib loop owns the main thread, as under GTK; the bridge drains the main queue.
+        MainQueueBridge.install()
+        g_main_loop_run(g_main_loop_new(nil, 0))
     }
 
     private func measure() async throws {

@@ -12,24 +12,32 @@ final class DemoWindowApp {
     let automation: Bool
     let stressInserts: Int?
     let app: Application
-    private var frontend: GtkFrontend?
+    private(set) var frontend: GtkFrontend?
+    /// What this launch asks for (handed to the running instance when there is one).
+    var launch = LaunchRequest()
 
-    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool, stressInserts: Int? = nil) {
+    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool, stressInserts: Int? = nil,
+         applicationID: String? = nil) {
         self.stressInserts = stressInserts
         self.shell = shell
         self.path = path
         self.exitAfterFirstFrame = exitAfterFirstFrame
         self.automation = automation
-        app = Application(id: "io.github.trellis.Demo", unique: !(exitAfterFirstFrame || automation || stressInserts != nil))
+        app = Application(id: applicationID ?? Self.applicationID,
+                          unique: applicationID != nil || !(exitAfterFirstFrame || automation || stressInserts != nil))
         app.onActivate = { [weak self] _ in self?.activate() }
     }
 
-    func run() -> Int32 { app.run() }
+    func run() -> Int32 {
+        if let status = handOverToRunningInstance() { return status }
+        return app.run()
+    }
 
     private func activate() {
         if let frontend { frontend.window.present(); return }
         let frontend = GtkFrontend(shell: shell, application: app)
         self.frontend = frontend
+        installDesktopIntegration(on: frontend)
         do {
             try shell.navigate(to: "/")
             if path != "/" { try shell.navigate(to: path, external: true) }
@@ -37,6 +45,7 @@ final class DemoWindowApp {
             FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
             frontend.show(error: error)
         }
+        routeLaunchNotification()
         if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
         if let stressInserts { frontend.window.afterFirstFrame { [weak self] in self?.stress(stressInserts) } }
         if automation {

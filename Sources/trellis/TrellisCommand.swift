@@ -10,8 +10,23 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .long, help: "Replace the catalog with N synthetic rows (\"row 0\", \"row 1\", …).")
     var rows: Int?
 
+    @Option(name: .long, help: ArgumentHelp("The SQLite database to use (default: $XDG_DATA_HOME/trellis/trellis.sqlite).", valueName: "path"))
+    var database: String?
+
+    @Option(name: .customLong("plugin-dir"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
+    var pluginDirectories: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Sync the notes with the server at URL (https, or http to loopback).", valueName: "URL"))
+    var server: String?
+
     func validate() throws {
         if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
+        if let server, serverURL == nil { throw ValidationError("--server needs an absolute http(s) URL, not \(server)") }
+    }
+
+    var serverURL: URL? {
+        guard let server, let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
+        return url
     }
 
     /// Builds the demo's shell: its routes, state and services.
@@ -22,9 +37,14 @@ struct ShellOptions: ParsableArguments {
             handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
             return handler
         }
+        Localization.setUp(localeDirectory: Resources.localeDirectory())
         let shell = Shell()
-        let catalog = try Resources.loadCatalog(from: Resources.dataDirectory())
-        try DemoApp.install(on: shell, catalog: catalog, syntheticRows: rows)
+        let data = try Resources.dataDirectory()
+        let catalog = try Resources.loadCatalog(from: data)
+        let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: shell.bus)
+        try DemoApp.install(on: shell, catalog: catalog, store: store, syntheticRows: rows)
+        DemoServices.start(on: shell, pluginDirectories: pluginDirectories, dataDirectory: data)
+        try DemoSync.start(on: shell, store: store, server: serverURL)
         return shell
     }
 }
@@ -34,7 +54,7 @@ struct Trellis: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "trellis",
         abstract: "The Trellis demo application: a plugin-based application shell for Linux.",
-        version: "0.1.0",
+        version: DemoWindowApp.version,
         subcommands: [Open.self, Routes.self, Plugins.self],
         defaultSubcommand: Open.self
     )
@@ -47,8 +67,14 @@ struct Open: ParsableCommand {
         abstract: "Open the window at a route path (the default command)."
     )
 
-    @Argument(help: "The route path to open, e.g. /catalog or /catalog/5. Only public routes may be opened from outside.")
-    var path: String = "/catalog"
+    @Argument(help: "The route path to open, e.g. /catalog or /catalog/5 (default: /catalog). Only public routes may be opened from outside. When Trellis is running already, its window opens the path.")
+    var path: String?
+
+    @Option(name: .long, help: ArgumentHelp("Act on a push-notification payload ({\"aps\": {\"alert\", \"badge\", \"sound\", \"content-available\"}}): show it, open its show-view path, set the badge, request a sync.", valueName: "file.json"))
+    var notification: String?
+
+    @Option(name: .long, help: ArgumentHelp("Register on the session bus under this id, as a single instance even with --automation (tests).", visibility: .hidden))
+    var applicationId: String?
 
     @OptionGroup var shellOptions: ShellOptions
 
@@ -65,12 +91,17 @@ struct Open: ParsableCommand {
     var stressInserts: Int?
 
     func run() throws {
+        let payload = try notification.map { file throws(NotificationPayloadError) in
+            try PushNotification(contentsOf: URL(fileURLWithPath: file))
+        }
+        let path = self.path ?? "/catalog"
         if headless {
             try MainActor.assumeIsolated {
                 let shell = try shellOptions.makeShell()
                 let screen = HeadlessFrontend(shell: shell)
                 try shell.navigate(to: "/")
                 if path != "/" { try shell.navigate(to: path, external: true) }
+                if let payload { NotificationRouter(shell: shell).route(payload) }
                 print(screen.render())
             }
             return
@@ -79,7 +110,8 @@ struct Open: ParsableCommand {
             let shell = try shellOptions.makeShell()
             shell.resolve(DemoModel.self)?.editableSyntheticRows = stressInserts != nil
             let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
-                                    automation: automation, stressInserts: stressInserts)
+                                    automation: automation, stressInserts: stressInserts, applicationID: applicationId)
+            app.launch = LaunchRequest(path: self.path, notification: payload)
             return app.run()
         }
         if status != 0 { throw ExitCode(status) }

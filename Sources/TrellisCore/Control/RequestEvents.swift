@@ -12,12 +12,15 @@
 public enum RequestEvents {
     /// The request began (before any object ran).
     public static let started = "request:started"
-    /// A validation object stopped the request. Adds `"object"`.
+    /// A validation object stopped the request, or dispatched it to an error command. Adds
+    /// `"object"`, and for a dispatch the fields of `request:failed` (`"errorCommand"`,
+    /// `"reason"`, `"handled"`, `"stage"`).
     public static let validationFailed = "request:validation-failed"
     /// The request ran to the end or was stopped by a security, business or view object.
     /// Adds `"status"`: `"completed"` or `"stopped"`, and for a stop `"stage"`.
     public static let finished = "request:finished"
-    /// An object threw or dispatched to an error command, or the command was unknown. Adds
+    /// An object threw, an object other than a validation object dispatched to an error
+    /// command, or the command was unknown. Adds
     /// `"errorCommand"`, `"reason"`, `"handled"` (whether an error object ran) and, when
     /// known, `"stage"` and `"object"`.
     public static let failed = "request:failed"
@@ -51,7 +54,9 @@ extension FrontController {
             ]
             if let stage = failure.stage { extra["stage"] = .string(stage.rawValue) }
             if let object = failure.object { extra["object"] = .string(object) }
-            announce(RequestEvents.failed, request, extra)
+            // Rejected input is a validation failure, whether the object stopped or dispatched.
+            let rejected = failure.stage == .validation && failure.underlying == nil
+            announce(rejected ? RequestEvents.validationFailed : RequestEvents.failed, request, extra)
         case .cancelled:
             announce(RequestEvents.cancelled, request)
         }

@@ -12,4 +12,7 @@ public protocol Frontend: AnyObject {
     func navigator(_ navigator: Navigator, didPop page: PageController)
     /// A page's title, content or message changed.
     func pageDidChange(_ page: PageController)
+    /// Shows a line in the window's status area (`nil` hides it): the app's own news, such as
+    /// the last position the location service reported.
+    func showStatus(_ text: String?)
 }

@@ -47,6 +47,8 @@ public final class Form {
     public let actions: [Action]
     /// Called when a button is pressed, with the action's id.
     public var onAction: ((String, Form) -> Void)?
+    /// Called when the user typed into a field, with the field's id and new value.
+    public var onEdit: ((String, String) -> Void)?
     /// Called when the page changed a value (not when the user typed it), so front ends refresh.
     public var onValuesReplaced: (() -> Void)?
 
@@ -64,7 +66,9 @@ public final class Form {
     @discardableResult
     public func userEdited(_ id: String, value: String) -> Bool {
         guard let index = fields.firstIndex(where: { $0.id == id }), fields[index].style != .readOnly else { return false }
+        guard fields[index].value != value else { return true }
         fields[index].value = value
+        onEdit?(id, value)
         return true
     }
 

@@ -31,6 +31,8 @@ open class PageController {
     open var content: PageContent = .text("") { didSet { changed() } }
     /// A message shown above the content (validation errors, failures); `nil` hides it.
     open var message: String? { didSet { if message != oldValue { changed() } } }
+    /// Buttons for the page's own commands, shown in the window's header bar ("New note").
+    open var actions: [PageAction] = [] { didSet { if actions != oldValue { changed() } } }
 
     /// Creates the page for a navigation (iStructure's `initWithValues:`).
     public required init(values: RouteValues, shell: Shell) {
@@ -41,6 +43,18 @@ open class PageController {
     /// Called on a new instance when its route was registered with an action
     /// (iStructure's `$routec(pattern, action)`). The default does nothing.
     open func perform(action: String) {}
+
+    /// Called when one of ``actions`` is pressed. The default does nothing.
+    open func perform(pageAction id: String) {}
+
+    /// Whether ``undo()`` has something to undo (the page's unsaved changes). Default `false`.
+    open var canUndo: Bool { false }
+    /// Whether ``redo()`` has something to redo. Default `false`.
+    open var canRedo: Bool { false }
+    /// Undoes the page's last unsaved change (Ctrl+Z). The default does nothing.
+    open func undo() {}
+    /// Redoes the last undone change (Ctrl+Shift+Z). The default does nothing.
+    open func redo() {}
 
     /// Called when there is no navigation stack to push a page on (iStructure's
     /// `startWithValues:`): a headless script, a service. The default creates no page and does
@@ -53,5 +67,20 @@ open class PageController {
     /// Tells the front end to show the page's new title, content or message.
     public func changed() {
         shell?.frontend?.pageDidChange(self)
+    }
+}
+
+/// A command of a page, shown as a button in the header bar.
+public struct PageAction: Sendable, Equatable {
+    public let id: String
+    /// The text people read (and the accessible name of an icon button).
+    public var label: String
+    /// A symbolic icon name (e.g. `"list-add-symbolic"`); `nil` shows the label instead.
+    public var icon: String?
+
+    public init(id: String, label: String, icon: String? = nil) {
+        self.id = id
+        self.label = label
+        self.icon = icon
     }
 }

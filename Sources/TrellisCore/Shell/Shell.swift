@@ -1,7 +1,7 @@
 import Logging
 
 /// The composition root of a Trellis application: one event bus, one route table with its
-/// navigator, one service registry, one front controller — injected, never global, so every
+/// navigator, one service registry, one front controller (``controller``) — injected, never global, so every
 /// test builds its own.
 ///
 /// ```swift
@@ -15,6 +15,8 @@ public final class Shell {
     public let bus: EventBus
     public let routes: RouteTable<RouteTarget>
     public let services: ServiceRegistry
+    /// The front controller: commands mapped to control stacks (QuickConnect).
+    public let controller: FrontController
     public let logger: Logger
     public private(set) lazy var navigator = Navigator(shell: self)
     /// The front end showing the navigation stack; `nil` when there is none (pages then `start`).
@@ -30,6 +32,7 @@ public final class Shell {
         self.bus = bus ?? EventBus()
         self.routes = RouteTable()
         self.services = ServiceRegistry(bus: self.bus)
+        self.controller = FrontController(bus: self.bus)
     }
 
     /// Registers a page type for a route pattern (iStructure's `$routec`).

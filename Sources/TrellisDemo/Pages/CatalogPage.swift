@@ -4,7 +4,7 @@ import TrellisCore
 final class CatalogPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "Catalog"
+        title = tr("Catalog")
         let model = DemoContext.model(of: shell)
         let callbacks = StandardCallbacks(route: { "/catalog/\($0.id)" },
                                           navigate: { [weak shell] path in try? shell?.navigate(to: path) })
@@ -30,8 +30,8 @@ final class GenrePage: PageController {
         super.init(values: values, shell: shell)
         guard let model = DemoContext.model(of: shell), let index = Int(values.parameters["id"] ?? ""),
               model.catalog.indices.contains(index) else {
-            title = "Unknown genre"
-            content = .text("There is no genre number \(values.parameters["id"] ?? "")")
+            title = tr("Unknown genre")
+            content = .text(tr("There is no genre number %@", values.parameters["id"] ?? ""))
             return
         }
         self.index = index
@@ -48,10 +48,10 @@ final class GenrePage: PageController {
     private func show(_ model: DemoModel) {
         let favourite = model.favourites.contains(index)
         let form = Form(fields: [
-            .init(id: "name", label: "Genre", style: .readOnly, value: model.catalog[index]),
-            .init(id: "number", label: "Line in the catalog", style: .readOnly, value: "\(index + 1)"),
-            .init(id: "occurrences", label: "Times listed", style: .readOnly, value: "\(model.occurrences(of: index))"),
-        ], actions: [.init(id: "favourite", label: favourite ? "Remove from favourites" : "Add to favourites")])
+            .init(id: "name", label: tr("Genre"), style: .readOnly, value: model.catalog[index]),
+            .init(id: "number", label: tr("Line in the catalog"), style: .readOnly, value: "\(index + 1)"),
+            .init(id: "occurrences", label: tr("Times listed"), style: .readOnly, value: "\(model.occurrences(of: index))"),
+        ], actions: [.init(id: "favourite", label: favourite ? tr("Remove from favourites") : tr("Add to favourites"))])
         form.onAction = { [weak self] _, _ in
             guard let self, let model = DemoContext.model(of: self.shell) else { return }
             model.setFavourite(self.index, !model.favourites.contains(self.index))

@@ -8,7 +8,7 @@ final class EventsPage: PageController {
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "Event log"
+        title = tr("Event log")
         let container = TableContainer.list(log)
         content = .table(container)
         for line in DemoContext.recentEvents(of: shell).reversed() { try? log.insert(line, at: TableIndexPath(row: 0)) }

@@ -5,7 +5,7 @@ import TrellisCore
 final class FavouritesPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "Favourites"
+        title = tr("Favourites")
         guard let model = DemoContext.model(of: shell) else { return }
         let container = TableContainer.checklist(ArraySource(model.catalog)) { [weak model] change in
             guard let model else { return }

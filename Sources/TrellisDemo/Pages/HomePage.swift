@@ -2,10 +2,11 @@ import TrellisCore
 
 /// `/`: the sections of the demo.
 final class HomePage: PageController {
-    static let sections: [(title: String, path: String)] = [
-        ("Catalog", "/catalog"), ("Favourites", "/favourites"), ("Notes", "/notes"),
-        ("People", "/people"), ("Plugins", "/plugins"), ("Event log", "/events"),
-    ]
+    /// Each section's title (translated) and path.
+    static var sections: [(title: String, path: String)] {
+        [(tr("Catalog"), "/catalog"), (tr("Favourites"), "/favourites"), (tr("Notes"), "/notes"),
+         (tr("People"), "/people"), (tr("Plugins"), "/plugins"), (tr("Event log"), "/events")]
+    }
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)

@@ -1,11 +1,22 @@
 import TrellisCore
+import TrellisStore
 
-/// `/people`: first name, last name and age of each person (a `KeyValueCellProvider`).
+/// `/people`: first name, last name and age of each person in the store, by last name (a
+/// `KeyValueCellProvider` over a fetched source).
 final class PeoplePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "People"
-        let people = DemoContext.model(of: shell)?.people ?? []
-        content = .table(TableContainer.records(ArraySource(people), keys: ["firstName", "lastName", "age"]))
+        title = tr("People")
+        guard let store = shell.resolve(StoreBox.self)?.store else {
+            content = .text("No store is open.")
+            return
+        }
+        do {
+            let request = FetchRequest(entityName: "Person", sortKeys: [SortKey("lastName"), SortKey("firstName")])
+            let source = try FetchedSource(request: request, context: store.newContext())
+            content = .table(TableContainer.records(source, keys: ["firstName", "lastName", "age"]))
+        } catch {
+            content = .text("The people cannot be read: \(error)")
+        }
     }
 }

@@ -17,22 +17,21 @@ import TrellisCore
 /// | `search TEXT` | opens the search bar and types TEXT; answers once the list is filtered |
 /// | `field ID TEXT` | types TEXT into form field ID |
 /// | `press ID` | clicks form button ID |
+/// | `page-action ID` | clicks the page's header-bar button ID |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
 /// | `stats` | resident memory, live watches, live row items, stack depth |
 /// | `cycle N [PATTERN]` | N navigate/back cycles (`PATTERN` with `%d`, default `<top path>/%d`); stats before and after |
 /// | `quit` | quits |
+///
+/// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`.
 extension GtkFrontend {
     /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
     /// photographs after a frame is the settled state, as GTK's own tests do.
     public static func disableAnimations() {
         guard let settings = gtk_settings_get_default() else { return }
-        var value = GValue()
-        g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN = G_TYPE_MAKE_FUNDAMENTAL (5), a macro
-        g_value_set_boolean(&value, 0)
-        g_object_set_property(GObjectPointer(settings).as(), "gtk-enable-animations", &value)
-        g_value_unset(&value)
+        GtkSettingsProperty.setBool(gobj(settings), "gtk-enable-animations", false)
     }
 
     public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
@@ -63,6 +62,10 @@ extension GtkFrontend {
             window.setSearchActive(true)
             window.setSearchText(argument)
             waitUntil({ container.searchText == argument }, then: done, orFail: { fail("search was not applied") })
+        case "page-action":
+            guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
+            trellis_button_emit_clicked(button.as())
+            done()
         case "field", "press":
             guard let view = currentView, view.form != nil else { return fail("the page on top has no form") }
             let parts = argument.split(separator: " ", maxSplits: 1).map(String.init)
@@ -118,7 +121,7 @@ extension GtkFrontend {
             done()
             application.quit()
         default:
-            fail("unknown command '\(command)'")
+            automateDesktop(command, argument, reply)
         }
     }
 
@@ -134,6 +137,7 @@ extension GtkFrontend {
             "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
+        result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
         if let list = currentView?.list {
@@ -147,6 +151,7 @@ extension GtkFrontend {
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
         }
+        desktopSnapshot(into: &result)
         return result
     }
 

@@ -7,7 +7,8 @@ import TrellisCore
 /// It renders each page's ``PageContent`` (tables as virtual list views, forms, text), keeps
 /// the header bar in step (title, back button, search toggle for searchable tables), shows the
 /// activity spinner while the bus says `activity:changed` with `active: true`, and binds the
-/// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Q quits.
+/// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Z and Ctrl+Shift+Z
+/// undo and redo the page's unsaved changes, Ctrl+Q quits.
 ///
 /// ```swift
 /// let app = Application(id: "org.example.App")
@@ -41,6 +42,8 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
+        installStandardActions()
+        installNotificationDisplay()
     }
 
     // MARK: - Frontend
@@ -70,6 +73,10 @@ public final class GtkFrontend: Frontend {
         if page === shell.navigator.top, let view = views[ObjectIdentifier(page)] { showChrome(of: page, view: view) }
     }
 
+    public func showStatus(_ text: String?) {
+        window.setStatus(text)
+    }
+
     // MARK: - Chrome
 
     private var topView: PageView? {
@@ -79,6 +86,9 @@ public final class GtkFrontend: Frontend {
     private func showChrome(of page: PageController, view: PageView) {
         window.setTitle(page.title)
         window.showMessage(page.message)
+        window.setPageActions(page.actions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
+            page?.perform(pageAction: id)
+        }
         let searchable = view.container?.isSearchable ?? false
         if searchable != window.isSearchable { window.setSearchable(searchable) }
         if let container = view.container, container.searchText != window.searchText {

@@ -1,5 +1,6 @@
 import CGtk
 import CTrellisGtk
+import Foundation
 
 /// A `GtkListView` in a `GtkScrolledWindow`, fed by a ``VirtualListModel`` through a
 /// `GtkSignalListItemFactory`.
@@ -70,6 +71,9 @@ public final class VirtualListView {
         gtk_label_set_ellipsize(title.as(), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(title.as(), 1)
         gtk_label_set_xalign(detail.as(), 1)
+        gtk_label_set_ellipsize(detail.as(), PANGO_ELLIPSIZE_END)
+        gtk_label_set_max_width_chars(detail.as(), 40)
+        gtk_label_set_single_line_mode(detail.as(), 1)
         addStyleClass(detail, "dim-label")
         gtk_box_append(row.as(), check.as())
         gtk_box_append(row.as(), title.as())
@@ -102,7 +106,8 @@ public final class VirtualListView {
             gtk_list_item_set_selectable(listItem.opaque, 0)
         case .item(let columns, let checkbox, let selected):
             gtk_label_set_text(title.as(), columns.first ?? "")
-            gtk_label_set_text(detail.as(), columns.dropFirst().joined(separator: " · "))
+            let detailText = columns.dropFirst().joined(separator: " · ")
+            gtk_label_set_text(detail.as(), detailText.contains("\n") ? detailText.replacingOccurrences(of: "\n", with: " ") : detailText)
             gtk_widget_remove_css_class(title.as(), "heading")
             gtk_widget_set_visible(check.as(), checkbox == nil ? 0 : 1)
             gtk_check_button_set_active(check.as(), checkbox == true ? 1 : 0)

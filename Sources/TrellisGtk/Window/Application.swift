@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import TrellisCore
 
 /// A `GtkApplication` with the main-queue bridge installed, so `@MainActor` code and
 /// `DispatchQueue.main` run inside its GLib main loop.
@@ -19,7 +20,14 @@ public final class Application {
     /// - Parameters:
     ///   - id: a reverse-DNS application id.
     ///   - unique: when `false` every launch is its own process (tests, benchmarks).
+    ///
+    /// Sets the process locale from the environment (with ``Localization``'s `LANGUAGE`
+    /// fallback) and keeps GTK from setting it again.
     public init(id: String, unique: Bool = true) {
+        // The locale GTK would set, plus Localization's LANGUAGE fallback, which GTK's own
+        // setlocale (in gtk_init, at registration) would undo.
+        Localization.setLocaleFromEnvironment(category: LC_ALL)
+        gtk_disable_setlocale()
         let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
         pointer = GObjectPointer(gtk_application_new(id, flags))!
         Signals.connect(pointer, "activate") { [weak self] _ in
@@ -41,4 +49,11 @@ public final class Application {
     }
 
     public func quit() { g_application_quit(pointer.as()) }
+
+    /// The name people see: the title of desktop notifications, the About dialog
+    /// (`g_set_application_name`, one per process).
+    public var displayName: String {
+        get { g_get_application_name().map { String(cString: $0) } ?? "" }
+        set { g_set_application_name(newValue) }
+    }
 }

@@ -1,9 +1,11 @@
 import CGtk
 import Foundation
+import TrellisCore
 
 /// The shell's `GtkApplicationWindow`: a header bar (back button, title, search toggle,
 /// activity spinner, primary menu), a search bar, a `GtkStack` holding the navigation stack's
-/// pages, and a status area at the bottom.
+/// pages, and a status area at the bottom. Icon-only buttons have tooltips and accessible
+/// labels; the title carries the badge count when there is one ("Catalog (3)").
 ///
 /// Desktop-agnostic on purpose: plain GTK 4 widgets, no libadwaita, so it looks native under
 /// GNOME, KDE, Xfce or a tiling window manager.
@@ -19,6 +21,11 @@ public final class ShellWindow {
     public let stack: GObjectPointer
     public let statusLabel: GObjectPointer
     public let messageLabel: GObjectPointer
+    /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
+    public let pageActionsBox: GObjectPointer
+    private(set) var pageActionButtons: [String: GObjectPointer] = [:]
+    /// The primary menu at the end of the header bar.
+    public let menu: PrimaryMenu
 
     /// Called when the user asks to go back (back button, Alt+Left, Escape).
     public var onBack: (() -> Void)?
@@ -30,23 +37,30 @@ public final class ShellWindow {
     private var firstFrameHandlers: [() -> Void] = []
     private var firstFramePainted = false
     private var nextFrameHandlers: [() -> Void] = []
+    private var pageTitle = ""
+    /// The badge count shown after the title; 0 shows none.
+    public private(set) var badge = 0
 
     public init(application: GObjectPointer, title: String) {
         window = GObjectPointer(gtk_application_window_new(application.as()))!
-        gtk_window_set_title(window.as(), title)
         gtk_window_set_default_size(window.as(), 720, 640)
 
         headerBar = GObjectPointer(gtk_header_bar_new())!
         backButton = GObjectPointer(gtk_button_new_from_icon_name("go-previous-symbolic"))!
-        gtk_widget_set_tooltip_text(backButton.as(), "Back")
+        setAccessibleName(backButton, tr("Back"))
         gtk_widget_set_visible(backButton.as(), 0)
         gtk_header_bar_pack_start(headerBar.opaque, backButton.as())
+        pageActionsBox = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))!
+        gtk_header_bar_pack_start(headerBar.opaque, pageActionsBox.as())
         spinner = GObjectPointer(gtk_spinner_new())!
         gtk_widget_set_visible(spinner.as(), 0)
+        setAccessibleName(spinner, tr("Working…"))
         searchButton = GObjectPointer(gtk_toggle_button_new())!
         gtk_button_set_icon_name(searchButton.as(), "system-search-symbolic")
-        gtk_widget_set_tooltip_text(searchButton.as(), "Search")
+        setAccessibleName(searchButton, tr("Search"))
         gtk_widget_set_visible(searchButton.as(), 0)
+        menu = PrimaryMenu()
+        gtk_header_bar_pack_end(headerBar.opaque, menu.button.as())
         gtk_header_bar_pack_end(headerBar.opaque, searchButton.as())
         gtk_header_bar_pack_end(headerBar.opaque, spinner.as())
         gtk_window_set_titlebar(window.as(), headerBar.as())
@@ -79,6 +93,7 @@ public final class ShellWindow {
         gtk_widget_set_margin_top(statusLabel.as(), 4)
         gtk_widget_set_margin_bottom(statusLabel.as(), 4)
         gtk_widget_set_visible(statusLabel.as(), 0)
+        setTitle(title)
 
         let content = GObjectPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))!
         gtk_box_append(content.as(), searchBar.as())
@@ -134,9 +149,21 @@ public final class ShellWindow {
     /// The number of pages on the stack.
     public var depth: Int { pageNames.count }
 
-    /// Sets the window title (the header bar shows it).
+    /// Sets the page title (the header bar shows it, with the badge count if any).
     public func setTitle(_ title: String) {
-        gtk_window_set_title(window.as(), title)
+        pageTitle = title
+        showTitle()
+    }
+
+    /// Shows `count` after the title, as in "Catalog (3)" (the notification badge); 0 hides it.
+    public func setBadge(_ count: Int) {
+        badge = max(0, count)
+        showTitle()
+    }
+
+    private func showTitle() {
+        let shown = badge > 0 ? "\(pageTitle) (\(badge))" : pageTitle
+        gtk_window_set_title(window.as(), shown)
     }
 
     private func update(title: String) {
@@ -146,6 +173,28 @@ public final class ShellWindow {
     }
 
     // MARK: - Chrome
+
+    /// Replaces the header bar's page buttons; `handler` gets the pressed action's id.
+    public func setPageActions(_ actions: [(id: String, label: String, icon: String?)], handler: @escaping (String) -> Void) {
+        while let child = gtk_widget_get_first_child(pageActionsBox.as()) {
+            gtk_box_remove(pageActionsBox.as(), child)
+        }
+        pageActionButtons = [:]
+        for action in actions {
+            let button: GObjectPointer
+            if let icon = action.icon {
+                button = GObjectPointer(gtk_button_new_from_icon_name(icon))!
+                gtk_widget_set_tooltip_text(button.as(), action.label)
+                setAccessibleLabel(button, action.label)
+            } else {
+                button = GObjectPointer(gtk_button_new_with_label(action.label))!
+            }
+            let id = action.id
+            Signals.connect(button, "clicked") { _ in handler(id) }
+            gtk_box_append(pageActionsBox.as(), button.as())
+            pageActionButtons[action.id] = button
+        }
+    }
 
     /// Shows or hides the activity spinner.
     public func setActivity(_ active: Bool) {
@@ -201,7 +250,7 @@ public final class ShellWindow {
         gtk_widget_get_visible(statusLabel.as()) != 0 ? String(cString: gtk_label_get_text(statusLabel.opaque)) : nil
     }
 
-    /// The window title.
+    /// The window title, with the badge count if any.
     public var title: String { gtk_window_get_title(window.as()).map { String(cString: $0) } ?? "" }
 
     public func present() { gtk_window_present(window.as()) }

@@ -17,6 +17,8 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
     case invalidStoredID(entity: String, id: String)
     /// The object belongs to another context (or to none).
     case foreignObject(ObjectID)
+    /// The context already has an object with this id.
+    case duplicateID(ObjectID)
     /// A fetch request's limit, offset or batch size is negative.
     case invalidFetchRequest(entity: String, reason: String)
 
@@ -42,6 +44,8 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
             return "a row of \(entity) has the id '\(id)', which is not a UUID"
         case .foreignObject(let id):
             return "\(id) belongs to another context"
+        case .duplicateID(let id):
+            return "the context already has an object \(id)"
         case .invalidFetchRequest(let entity, let reason):
             return "fetch request for \(entity): \(reason)"
         }

@@ -116,9 +116,9 @@ public final class ManagedObject {
         try setValue(id.map { .uuid($0.uuid) } ?? .null, forKey: key)
     }
 
-    /// Points a to-one relationship at `object` (or at nothing).
-    public func setRelated(_ key: String, to object: ManagedObject?) throws {
-        try setRelated(key, to: object?.objectID)
+    /// Points a to-one relationship at `object`.
+    public func setRelated(_ key: String, to object: ManagedObject) throws {
+        try setRelated(key, to: object.objectID)
     }
 
     /// Inserted in its context and not saved yet.

@@ -2,16 +2,23 @@ extension ManagedObjectContext {
     /// Validates every inserted and updated object, then writes all changes in one
     /// transaction: all of them or none.
     ///
-    /// - Throws: ``ValidationError`` listing every object and key at fault (nothing is
+    /// - Throws: ``SaveValidationError`` listing every object and key at fault (nothing is
     ///   written), or ``StoreError`` for an SQLite failure (the transaction is rolled back).
     ///   Either way the context keeps its changes, to be fixed and saved again.
     ///
     /// Undo history is kept across saves: undoing a saved change makes it pending again.
     public func save() throws {
+        let saved = try saveChanges()
+        // A large save leaves many unchanged instances that may be held by nothing else.
+        purgeIfNeeded(force: saved >= 1024)
+    }
+
+    /// Saves and returns how many objects were saved.
+    private func saveChanges() throws -> Int {
         let objects = pending.filter(\.hasChanges)
         guard !objects.isEmpty else {
             clearPending()
-            return
+            return 0
         }
         var issues: [ValidationIssue] = []
         var rulesByEntity: [String: [ValidationRule]] = [:]
@@ -37,7 +44,7 @@ extension ManagedObjectContext {
                 break
             }
         }
-        guard issues.isEmpty else { throw ValidationError(issues: issues) }
+        guard issues.isEmpty else { throw SaveValidationError(issues: issues) }
 
         let changes = try store.commit(batch)
         for object in objects {
@@ -54,6 +61,7 @@ extension ManagedObjectContext {
         applyDeleteRules(changes, saved: objects)
         clearPending()
         logger.debug("context saved", metadata: ["objects": "\(objects.count)"])
+        return objects.count
     }
 
     /// Discards every unsaved change and the undo history.
@@ -80,6 +88,8 @@ extension ManagedObjectContext {
     /// Brings the context's instances in line with what SQLite's delete rules did:
     /// cascaded deletions detach their objects, nullified relationships become nil.
     private func applyDeleteRules(_ changes: StoreChanges, saved: [ManagedObject]) {
+        // Delete rules act only when something was deleted.
+        guard !changes.deleted.isEmpty else { return }
         let savedIDs = Set(saved.map(\.objectID))
         let deletedIDs = Set(changes.deleted.values.joined())
         for id in deletedIDs where !savedIDs.contains(id) {

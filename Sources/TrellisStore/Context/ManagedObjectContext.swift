@@ -24,13 +24,11 @@ import Logging
 /// returned, objects deleted in the context are left out, and objects changed in the
 /// context keep their unsaved values.
 public final class ManagedObjectContext {
-    private struct WeakObject {
-        weak var object: ManagedObject?
-    }
-
     public let store: PersistentStore
-    /// Unchanged objects are held weakly; changed objects are also held by `pending`.
-    private var registered: [ObjectID: WeakObject] = [:]
+    /// The context's instance of each object it knows. Instances nobody else holds are
+    /// dropped from time to time (see `purgeIfNeeded`), so that scrolling through a million
+    /// rows does not keep them all; changed objects are also held by `pending`.
+    private var registered: [ObjectID: ManagedObject] = [:]
     private var purgeThreshold = 1024
     /// Objects that became inserted, changed or deleted since the last save, in order.
     private(set) var pending: [ManagedObject] = []
@@ -40,20 +38,33 @@ public final class ManagedObjectContext {
     /// A context on `store`; `undoEnabled: false` for imports that need no undo.
     public init(store: PersistentStore, undoEnabled: Bool = true) {
         self.store = store
+        self.model = store.model
         undoStack.isEnabled = undoEnabled
     }
 
-    public var model: ManagedObjectModel { store.model }
+    /// The store's model.
+    public let model: ManagedObjectModel
 
     // MARK: - Objects
 
     /// Inserts a new object of `entityName` with the model's default values.
     @discardableResult
     public func insert(_ entityName: String) throws -> ManagedObject {
+        try insert(entityName, id: UUID())
+    }
+
+    /// Inserts a new object with a given id, e.g. one an import or a sync peer already
+    /// uses. Throws ``ContextError/duplicateID(_:)`` when the context has an object with
+    /// that id; a duplicate of a saved object fails at save with a constraint error.
+    @discardableResult
+    public func insert(_ entityName: String, id uuid: UUID) throws -> ManagedObject {
         guard let entity = model.entity(named: entityName) else { throw ContextError.unknownEntity(entityName) }
-        let object = ManagedObject(id: ObjectID(entityName: entityName), entity: entity, values: entity.defaultValues,
-                                   committed: nil, state: .inserted, context: self)
-        registered[object.objectID] = WeakObject(object: object)
+        let id = ObjectID(entityName: entityName, uuid: uuid)
+        if let existing = registered[id], existing.state != .detached { throw ContextError.duplicateID(id) }
+        purgeIfNeeded()
+        let object = ManagedObject(id: id, entity: entity, values: entity.defaultValues, committed: nil,
+                                   state: .inserted, context: self)
+        registered[id] = object
         markPending(object)
         undoStack.register(.delete(object))
         return object
@@ -84,7 +95,7 @@ public final class ManagedObjectContext {
     /// The object with `id`: the context's own instance if it has one, else read from the
     /// store; `nil` when there is no such object (or it is deleted in this context).
     public func object(with id: ObjectID) throws -> ManagedObject? {
-        if let object = registered[id]?.object, object.state != .detached {
+        if let object = registered[id], object.state != .detached {
             return object.state == .deleted ? nil : object
         }
         guard let entity = model.entity(named: id.entityName) else { throw ContextError.unknownEntity(id.entityName) }
@@ -95,11 +106,12 @@ public final class ManagedObjectContext {
         return rows.first.map { object(for: $0, entity: entity) }
     }
 
-    /// The context's instance for a row read from the store: an existing unchanged
-    /// instance takes the row's values, a changed one keeps its unsaved values.
-    func object(for row: ObjectRow, entity: EntityDescription) -> ManagedObject {
-        if let object = registered[row.id]?.object, object.state != .detached {
-            if object.state == .persistent && !object.isUpdated {
+    /// The context's instance for a row read from the store. An existing unchanged
+    /// instance takes the row's values when `refreshing` (a row of the latest state; not
+    /// for a row of an older snapshot); a changed one keeps its unsaved values.
+    func object(for row: ObjectRow, entity: EntityDescription, refreshing: Bool = true) -> ManagedObject {
+        if let object = registered[row.id], object.state != .detached {
+            if refreshing && object.state == .persistent && !object.isUpdated {
                 object.values = row.values
                 object.committed = row.values
             }
@@ -108,7 +120,7 @@ public final class ManagedObjectContext {
         purgeIfNeeded()
         let object = ManagedObject(id: row.id, entity: entity, values: row.values, committed: row.values,
                                    state: .persistent, context: self)
-        registered[row.id] = WeakObject(object: object)
+        registered[row.id] = object
         return object
     }
 
@@ -129,7 +141,7 @@ public final class ManagedObjectContext {
     /// Called by an object after one of its values changed.
     func objectDidChange(_ object: ManagedObject, column: Int, from old: AttributeValue) {
         if object.state != .detached { markPending(object) }
-        undoStack.register(.set(object, column: column, value: old))
+        if undoStack.isEnabled { undoStack.register(.set(object, column: column, value: old)) }
     }
 
     /// Undoes a deletion: the object is inserted (or un-deleted) again.
@@ -139,7 +151,7 @@ public final class ManagedObjectContext {
         case .deleted: object.state = .persistent
         case .inserted, .persistent: return
         }
-        registered[object.objectID] = WeakObject(object: object)
+        registered[object.objectID] = object
         markPending(object)
         undoStack.register(.delete(object))
     }
@@ -157,16 +169,25 @@ public final class ManagedObjectContext {
 
     func forget(_ id: ObjectID) { registered.removeValue(forKey: id) }
 
-    func registeredObject(_ id: ObjectID) -> ManagedObject? { registered[id]?.object }
+    func registeredObject(_ id: ObjectID) -> ManagedObject? { registered[id] }
+
+    /// How many instances the context holds.
+    var registeredCount: Int { registered.count }
 
     func checkOwnership(_ object: ManagedObject) throws {
         guard object.context === self else { throw ContextError.foreignObject(object.objectID) }
     }
 
-    /// Drops the entries of released objects once the table has doubled.
-    private func purgeIfNeeded() {
-        guard registered.count >= purgeThreshold else { return }
-        registered = registered.filter { $0.value.object != nil }
+    /// Once the table has doubled since the last purge (or when `force`d after a large
+    /// save), drops the objects only the table holds: unchanged (changed ones are held by
+    /// `pending`) and unused by the app, they are read again when needed. Amortised O(1)
+    /// per registration.
+    func purgeIfNeeded(force: Bool = false) {
+        guard force || registered.count >= purgeThreshold else { return }
+        // Through the key subscript, whose accessor yields the stored reference in place.
+        for id in Array(registered.keys) where isKnownUniquelyReferenced(&registered[id]!) {
+            registered.removeValue(forKey: id)
+        }
         purgeThreshold = max(1024, registered.count * 2)
     }
 }

@@ -21,7 +21,7 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
 
 /// Thrown by ``ManagedObjectContext/save()`` when objects do not validate; nothing was
 /// written and the context keeps its changes.
-public struct ValidationError: Error, Equatable, CustomStringConvertible {
+public struct SaveValidationError: Error, Equatable, CustomStringConvertible {
     public let issues: [ValidationIssue]
 
     public var description: String {

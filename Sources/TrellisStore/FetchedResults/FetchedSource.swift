@@ -69,7 +69,8 @@ public final class FetchedSource: TableSource {
             return try results.object(at: final)
         case .old(let previous):
             let old = announcement.old
-            return results.context.object(for: try old.row(at: old.state.offset(of: previous)), entity: old.state.fetch.entity)
+            let row = try old.row(at: old.state.offset(of: previous))
+            return results.context.object(for: row, entity: old.state.fetch.entity, refreshing: false)
         }
     }
 

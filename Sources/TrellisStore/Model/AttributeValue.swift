@@ -151,7 +151,14 @@ public enum AttributeValue: Sendable, Hashable {
     }
 
     static func iso8601(_ date: Date) -> String {
-        Date.ISO8601FormatStyle(includingFractionalSeconds: true).format(date)
+        // The format style truncates the binary fraction, so 0.123 (stored as 0.12299…) would
+        // print as .122 and drift back 1 ms on every write: write the nearest whole millisecond
+        // from an integer count instead.
+        let milliseconds = (date.timeIntervalSince1970 * 1000).rounded()
+        let seconds = (milliseconds / 1000).rounded(.down)
+        let whole = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            .format(Date(timeIntervalSince1970: seconds + 0.0005))  // prints ".000Z"
+        return whole.dropLast(4) + String(format: "%03dZ", Int(milliseconds - seconds * 1000))
     }
 
     static func parseISO8601(_ text: String) -> Date? {

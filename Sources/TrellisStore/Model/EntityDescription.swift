@@ -93,7 +93,10 @@ struct Column: Sendable, Hashable {
 /// let note = model.entity(named: "Note")!
 /// note.attribute(named: "title")?.type     // .string
 /// ```
-public struct EntityDescription: Sendable, Hashable {
+///
+/// A class, immutable, so that every object of the entity shares one description.
+/// Two descriptions are equal when they describe the same entity.
+public final class EntityDescription: Sendable, Hashable {
     /// The name of the id column every entity table has (upper-case UUID text).
     public static let idKey = "id"
 
@@ -138,6 +141,19 @@ public struct EntityDescription: Sendable, Hashable {
 
     /// The names of every stored key: attributes then relationships.
     public var keys: [String] { columns.map(\.name) }
+
+    public static func == (lhs: EntityDescription, rhs: EntityDescription) -> Bool {
+        lhs === rhs
+            || (lhs.name == rhs.name && lhs.attributes == rhs.attributes && lhs.relationships == rhs.relationships
+                && lhs.indexes == rhs.indexes)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(attributes)
+        hasher.combine(relationships)
+        hasher.combine(indexes)
+    }
 
     /// The type stored under `key` (`.uuid` for a relationship and for `id`), or `nil` for
     /// an unknown key.

@@ -55,18 +55,29 @@ struct SaveWriter {
         }
         for id in effects.cascaded { changes.delete(id) }
 
+        // Inserts come in runs of one entity: one statement lookup per run.
         var insertStatements: [String: RawStatement] = [:]
-        for insert in batch.inserts {
-            let entity = insert.entity
+        let inserts = batch.inserts
+        var start = 0
+        while start < inserts.count {
+            let entity = inserts[start].entity
+            var end = start + 1
+            while end < inserts.count && inserts[end].entity === entity { end += 1 }
             let statement = try cached(&insertStatements, entity.name) {
                 let columns = ([EntityDescription.idKey] + entity.keys).map(SchemaSQL.quote).joined(separator: ", ")
                 let marks = Array(repeating: "?", count: entity.columns.count + 1).joined(separator: ", ")
                 return "INSERT INTO \(SchemaSQL.quote(entity.name)) (\(columns)) VALUES (\(marks))"
             }
-            try statement.bind(.uuid(insert.id), at: 1)
-            for (offset, value) in insert.values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
-            try statement.execute()
-            changes.insert(ObjectID(entityName: entity.name, uuid: insert.id))
+            var ids: [ObjectID] = []
+            ids.reserveCapacity(end - start)
+            for insert in inserts[start..<end] {
+                try statement.bind(.uuid(insert.id), at: 1)
+                for (offset, value) in insert.values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
+                try statement.execute()
+                ids.append(ObjectID(entityName: entity.name, uuid: insert.id))
+            }
+            changes.inserted[entity.name, default: []] += ids
+            start = end
         }
 
         var updateStatements: [String: RawStatement] = [:]

@@ -12,6 +12,9 @@ final class AppDriver {
     private let input = Pipe()
     private let output = Pipe()
     private let lines = LineReader()
+    /// The app's `$XDG_CONFIG_HOME`: a fresh folder per driver unless the test gives one, so
+    /// the remembered window size of one run (or of the user) does not leak into another.
+    let configHome: URL
 
     /// The built `trellis` next to the test bundle (or `$TRELLIS_BIN`).
     static var executable: URL {
@@ -47,6 +50,12 @@ final class AppDriver {
         var env = ProcessInfo.processInfo.environment
         env["GSETTINGS_BACKEND"] = "memory"
         env["NO_AT_BRIDGE"] = "1"
+        // Every app gets its own data and settings folders: tests never touch the user's store.
+        home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-gui-\(UUID().uuidString)")
+        env["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
+        env["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        env["XDG_CACHE_HOME"] = home.appendingPathComponent("cache").path
+        configHome = environment["XDG_CONFIG_HOME"].map { URL(fileURLWithPath: $0) } ?? home.appendingPathComponent("config")
         for (key, value) in environment { env[key] = value }
         process.environment = env
         process.standardInput = input
@@ -55,8 +64,27 @@ final class AppDriver {
         lines.start(output.fileHandleForReading)
     }
 
+    /// The app's private XDG folders (removed when the driver goes away).
+    let home: URL
+
     deinit {
         if process.isRunning { process.terminate() }
+        try? FileManager.default.removeItem(at: home)  // a later driver may reuse it only while this one lives
+    }
+
+    /// Dumps the window until `condition` holds (GTK binds new rows on a later frame), up to
+    /// `timeout` seconds; returns the last dump.
+    @discardableResult
+    func dump(until condition: (JSONValue) -> Bool, timeout: TimeInterval = 10,
+              file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        let deadline = Date().addingTimeInterval(timeout)
+        var screen = try send("dump")
+        while !condition(screen) && Date() < deadline {
+            usleep(50_000)
+            screen = try send("dump")
+        }
+        if !condition(screen) { XCTFail("the window never reached the expected state: \(screen)", file: file, line: line) }
+        return screen
     }
 
     /// Sends one command and waits for its reply.

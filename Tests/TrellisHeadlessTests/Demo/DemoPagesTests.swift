@@ -53,8 +53,10 @@ struct DemoPagesTests {
     func people() throws {
         let (shell, screen) = try Fixtures.demo()
         try shell.navigate(to: "/people")
-        let first = try #require(screen.table?.render().first)
-        #expect(first.contains("Анна") && first.contains("Ахматова") && first.contains("76"))
+        let lines = try #require(screen.table?.render())
+        #expect(lines.count == 5, "the sample people are in the store from the first run")
+        #expect(lines.contains("Анна | Ахматова | 76"))
+        #expect(lines.first == "Grace | Hopper | 85", "sorted by last name")
     }
 
     @Test("the event log shows earlier and live bus events, newest first, and filters them")
@@ -103,5 +105,29 @@ struct DemoPagesTests {
         #expect(lastPage == nil)
         #expect(shell.bus.watchCount == watches)
         #expect(shell.navigator.stack.count == 2)
+    }
+}
+
+@MainActor
+@Suite("Demo services, headless")
+struct DemoServicesTests {
+    @Test("net_state comes from the network-activity plugin, not the built-in service")
+    func netStateFromPlugin() throws {
+        let (shell, screen) = try Fixtures.demo()
+        let netState = try #require(shell.services.services.first { $0.name == "net_state" })
+        #expect(netState.owner != "demo", "the plugin supersedes the built-in (owner \(netState.owner))")
+        #expect(netState.isRunning)
+        try shell.navigate(to: "/plugins")
+        let lines = try #require(screen.table?.render())
+        #expect(lines.contains { $0.hasPrefix("Network Activity | 1.0.0 | loaded") })
+        #expect(lines.contains { $0.hasPrefix("Location | 1.0.0 | loaded") })
+    }
+
+    @Test("a location update shows in the status line")
+    func locationStatus() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        shell.bus.trigger("location:update", ["latitude": 55.75222, "longitude": 37.61556, "accuracy": 12, "timestamp": 0])
+        #expect(await eventually { screen.status == "Location: 55.75222, 37.61556 ±12 m" })
+        #expect(screen.render().hasSuffix("-- Location: 55.75222, 37.61556 ±12 m"))
     }
 }

@@ -12,10 +12,17 @@ enum Fixtures {
 
     static func catalog() throws -> [String] { try Resources.loadCatalog(from: dataDirectory) }
 
-    /// A demo shell with a headless front end, at `/`.
-    static func demo() throws -> (Shell, HeadlessFrontend) {
+    /// A new store file in a temporary folder.
+    static func temporaryStoreURL() -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("trellis-test-\(UUID().uuidString)/trellis.sqlite")
+    }
+
+    /// A demo shell with a headless front end, at `/`, on a new store (or the one at `storeURL`).
+    static func demo(storeURL: URL = temporaryStoreURL()) throws -> (Shell, HeadlessFrontend) {
         let shell = Shell()
-        try DemoApp.install(on: shell, catalog: catalog())
+        let store = try DemoStore.open(at: storeURL, dataDirectory: dataDirectory, bus: shell.bus)
+        try DemoApp.install(on: shell, catalog: catalog(), store: store)
+        DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: dataDirectory)
         let screen = HeadlessFrontend(shell: shell)
         try shell.navigate(to: "/")
         return (shell, screen)
@@ -32,4 +39,16 @@ final class EventLog: Sendable {
 
     var events: [Event] { storage.withLock { $0 } }
     var messages: [String] { events.map(\.message) }
+}
+
+/// Waits (letting the main actor run) until `condition` holds or `seconds` pass; returns
+/// whether it held.
+@MainActor
+func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while !condition() {
+        if ContinuousClock.now > deadline { return false }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return true
 }

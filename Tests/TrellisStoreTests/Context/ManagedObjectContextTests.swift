@@ -49,6 +49,36 @@ struct ManagedObjectContextTests {
         #expect(try other.object(with: ObjectID(entityName: "Note")) == nil)
     }
 
+    @Test("instances only the context holds are dropped as it grows; held and changed ones stay")
+    func registryPurge() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.newContext()
+        context.isUndoRegistrationEnabled = false   // the undo history would hold the last inserts
+        var kept: ManagedObject?
+        for number in 0..<3000 {
+            let note = try StoreFixture.insertNote(context, title: "n\(number)")
+            if number == 1234 { kept = note }
+        }
+        try context.save()
+        let changed = try #require(try context.fetch(FetchRequest(entityName: "Note", predicate: .equal("title", "n7"))).first)
+        changed["body"] = "changed"
+        _ = try StoreFixture.insertNote(context, title: "one more")
+        #expect(context.registeredCount < 100, "unreferenced saved instances were dropped")
+        let again = try context.fetch(FetchRequest(entityName: "Note", predicate: .oneOf("title", ["n1234", "n7"]),
+                                                   sortKeys: [.ascending("title")]))
+        #expect(again.first === kept && again.last === changed && changed["body"] == "changed")
+    }
+
+    @Test("an object can be inserted with a given id, once")
+    func insertWithID() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.newContext()
+        let uuid = UUID()
+        let note = try context.insert("Note", id: uuid)
+        #expect(note.objectID == ObjectID(entityName: "Note", uuid: uuid))
+        #expect(throws: ContextError.duplicateID(note.objectID)) { try context.insert("Note", id: uuid) }
+    }
+
     @Test("typed access reads Swift values and names the object and key on a mismatch")
     func typedAccess() throws {
         let fixture = try StoreFixture()
@@ -118,6 +148,9 @@ struct ManagedObjectContextTests {
         #expect(throws: ContextError.wrongDestination(entity: "Note", key: "author", expected: "Person", got: "Note")) {
             try first.setRelated("author", to: second)
         }
+        try second.setRelated("author", to: nil)
+        #expect(try second.relatedID("author") == nil)
+        try second.setRelated("author", to: anna)
 
         try context.delete(anna)
         try context.save()

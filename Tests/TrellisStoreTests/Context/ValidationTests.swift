@@ -14,7 +14,7 @@ struct ValidationTests {
         #expect {
             try context.save()
         } throws: { error in
-            guard let error = error as? ValidationError else { return false }
+            guard let error = error as? SaveValidationError else { return false }
             let id = note.objectID
             return error.issues == [
                 ValidationIssue(object: id, key: "titel", reason: "no such attribute or relationship"),
@@ -36,7 +36,7 @@ struct ValidationTests {
         }
         let context = fixture.store.newContext()
         let person = try StoreFixture.insertPerson(context, "Anna", "Ivanova", age: -1)
-        #expect(throws: ValidationError(issues: [ValidationIssue(object: person.objectID, key: "age",
+        #expect(throws: SaveValidationError(issues: [ValidationIssue(object: person.objectID, key: "age",
                                                                  reason: "must not be negative")])) {
             try context.save()
         }
@@ -53,7 +53,7 @@ struct ValidationTests {
         let context = fixture.store.newContext()
         let note = try StoreFixture.insertNote(context, title: "t")
         note["author"] = "Anna"
-        #expect(throws: ValidationError(issues: [ValidationIssue(object: note.objectID, key: "author",
+        #expect(throws: SaveValidationError(issues: [ValidationIssue(object: note.objectID, key: "author",
                                                                  reason: "expects an object id of Person, got a string")])) {
             try context.save()
         }

@@ -1,0 +1,49 @@
+import Foundation
+import TrellisCore
+
+/// Starts the demo's services: the plugins (network activity, location, …) and, when the
+/// network-activity plugin did not load, the built-in `net_state`; shows location updates in
+/// the window's status area.
+@MainActor
+public enum DemoServices {
+    /// Loads the plugins from the standard places and `pluginDirectories`, and returns their reports.
+    @discardableResult
+    public static func start(on shell: Shell, pluginDirectories: [String], dataDirectory: URL) -> [PluginReport] {
+        let host = shell.pluginHost(
+            searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories),
+            handleRequest: { [weak shell] command, parameters in
+                Task { @MainActor in _ = shell?.controller.submit(command, parameters: parameters.objectValue ?? [:]) }
+            })
+        shell.provide(host)
+        let track = dataDirectory.appendingPathComponent("track-demo.json").path
+        let reports = host.loadAll(serviceOptions: ["location": ["interval": 2, "track": .string(track)]])
+        if !shell.services.services.contains(where: { $0.name == NetworkActivityService.name }) {
+            // The plugin supersedes the built-in service; without it the spinner still works.
+            do {
+                try shell.services.register(NetworkActivityService.name, owner: "demo") { NetworkActivityService() }
+                try shell.services.start(NetworkActivityService.name)
+            } catch {
+                shell.logger.error("net_state could not start: \(error)")
+            }
+        }
+        shell.bus.watchOnMainActor("location:update", owner: shell) { shell, event in
+            shell.frontend?.showStatus(LocationText.status(event.data))
+        }
+        shell.bus.watchOnMainActor("location:error", owner: shell) { shell, event in
+            shell.frontend?.showStatus("Location unavailable: \(event.data["reason"]?.stringValue ?? "unknown error")")
+        }
+        return reports
+    }
+}
+
+/// How a `location:update` reads in the status area.
+enum LocationText {
+    static func status(_ data: JSONValue) -> String {
+        guard let latitude = data["latitude"]?.doubleValue, let longitude = data["longitude"]?.doubleValue else {
+            return "Location: unknown"
+        }
+        var text = String(format: "Location: %.5f, %.5f", latitude, longitude)
+        if let accuracy = data["accuracy"]?.doubleValue { text += String(format: " ±%.0f m", accuracy) }
+        return text
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+import TrellisCore
+import TrellisStore
+
+/// Opens the demo's store: the model file `data/model.json`, the database at `--database PATH`
+/// or the embedded default under `$XDG_DATA_HOME/trellis/`, and sample people on first run.
+@MainActor
+public enum DemoStore {
+    /// Opens (creating on first run) the store at `url`, or at the default location.
+    public static func open(at url: URL? = nil, dataDirectory: URL, bus: EventBus) throws -> PersistentStore {
+        let model = try ManagedObjectModel(contentsOf: dataDirectory.appendingPathComponent("model.json"))
+        let store = try PersistentStore(url: url ?? PersistentStore.defaultURL(), model: model, bus: bus)
+        let context = store.newContext()
+        if try context.count(for: FetchRequest(entityName: "Person")) == 0 {
+            for person in Person.samples {
+                let object = try context.insert("Person")
+                object["firstName"] = .string(person.firstName)
+                object["lastName"] = .string(person.lastName)
+                object["age"] = .integer(person.age)
+            }
+            try context.save()
+        }
+        return store
+    }
+}

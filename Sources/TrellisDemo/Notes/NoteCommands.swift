@@ -1,0 +1,132 @@
+import Foundation
+import TrellisCore
+import TrellisStore
+
+/// The notes flow through the front controller (QuickConnect's control stacks):
+///
+/// | command | validation | business | view | error command |
+/// | --- | --- | --- | --- | --- |
+/// | `note.save` | ``NoteValidation`` | ``SaveNote`` | ``NoteSaved`` | `note.invalid` → ``ShowNoteProblem`` |
+/// | `note.delete` | | ``DeleteNote`` | ``NoteSaved`` | `default` → ``ShowNoteProblem`` |
+///
+/// Validation and business run off the main thread; saving goes through a background
+/// context, and the notes list follows through its fetched results.
+enum NoteCommands {
+    static let save = "note.save"
+    static let delete = "note.delete"
+    static let invalid = "note.invalid"
+    /// The longest title accepted, in characters.
+    static let maximumTitleLength = 200
+
+    @MainActor
+    static func map(on shell: Shell, store: PersistentStore) {
+        let background = store.newBackgroundContext(label: "trellis.demo.notes")
+        let controller = shell.controller
+        controller.mapValidation(save) { NoteValidation() }
+        controller.mapBusiness(save) { SaveNote(context: background) }
+        controller.mapView(save) { [weak shell] in NoteSaved(shell: shell) }
+        controller.mapError(invalid) { [weak shell] in ShowNoteProblem(shell: shell) }
+        controller.mapBusiness(delete) { DeleteNote(context: background) }
+        controller.mapView(delete) { [weak shell] in NoteSaved(shell: shell) }
+        controller.mapError("default") { [weak shell] in ShowNoteProblem(shell: shell) }
+    }
+}
+
+/// Rejects a note without a title, or with a title over 200 characters (ValCO).
+struct NoteValidation: ControlObject {
+    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
+        let title = (request.parameters["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        if title.isEmpty {
+            return .dispatchToError(command: NoteCommands.invalid, reason: "A note needs a title.")
+        }
+        if title.count > NoteCommands.maximumTitleLength {
+            return .dispatchToError(command: NoteCommands.invalid,
+                                    reason: "A title may have at most \(NoteCommands.maximumTitleLength) characters; this one has \(title.count).")
+        }
+        request.parameters["title"] = .string(title)
+        return .continue
+    }
+}
+
+/// Inserts or updates the note in one save, off the main thread (BCO); adds `note` (its id).
+struct SaveNote: ControlObject {
+    let context: BackgroundContext
+
+    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
+        let id = request.parameters["id"]?.stringValue
+        let title = request.parameters["title"]?.stringValue ?? ""
+        let body = request.parameters["body"]?.stringValue ?? ""
+        let saved = try await context.perform { context in
+            let note: ManagedObject
+            if let id {
+                guard let uuid = UUID(uuidString: id), let existing = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else {
+                    throw NoteError.missing(id)
+                }
+                note = existing
+            } else {
+                note = try context.insert("Note")
+                note["created"] = .date(Date())
+            }
+            note["title"] = .string(title)
+            note["body"] = .string(body)
+            note["updated"] = .date(Date())
+            try context.save()
+            return note.objectID.uuid.uuidString
+        }
+        request.parameters["note"] = .string(saved)
+        return .continue
+    }
+}
+
+/// Deletes the note `id` (BCO).
+struct DeleteNote: ControlObject {
+    let context: BackgroundContext
+
+    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
+        guard let id = request.parameters["id"]?.stringValue, let uuid = UUID(uuidString: id) else {
+            throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
+        }
+        try await context.perform { context in
+            guard let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else { throw NoteError.missing(id) }
+            try context.delete(note)
+            try context.save()
+        }
+        return .continue
+    }
+}
+
+/// After a save or delete: the editor forgets its unsaved edits and the window goes back to
+/// the list (VCO, main actor).
+@MainActor
+struct NoteSaved: ViewControlObject {
+    weak var shell: Shell?
+
+    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
+        if let editor = shell?.navigator.top as? NotePage {
+            editor.didSave()
+            shell?.back()
+        }
+        return .continue
+    }
+}
+
+/// Shows why a note could not be saved on the page on top (ECO, main actor).
+@MainActor
+struct ShowNoteProblem: ViewControlObject {
+    weak var shell: Shell?
+
+    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
+        shell?.navigator.top?.message = request.failure?.reason ?? "The note could not be saved."
+        return .stop  // shown once: the `default` error objects need not run too
+    }
+}
+
+enum NoteError: Error, CustomStringConvertible {
+    case missing(String)
+
+    var description: String {
+        switch self {
+        case .missing(let id): return "there is no note \(id) (it may have been deleted)"
+        }
+    }
+}

@@ -1,0 +1,36 @@
+import TrellisCore
+import TrellisStore
+
+/// `/notes`: the notes in the store, newest change first, live (a fetched source); a row
+/// opens `/notes/:id`, the header bar's "New note" opens `/notes/new`.
+final class NotesPage: PageController {
+    required init(values: RouteValues, shell: Shell) {
+        super.init(values: values, shell: shell)
+        title = "Notes"
+        actions = [PageAction(id: "new", label: "New note", icon: "list-add-symbolic")]
+        guard let store = shell.resolve(StoreBox.self)?.store else {
+            content = .text("No store is open.")
+            return
+        }
+        do {
+            let request = FetchRequest(entityName: "Note", sortKeys: [SortKey("updated", ascending: false)])
+            let source = try FetchedSource(request: request, context: store.newContext())
+            let callbacks = StandardCallbacks(route: { item in
+                "/notes/\((item.value(as: ManagedObject.self)?.objectID.uuid.uuidString) ?? "")"
+            }, navigate: { [weak shell] path in try? shell?.navigate(to: path) })
+            content = .table(TableContainer.records(source, keys: ["title", "body"], callbacks: callbacks))
+        } catch {
+            content = .text("The notes cannot be read: \(error)")
+        }
+    }
+
+    override func perform(pageAction id: String) {
+        if id == "new" { try? shell?.navigate(to: "/notes/new") }
+    }
+}
+
+/// The store the demo's pages read, provided in the shell's environment.
+public final class StoreBox {
+    public let store: PersistentStore
+    public init(_ store: PersistentStore) { self.store = store }
+}

@@ -1,0 +1,66 @@
+import CGtk
+import TrellisCore
+
+/// Automation commands for the desktop integration (see `GtkFrontend+Automation.swift` for the
+/// protocol):
+///
+/// | command | effect |
+/// | --- | --- |
+/// | `go PATH` | navigates from inside the app (any route, public or not) |
+/// | `menu` | the primary menu's items: label, action, accelerators |
+/// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
+/// | `resize W H` | sets the window's default size (as a person resizing it) |
+extension GtkFrontend {
+    func automateDesktop(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
+        func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
+        switch command {
+        case "go":
+            do { try shell.navigate(to: argument); reply(["ok": true]) } catch { fail(error.description) }
+        case "menu":
+            let items = window.menu.items.map { item -> JSONValue in
+                let accels = Actions.accelerators(for: item.action, application: application.pointer)
+                return ["label": .string(item.label), "action": .string(item.action), "accels": .array(accels.map { .string($0) })]
+            }
+            reply(["ok": true, "items": .array(items)])
+        case "chrome":
+            let widgets: [(String, GObjectPointer)] = [("back", window.backButton), ("search", window.searchButton),
+                                                       ("menu", window.menu.button), ("spinner", window.spinner)]
+            reply(["ok": true, "widgets": .object(Dictionary(uniqueKeysWithValues: widgets.map { name, widget in
+                let tooltip = gtk_widget_get_tooltip_text(widget.as()).map { String(cString: $0) }
+                return (name, ["tooltip": tooltip.map { .string($0) } ?? .null, "accessibleLabel": .bool(hasAccessibleLabel(widget))])
+            }))])
+        case "resize":
+            let numbers = argument.split(separator: " ").compactMap { Int32($0) }
+            guard numbers.count == 2, numbers.allSatisfy({ $0 > 0 }) else { return fail("resize needs a width and a height, not '\(argument)'") }
+            gtk_window_set_default_size(window.window.as(), numbers[0], numbers[1])
+            reply(["ok": true])
+        default:
+            fail("unknown command '\(command)'")
+        }
+    }
+
+    /// The desktop-integration part of `dump`.
+    func desktopSnapshot(into result: inout JSONValue) {
+        result["badge"] = .number(Double(window.badge))
+        result["width"] = .number(Double(gtk_widget_get_width(window.window.as())))
+        result["height"] = .number(Double(gtk_widget_get_height(window.window.as())))
+        result["dialogs"] = .array(dialogTitles().map { .string($0) })
+        if let settings = gtk_settings_get_default() {
+            result["darkTheme"] = .bool(GtkSettingsProperty.bool(gobj(settings), "gtk-application-prefer-dark-theme"))
+        }
+    }
+
+    /// The titles of the application's other visible windows (About, …).
+    private func dialogTitles() -> [String] {
+        guard let windows = gtk_application_get_windows(application.pointer.as()) else { return [] }
+        var titles: [String] = []
+        var node: UnsafeMutablePointer<GList>? = windows
+        while let current = node {
+            if let other = current.pointee.data, other != window.window, gtk_widget_get_visible(other.as()) != 0 {
+                titles.append(gtk_window_get_title(other.as()).map { String(cString: $0) } ?? "")
+            }
+            node = current.pointee.next
+        }
+        return titles
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import TrellisCore
+import TrellisStore
+
+/// Queuing changes saved without ``EntitySync/save(_:)``: from the store's `store:did-save`
+/// while the sync lives, and objects the server never saw at the start of every pass.
+extension EntitySync {
+    /// Queues a creation for every object of the entity that has neither a server record
+    /// nor a queued change: objects saved before a server was configured, or whose
+    /// `store:did-save` was missed (no bus, a crash right after the save).
+    func adoptUnsyncedObjects() throws {
+        let synced = Set(try records.all().map(\.localID))
+        let queued = Set(try outbox.entries().map(\.localID))
+        let strays = try context.fetch(FetchRequest(entityName: entity.name)).filter {
+            !synced.contains($0.objectID.uuid) && !queued.contains($0.objectID.uuid)
+        }
+        guard !strays.isEmpty else { return }
+        var sequence = try outbox.nextSequence()
+        for object in strays {
+            try outbox.enqueue(.create, localID: object.objectID.uuid, payload: mapping.attributes(of: object),
+                               sequence: sequence)
+            sequence += 1
+        }
+        try context.save()
+        logger.info("queued objects the server has never seen", metadata: ["count": "\(strays.count)"])
+    }
+
+    /// Watches the store's saves on the bus (the store must have been opened with it).
+    /// The event is handled on the main actor after the save, wherever the save ran.
+    func watchForeignSaves() {
+        bus?.watchOnMainActor("store:did-save", from: store, owner: self) { sync, event in
+            sync.storeDidSave(event.data)
+        }
+    }
+
+    /// Queues the synced entity's objects a save changed, unless the save touched the sync
+    /// entities: then it was the sync's own, or came through ``EntitySync/save(_:)``, which
+    /// queued its changes in the same transaction.
+    private func storeDidSave(_ changes: JSONValue) {
+        for kind in ["inserted", "updated", "deleted"] {
+            if changes[kind]?[Outbox.entityName] != nil || changes[kind]?[SyncRecords.entityName] != nil { return }
+        }
+        func ids(_ kind: String) -> [UUID] {
+            changes[kind]?[mapping.entityName]?.arrayValue?.compactMap { $0.stringValue.flatMap(UUID.init) } ?? []
+        }
+        let (inserted, updated, deleted) = (ids("inserted"), ids("updated"), ids("deleted"))
+        guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
+        do {
+            // A background save is seen late: a pass may have adopted its insertions already.
+            let known = Set(try outbox.entries().map(\.localID)).union(try records.all().map(\.localID))
+            var sequence = try outbox.nextSequence()
+            for (operation, localIDs) in [(Outbox.Operation.create, inserted), (.update, updated), (.delete, deleted)] {
+                for localID in localIDs where operation != .create || !known.contains(localID) {
+                    var payload: [String: JSONValue]?
+                    if operation != .delete {
+                        // Changed again or deleted since: a later save queues that.
+                        guard let object = try object(localID) else { continue }
+                        payload = mapping.attributes(of: object)
+                    }
+                    try outbox.enqueue(operation, localID: localID, payload: payload, sequence: sequence)
+                    sequence += 1
+                }
+            }
+            try context.save()
+            wake?.yield()
+        } catch {
+            context.rollback()
+            logger.error("cannot queue changes saved outside the sync", metadata: ["error": "\(error)"])
+        }
+    }
+}

@@ -1,0 +1,93 @@
+import Foundation
+import TrellisCore
+import TrellisStore
+
+/// The durable queue of local changes waiting for the server: `SyncOutboxEntry` objects
+/// in the store, pushed in `sequence` order.
+///
+/// An entry is written in the same transaction as the change it describes (see
+/// ``EntitySync/save(_:)``), and removed in the same transaction as the result of pushing
+/// it, so a crash or a restart at any point leaves either the change queued or its result
+/// recorded.
+struct Outbox {
+    static let entityName = "SyncOutboxEntry"
+
+    /// What an entry asks of the server.
+    enum Operation: String {
+        /// The object was inserted: POST its attributes.
+        case create
+        /// The object's synced attributes changed: PUT them (POST when the server never
+        /// saw the object).
+        case update
+        /// The object was deleted: DELETE it on the server.
+        case delete
+    }
+
+    /// One queued change, read from its store object.
+    struct Entry {
+        let object: ManagedObject
+        let sequence: Int
+        let localID: UUID
+        let operation: Operation
+        /// The synced attributes at the time of the change (none for a deletion).
+        let payload: [String: JSONValue]
+
+        init(_ object: ManagedObject) throws {
+            self.object = object
+            sequence = try object.get("sequence")
+            localID = try object.get("localID")
+            let operationName: String = try object.get("operation")
+            guard let operation = Operation(rawValue: operationName) else {
+                throw ContextError.typeMismatch(object: object.objectID, key: "operation",
+                                                expected: "create, update or delete", found: operationName)
+            }
+            self.operation = operation
+            payload = object["payload"].jsonValue?.objectValue ?? [:]
+        }
+    }
+
+    /// The synced entity whose entries this outbox reads and writes.
+    let entityName: String
+    let context: ManagedObjectContext
+
+    /// The entity's entries, oldest first.
+    func entries() throws -> [Entry] {
+        try context.fetch(FetchRequest(entityName: Self.entityName, predicate: .equal("entity", .string(entityName)),
+                                       sortKeys: [.ascending("sequence")])).map(Entry.init)
+    }
+
+    /// The oldest entry, if any.
+    func first() throws -> Entry? {
+        try context.fetch(FetchRequest(entityName: Self.entityName, predicate: .equal("entity", .string(entityName)),
+                                       sortKeys: [.ascending("sequence")], limit: 1)).first.map(Entry.init)
+    }
+
+    /// How many entries wait.
+    func count() throws -> Int {
+        try context.count(for: FetchRequest(entityName: Self.entityName, predicate: .equal("entity", .string(entityName))))
+    }
+
+    /// The sequence number after every saved entry (of any entity).
+    func nextSequence() throws -> Int {
+        let last = try context.fetch(FetchRequest(entityName: Self.entityName, sortKeys: [.descending("sequence")],
+                                                  limit: 1)).first
+        return (last?["sequence"].intValue ?? 0) + 1
+    }
+
+    /// Inserts an entry into the context (saved with the context's next save).
+    @discardableResult
+    func enqueue(_ operation: Operation, localID: UUID, payload: [String: JSONValue]?, sequence: Int) throws
+        -> ManagedObject
+    {
+        try context.insert(Self.entityName, values: [
+            "sequence": .integer(sequence), "entity": .string(entityName), "localID": .uuid(localID),
+            "operation": .string(operation.rawValue), "payload": payload.map { .json(.object($0)) } ?? .null,
+        ])
+    }
+
+    /// Notes a failed push on the entry: one more attempt, and the error (saved by the caller).
+    func recordFailure(_ entry: Entry, error: SyncError) {
+        entry.object["attempts"] = .integer((entry.object["attempts"].intValue ?? 0) + 1)
+        entry.object["lastError"] = .string(error.description)
+    }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import TrellisCore
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An HTTP answer read as the REST contract says: a 2xx status with a JSON body (or none)
+/// is a ``SyncResponse``; anything else is a ``SyncError``.
+struct HTTPAnswer {
+    let request: SyncRequest
+    let data: Data
+    let response: HTTPURLResponse
+
+    func result() throws(SyncError) -> SyncResponse {
+        let status = response.statusCode
+        let source = "\(request.method) \(request.url.absoluteString) (HTTP \(status))"
+        guard (200..<300).contains(status) else {
+            throw .httpStatus(method: request.method, url: request.url, status: status, body: errorBody(source: source))
+        }
+        let body: JSONValue
+        if data.isEmpty || status == 204 {
+            body = .null
+        } else {
+            do {
+                body = try JSONValue(jsonData: data, source: source)
+            } catch let error as JSONValueError {
+                throw .malformedJSON(method: request.method, url: request.url, status: status, parseError: error)
+            } catch {
+                throw .malformedJSON(method: request.method, url: request.url, status: status,
+                                     parseError: .malformed(source: source, reason: String(describing: error)))
+            }
+        }
+        let version = response.value(forHTTPHeaderField: "ETag").flatMap(SyncResponse.version(fromETag:))
+        return SyncResponse(status: status, body: body, version: version)
+    }
+
+    /// An error answer's body: its JSON, else its text (shortened), else null.
+    private func errorBody(source: String) -> JSONValue {
+        guard !data.isEmpty else { return .null }
+        if let json = try? JSONValue(jsonData: data, source: source) { return json }
+        return .string(String(decoding: data.prefix(1_000), as: UTF8.self))
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+import TrellisCore
+
+/// One JSON request of a ``Sync``: a method, a URL, an optional JSON body and, for
+/// conditional writes, the server version the change is based on.
+///
+/// ```swift
+/// let request = SyncRequest(.put, URL(string: "https://notes.example/notes/7")!,
+///                           body: ["title": "Shopping"], ifMatch: "3")
+/// ```
+public struct SyncRequest: Sendable, Hashable {
+    /// The HTTP methods the REST contract uses.
+    public enum Method: String, Sendable, Hashable, CaseIterable, CustomStringConvertible {
+        case get = "GET"
+        case post = "POST"
+        case put = "PUT"
+        case patch = "PATCH"
+        case delete = "DELETE"
+
+        /// Whether repeating the request has the same effect as sending it once (RFC 9110
+        /// §9.2.2): GET, PUT and DELETE are; POST and PATCH are not, so they are never retried.
+        public var isIdempotent: Bool {
+            switch self {
+            case .get, .put, .delete: return true
+            case .post, .patch: return false
+            }
+        }
+
+        public var description: String { rawValue }
+    }
+
+    /// The HTTP method.
+    public var method: Method
+    /// The resource or collection URL.
+    public var url: URL
+    /// The JSON body; `nil` sends none.
+    public var body: JSONValue?
+    /// The server version the request is based on, sent as `If-Match: "<version>"`: the
+    /// server answers 412 when its version differs.
+    public var ifMatch: String?
+
+    /// A request of `method` to `url`.
+    public init(_ method: Method, _ url: URL, body: JSONValue? = nil, ifMatch: String? = nil) {
+        self.method = method
+        self.url = url
+        self.body = body
+        self.ifMatch = ifMatch
+    }
+}
+
+/// A successful (2xx) answer to a ``SyncRequest``.
+public struct SyncResponse: Sendable, Hashable {
+    /// The HTTP status code, in `200..<300`.
+    public var status: Int
+    /// The parsed JSON body; `.null` for an empty body (204 No Content).
+    public var body: JSONValue
+    /// The resource version from the `ETag` header (quotes and a weak `W/` prefix removed),
+    /// if the server sent one.
+    public var version: String?
+
+    /// An answer with this status, body and version.
+    public init(status: Int, body: JSONValue, version: String? = nil) {
+        self.status = status
+        self.body = body
+        self.version = version
+    }
+
+    /// The version in an `ETag` header value: `"3"`, `W/"3"` and `3` all give `3`.
+    public static func version(fromETag etag: String) -> String? {
+        var text = etag.trimmingCharacters(in: .whitespaces)
+        if text.hasPrefix("W/") { text.removeFirst(2) }
+        if text.count >= 2, text.hasPrefix("\""), text.hasSuffix("\"") { text = String(text.dropFirst().dropLast()) }
+        return text.isEmpty ? nil : text
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+
+/// The `trellis` command line, run as a process: version, help, headless pages, notification
+/// payloads, translations.
+@Suite("trellis command line")
+struct CommandLineTests {
+    private func trellis(_ arguments: [String], environment: [String: String] = [:]) throws -> CommandResult {
+        try CommandRunner.run(AppDriver.executable, arguments, environment: environment)
+    }
+
+    private func file(_ name: String) throws -> String {
+        try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(name), encoding: .utf8)
+    }
+
+    @Test("--version prints the version meson.build and the metainfo's latest release give")
+    func version() throws {
+        let result = try trellis(["--version"])
+        #expect(result.status == 0)
+        let version = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let meson = try #require(try file("meson.build").firstMatch(of: /project\('trellis', version: '([^']+)'/)).1
+        let release = try #require(try file("data/io.github.trellis.Demo.metainfo.xml").firstMatch(of: /<release version="([^"]+)"/)).1
+        #expect(version == String(meson))
+        #expect(version == String(release))
+    }
+
+    @Test("--help lists the commands; the open command's help names --notification")
+    func help() throws {
+        let root = try trellis(["--help"])
+        #expect(root.status == 0)
+        #expect(root.stdout.contains("open (default)") && root.stdout.contains("routes"))
+        let open = try trellis(["help", "open"])
+        #expect(open.stdout.contains("--notification <file.json>"), "\(open.stdout)")
+        #expect(!open.stdout.contains("--application-id"), "test-only options stay hidden")
+    }
+
+    @Test("--headless --notification opens show-view and prints that page")
+    func headlessNotification() throws {
+        let payload = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-push-\(UUID().uuidString).json")
+        try Data(#"{"aps": {"alert": {"body": "x", "show-view": "/catalog/5"}, "badge": 1}}"#.utf8).write(to: payload)
+        defer { try? FileManager.default.removeItem(at: payload) }
+        let result = try trellis(["--headless", "--notification", payload.path, "/people"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("< Фэнтези\n"), "\(result.stdout)")
+    }
+
+    @Test("a malformed payload stops the launch with a message naming the file and the key",
+          arguments: [(#"{"aps": {"sound": 3}}"#, "aps.sound must be a string, not the number 3"),
+                      (#"{"aps": {"alert": {"body": "x", "show-view": 2}}}"#, "aps.alert.show-view must be true, false or a route path"),
+                      (#"{"aps": {"content-available": "yes"}}"#, "aps.content-available must be the number 0 or 1"),
+                      (#"{aps}"#, "the notification payload is not valid JSON")])
+    func malformedPayload(_ example: (json: String, message: String)) throws {
+        let payload = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-push-\(UUID().uuidString).json")
+        try Data(example.json.utf8).write(to: payload)
+        defer { try? FileManager.default.removeItem(at: payload) }
+        let result = try trellis(["--headless", "--notification", payload.path])
+        #expect(result.status != 0)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("\(payload.path): \(example.message)"), "\(result.stderr)")
+    }
+
+    @Test("LANGUAGE=ru prints the pages in Russian, even with no locale set")
+    func russian() throws {
+        let locale = try CommandRunner.compileTranslations()
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let environment = ["LANGUAGE": "ru", "LANG": "", "LC_ALL": "", "TRELLIS_LOCALE_DIR": locale.path]
+        let home = try trellis(["--headless", "/"], environment: environment)
+        #expect(home.stdout.split(separator: "\n").dropFirst(2) == ["Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий"])
+        let genre = try trellis(["--headless", "/catalog/5"], environment: environment)
+        #expect(genre.stdout.contains("Жанр: Фэнтези") && genre.stdout.contains("(Добавить в избранное)"), "\(genre.stdout)")
+        let english = try trellis(["--headless", "/"], environment: ["TRELLIS_LOCALE_DIR": locale.path, "LANGUAGE": "", "LANG": "C.UTF-8"])
+        #expect(english.stdout.contains("Catalog"))
+    }
+}

@@ -1,0 +1,97 @@
+import Foundation
+import TrellisCore
+import XCTest
+
+/// The window's menu, keyboard, accessible names, badge and translations.
+final class DesktopWindowTests: XCTestCase {
+    func testThePrimaryMenuListsEveryActionWithItsKeys() throws {
+        let app = try AppDriver()
+        let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue)
+        let byAction = Dictionary(uniqueKeysWithValues: items.map { ($0["action"]?.stringValue ?? "", $0) })
+        XCTAssertEqual(items.compactMap { $0["action"]?.stringValue },
+                       ["win.back", "win.search", "win.new-note", "win.undo", "win.redo", "app.about", "app.quit"])
+        XCTAssertEqual(byAction["win.back"]?["accels"], ["<Alt>Left", "Escape"])
+        XCTAssertEqual(byAction["win.search"]?["accels"], ["<Control>f"])
+        XCTAssertEqual(byAction["win.new-note"]?["accels"], ["<Control>n"])
+        XCTAssertEqual(byAction["win.undo"]?["accels"], ["<Control>z"])
+        XCTAssertEqual(byAction["win.redo"]?["accels"], ["<Shift><Control>z"])
+        XCTAssertEqual(byAction["app.quit"]?["accels"], ["<Control>q"])
+        XCTAssertEqual(byAction["app.about"]?["label"], "About Trellis")
+        try app.screenshot("menu-catalog")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testAboutOpensADialogOverTheWindow() throws {
+        let app = try AppDriver()
+        XCTAssertEqual(try app.send("dump")["dialogs"], [])
+        try app.send("action app.about")
+        XCTAssertEqual(try app.send("dump")["dialogs"], ["About Trellis"])
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testIconOnlyButtonsHaveTooltipsAndAccessibleLabels() throws {
+        let app = try AppDriver()
+        let widgets = try XCTUnwrap(try app.send("chrome")["widgets"])
+        let expected = ["back": "Back", "search": "Search", "menu": "Main menu", "spinner": "Working…"]
+        for (name, tooltip) in expected {
+            XCTAssertEqual(widgets[name]?["tooltip"]?.stringValue, tooltip, name)
+            XCTAssertEqual(widgets[name]?["accessibleLabel"], true, "\(name) has no accessible label")
+        }
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testUndoAndRedoAreBusEventsAndNewNoteAsksForTheNoteEditor() throws {
+        let app = try AppDriver()
+        try app.send("action win.undo")
+        try app.send("action win.redo")
+        try app.send("action win.redo")
+        try app.send("action win.new-note")
+        try app.send("go /events")
+        let log = try app.visibleRowTexts()
+        XCTAssertEqual(log.filter { $0 == "edit:undo" }.count, 1, "\(log)")
+        XCTAssertEqual(log.filter { $0 == "edit:redo" }.count, 2, "\(log)")
+        XCTAssertTrue(log.contains { $0.hasPrefix("route:") && $0.contains(#""path":"/notes/new""#) },
+                      "Ctrl+N navigates (or tries to navigate) to /notes/new: \(log)")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testALaunchNotificationSetsTheBadgeInTheTitleAndOpensItsPage() throws {
+        let payload = try Self.payload(#"{"aps": {"alert": {"body": "Пять новых людей", "show-view": "/people"}, "badge": 5}}"#)
+        let app = try AppDriver(arguments: ["--notification", payload.path])
+        var screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/people")
+        XCTAssertEqual(screen["badge"], 5)
+        XCTAssertEqual(screen["title"], "People (5)")
+        try app.screenshot("badge")
+        try app.send("back")
+        XCTAssertEqual(try app.send("dump")["title"], "Catalog (5)", "the badge stays as pages change")
+        try app.send(#"trigger badge:changed {"count": 0}"#)
+        screen = try app.send("dump")
+        XCTAssertEqual(screen["title"], "Catalog")
+        XCTAssertEqual(screen["badge"], 0)
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testUnderLanguageRuTheWindowIsInRussian() throws {
+        let locale = try CommandRunner.compileTranslations()
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let app = try AppDriver(arguments: ["/"], environment: ["LANGUAGE": "ru", "TRELLIS_LOCALE_DIR": locale.path])
+        XCTAssertEqual(try app.visibleRowTexts(), ["Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий"])
+        try app.send("activate 0")
+        XCTAssertEqual(try app.send("dump")["title"], "Каталог")
+        let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }
+        XCTAssertEqual(items, ["Назад", "Поиск", "Новая заметка", "Отменить", "Повторить", "О приложении Trellis", "Выйти"])
+        XCTAssertEqual(try app.send("chrome")["widgets"]?["back"]?["tooltip"], "Назад")
+        try app.send("activate 5")
+        XCTAssertEqual(try app.send("dump")["fields"]?["name"], "Фэнтези")
+        try app.screenshot("genre-ru")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    /// Writes `json` to a temporary payload file.
+    static func payload(_ json: String) throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-push-\(UUID().uuidString).json")
+        try Data(json.utf8).write(to: file)
+        return file
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import TrellisCore
+import XCTest
+
+/// The notes flow in the real window: the front controller's validation message, the live
+/// list, undo with Ctrl+Z, persistence across launches.
+final class NotesWindowTests: XCTestCase {
+    func testInvalidInputShowsAMessageAndASavedNoteAppearsInTheList() throws {
+        let app = try AppDriver(arguments: ["/notes"])
+        var screen = try app.send("dump")
+        XCTAssertEqual(screen["actions"], ["new"])
+        XCTAssertEqual(screen["count"], 0)
+        try app.send("page-action new")
+        XCTAssertEqual(try app.send("dump")["path"], "/notes/new")
+        try app.send("field body no title here")
+        try app.send("press save")
+        screen = try app.dump { $0["message"]?.stringValue != nil }
+        XCTAssertEqual(screen["message"], "A note needs a title.")
+        XCTAssertEqual(screen["path"], "/notes/new")
+        try app.screenshot("note-invalid")
+        try app.send("field title Список дел")
+        try app.send("press save")
+        screen = try app.dump { $0["path"] == "/notes" && ($0["rows"]?.arrayValue?.count ?? 0) == 1 }
+        XCTAssertEqual(screen["rows"]?[0]?["text"], "Список дел · no title here")
+        XCTAssertEqual(screen["message"], .null)
+        try app.screenshot("notes")
+        XCTAssertEqual(app.finish(), 0)
+
+        let again = try AppDriver(arguments: ["/notes"], environment: ["XDG_DATA_HOME": app.home.appendingPathComponent("data").path])
+        let reopened = try again.dump { ($0["rows"]?.arrayValue?.count ?? 0) == 1 }
+        XCTAssertEqual(reopened["rows"]?[0]?["text"], "Список дел · no title here", "the note persisted across launches")
+        XCTAssertEqual(again.finish(), 0)
+    }
+
+    func testCtrlZUndoesTheLastUnsavedChange() throws {
+        let app = try AppDriver(arguments: ["/notes/new"])
+        XCTAssertEqual(try app.send("accels win.undo")["accels"], ["<Control>z"])
+        XCTAssertEqual(try app.send("accels win.redo")["accels"], ["<Shift><Control>z"], "GTK normalises the modifier order")
+        try app.send("field title Черновик")
+        try app.send("field body первая строка")
+        try app.send("action win.undo")
+        XCTAssertEqual(try app.send("dump")["fields"], ["title": "Черновик", "body": ""])
+        try app.send("action win.undo")
+        XCTAssertEqual(try app.send("dump")["fields"], ["title": "", "body": ""])
+        try app.send("action win.redo")
+        XCTAssertEqual(try app.send("dump")["fields"], ["title": "Черновик", "body": ""])
+        XCTAssertEqual(app.finish(), 0)
+    }
+}

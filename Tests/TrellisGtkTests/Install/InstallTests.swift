@@ -1,0 +1,71 @@
+import Foundation
+import XCTest
+
+/// `meson install` into a temporary prefix gives a tree that runs from wherever it is moved:
+/// the installed `trellis` finds its data and translations relative to its own location.
+///
+/// Slow the first time (a release build of the package inside Meson, in
+/// `.build/meson-install-test`, kept between runs so later runs rebuild incrementally).
+final class InstallTests: XCTestCase {
+    static let appID = "io.github.trellis.Demo"
+
+    func testMesonInstallsARelocatableTreeThatFindsItsDataAndRunsToItsFirstFrame() throws {
+        try AppDriver.requireDisplay()
+        let root = CommandRunner.packageRoot
+        let build = root.appendingPathComponent(".build/meson-install-test")
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-install-\(UUID().uuidString)")
+        let prefix = work.appendingPathComponent("prefix")
+        defer { try? FileManager.default.removeItem(at: work) }
+
+        let configured = FileManager.default.fileExists(atPath: build.appendingPathComponent("meson-private").path)
+        try meson(["setup"] + (configured ? ["--reconfigure"] : []) + ["--prefix", prefix.path, build.path, root.path])
+        try meson(["compile", "-C", build.path], timeout: 1800)
+        try meson(["install", "--quiet", "-C", build.path])
+
+        let installed = ["bin/trellis", "share/trellis/data/catalog-genres.ru.txt", "share/locale/ru/LC_MESSAGES/trellis.mo",
+                         "share/applications/\(Self.appID).desktop", "share/metainfo/\(Self.appID).metainfo.xml",
+                         "share/icons/hicolor/scalable/apps/\(Self.appID).svg"]
+        for path in installed {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: prefix.appendingPathComponent(path).path), "\(path) is not installed")
+        }
+        for path in ["po", "icons", "\(Self.appID).desktop", "\(Self.appID).metainfo.xml"] {
+            XCTAssertFalse(FileManager.default.fileExists(atPath: prefix.appendingPathComponent("share/trellis/data/\(path)").path),
+                           "share/trellis/data/\(path) is installed with the app's data")
+        }
+
+        // Moved away from where it was installed, far from the source tree, with no TRELLIS_*
+        // variables (CommandRunner drops them) and run from /: only paths relative to the
+        // executable can lead it to its data.
+        let moved = work.appendingPathComponent("moved")
+        try FileManager.default.moveItem(at: prefix, to: moved)
+        let trellis = moved.appendingPathComponent("bin/trellis")
+        let slash = URL(fileURLWithPath: "/")
+        let environment = ["XDG_CONFIG_HOME": work.appendingPathComponent("config").path, "LANGUAGE": ""]
+
+        let catalog = try CommandRunner.run(trellis, ["--headless", "/catalog"], environment: environment, directory: slash)
+        XCTAssertEqual(catalog.status, 0, catalog.stderr)
+        let lines = catalog.stdout.split(separator: "\n")
+        XCTAssertEqual(lines.first, "< Catalog")
+        XCTAssertEqual(lines.count, 2 + 214, "the header, its rule and every genre")
+        XCTAssertTrue(lines.contains("Фэнтези"))
+
+        var russian = environment
+        russian["LANGUAGE"] = "ru"
+        let translated = try CommandRunner.run(trellis, ["--headless", "/catalog"], environment: russian, directory: slash)
+        XCTAssertEqual(translated.stdout.split(separator: "\n").first, "< Каталог", "the installed catalogue is found")
+
+        let window = try CommandRunner.run(trellis, ["--exit-after-first-frame"], environment: environment, directory: slash)
+        XCTAssertEqual(window.status, 0, window.stderr)
+
+        let entry = try CommandRunner.tool("desktop-file-validate", [moved.appendingPathComponent("share/applications/\(Self.appID).desktop").path])
+        XCTAssertEqual(entry.status, 0, entry.stdout)
+    }
+
+    private func meson(_ arguments: [String], timeout: TimeInterval = 300) throws {
+        let result = try CommandRunner.tool("meson", arguments, timeout: timeout)
+        guard result.status == 0 else {
+            throw CommandRunner.Failure.failed(command: "meson " + arguments.joined(separator: " "),
+                                               output: String((result.stdout + result.stderr).suffix(4000)))
+        }
+    }
+}

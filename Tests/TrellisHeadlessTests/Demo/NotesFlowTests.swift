@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisDemo
+import TrellisHeadless
+
+/// Notes: edited in a form, validated and saved through the front controller, listed live from
+/// the store, undoable before saving, kept across restarts.
+@MainActor
+@Suite("Notes flow, headless")
+struct NotesFlowTests {
+    @Test("a note without a title is rejected with a visible message and nothing is saved")
+    func rejectsEmptyTitle() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("title", with: "   ")
+        try screen.fill("body", with: "text without a title")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.message != nil })
+        #expect(screen.render().contains("! A note needs a title."))
+        #expect(screen.page?.values.path == "/notes/new", "the editor stays, with what was typed")
+        #expect(screen.form?["body"] == "text without a title")
+        try shell.navigate(to: "/notes")
+        #expect(screen.table?.container.flatCount == 0)
+    }
+
+    @Test("a title over 200 characters is rejected naming the limit")
+    func rejectsLongTitle() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("title", with: String(repeating: "я", count: 201))
+        try screen.press("save")
+        #expect(await eventually { screen.page?.message != nil })
+        #expect(screen.page?.message == "A title may have at most 200 characters; this one has 201.")
+    }
+
+    @Test("saving a note goes back to the list, which shows it live; it survives a restart")
+    func savesAndLists() async throws {
+        let url = Fixtures.temporaryStoreURL()
+        do {
+            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            try shell.navigate(to: "/notes")
+            try screen.pressPageAction("new")
+            try screen.fill("title", with: "Покупки")
+            try screen.fill("body", with: "хлеб, молоко")
+            try screen.press("save")
+            #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 1 })
+            #expect(screen.table?.render() == ["Покупки | хлеб, молоко"])
+        }
+        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        try shell.navigate(to: "/notes")
+        #expect(screen.table?.render() == ["Покупки | хлеб, молоко"], "the note was read back from the file")
+        try screen.click(row: 0)
+        #expect(screen.form?["title"] == "Покупки")
+        try screen.fill("title", with: "Покупки на завтра")
+        try screen.press("save")
+        #expect(await eventually { screen.table?.render() == ["Покупки на завтра | хлеб, молоко"] })
+        try screen.click(row: 0)
+        try screen.press("delete")
+        #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 0 })
+    }
+
+    @Test("undo and redo step through unsaved typing, one field's run of typing at a time")
+    func undoRedo() throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        let page = try #require(screen.page)
+        #expect(!page.canUndo)
+        try screen.fill("title", with: "a")
+        try screen.fill("title", with: "ab")
+        try screen.fill("body", with: "text")
+        #expect(page.canUndo)
+        page.undo()
+        #expect(screen.form?.values == ["title": "ab", "body": ""])
+        page.undo()
+        #expect(screen.form?.values == ["title": "", "body": ""])
+        #expect(!page.canUndo)
+        page.redo()
+        #expect(screen.form?.values == ["title": "ab", "body": ""])
+    }
+
+    @Test("the request's lifecycle is on the bus: started, then validation-failed or finished")
+    func lifecycleEvents() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        let log = EventLog(shell.bus, "request:*")
+        try shell.navigate(to: "/notes/new")
+        try screen.press("save")
+        #expect(await eventually { log.messages.count >= 2 })
+        try screen.fill("title", with: "ok")
+        try screen.press("save")
+        #expect(await eventually { log.messages.count >= 4 })
+        #expect(log.messages == ["request:started", "request:validation-failed", "request:started", "request:finished"])
+        #expect(log.events.first?.data["command"] == "note.save")
+    }
+}

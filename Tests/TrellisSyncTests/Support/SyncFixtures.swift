@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisStore
+import TrellisSync
+
+/// Shared test material: the demo model, temporary stores, fast sync settings, a server
+/// that is always stopped.
+enum SyncFixtures {
+    /// The repository root, found from this file's path.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    /// `data/model.json`: the demo application's model, with the sync entities.
+    static func demoModel() throws -> ManagedObjectModel {
+        try ManagedObjectModel(contentsOf: repositoryRoot.appendingPathComponent("data/model.json"))
+    }
+
+    /// A store path in a fresh temporary directory.
+    static func storeURL() throws -> URL {
+        let directory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("trellis-sync-tests-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        return directory.appendingPathComponent("notes.sqlite")
+    }
+
+    /// Settings that keep tests fast: short timeouts, quick retries.
+    static func settings(timeout: TimeInterval = 2, retries: Int = 1, token: String? = nil) -> SyncSettings {
+        SyncSettings(bearerToken: token, timeout: timeout, retries: retries, backoff: 0.02, maximumBackoff: 0.05)
+    }
+
+    /// Runs `body` with a fresh server, in the caller's isolation, and stops the server
+    /// afterwards whatever happens.
+    static func withServer<T>(isolation: isolated (any Actor)? = #isolation,
+                              _ body: (NotesServer) async throws -> T) async throws -> T
+    {
+        let server = try await NotesServer.start()
+        do {
+            let result = try await body(server)
+            await server.stop()
+            return result
+        } catch {
+            await server.stop()
+            throw error
+        }
+    }
+
+    /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`.
+    static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 5,
+                           _ condition: () throws -> Bool) async throws -> Bool
+    {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        while ContinuousClock.now < deadline {
+            if try condition() { return true }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return try condition()
+    }
+}

@@ -1,0 +1,160 @@
+import Foundation
+import Testing
+import TrellisCore
+@testable import TrellisSync
+
+@Suite("BasicSync: JSON over HTTP against a real server")
+struct BasicSyncTests {
+    @Test("POST, GET, PUT and DELETE round-trip JSON, with versions from the ETag header")
+    func crudRoundTrip() async throws {
+        try await SyncFixtures.withServer { server in
+            let sync = BasicSync(settings: SyncFixtures.settings())
+            let created = try await sync.send(SyncRequest(.post, server.notesURL, body: ["title": "Покупки"]))
+            #expect(created.status == 201)
+            #expect(created.version == "1")
+            let id = try #require(created.body["id"]?.stringValue)
+            let noteURL = server.notesURL.appendingPathComponent(id)
+
+            let read = try await sync.send(SyncRequest(.get, noteURL))
+            #expect(read.body["title"] == "Покупки")
+
+            let updated = try await sync.send(SyncRequest(.put, noteURL, body: ["title": "Groceries"], ifMatch: "1"))
+            #expect(updated.version == "2")
+            #expect(server.note(id)?.attributes["title"] == "Groceries")
+            #expect(server.received.last?.ifMatch == "1")
+
+            let deleted = try await sync.send(SyncRequest(.delete, noteURL, ifMatch: "2"))
+            #expect(deleted.status == 204)
+            #expect(deleted.body == .null)
+            await #expect(throws: SyncError.httpStatus(method: .get, url: noteURL, status: 404,
+                                                       body: ["error": "no such note"])) {
+                try await sync.send(SyncRequest(.get, noteURL))
+            }
+        }
+    }
+
+    @Test("an HTTP 500 is a typed error with method, URL and status; GET is retried, POST is not")
+    func serverErrorRetriesOnlyIdempotentRequests() async throws {
+        try await SyncFixtures.withServer { server in
+            let sync = BasicSync(settings: SyncFixtures.settings(retries: 2))
+            server.failNext(10)
+            let error = await #expect(throws: SyncError.self) { try await sync.send(SyncRequest(.get, server.notesURL)) }
+            #expect(error == .httpStatus(method: .get, url: server.notesURL, status: 500, body: ["error": "injected failure"]))
+            #expect(error?.status == 500)
+            #expect(server.received.count == 3)
+
+            await #expect(throws: SyncError.self) {
+                try await sync.send(SyncRequest(.post, server.notesURL, body: ["title": "once"]))
+            }
+            #expect(server.received.count == 4)
+            #expect(server.received.last?.method == "POST")
+        }
+    }
+
+    @Test("a GET succeeds on retry once the server recovers")
+    func retrySucceeds() async throws {
+        try await SyncFixtures.withServer { server in
+            server.seed(["title": "kept"])
+            server.failNext(1, status: 503)
+            let response = try await BasicSync(settings: SyncFixtures.settings(retries: 1))
+                .send(SyncRequest(.get, server.notesURL))
+            #expect(response.body.arrayValue?.count == 1)
+            #expect(server.received.count == 2)
+        }
+    }
+
+    @Test("client errors (4xx) are not retried")
+    func clientErrorsAreFinal() async throws {
+        try await SyncFixtures.withServer { server in
+            let url = server.notesURL.appendingPathComponent("missing")
+            await #expect(throws: SyncError.self) {
+                try await BasicSync(settings: SyncFixtures.settings(retries: 3)).send(SyncRequest(.put, url, body: [:]))
+            }
+            #expect(server.received.count == 1)
+        }
+    }
+
+    @Test("an answer slower than the timeout fails as timed out, well before the server answers")
+    func timeout() async throws {
+        try await SyncFixtures.withServer { server in
+            server.delay = .seconds(3)
+            let sync = BasicSync(settings: SyncFixtures.settings(timeout: 0.3, retries: 0))
+            let start = ContinuousClock.now
+            await #expect(throws: SyncError.timedOut(method: .get, url: server.notesURL, seconds: 0.3)) {
+                try await sync.send(SyncRequest(.get, server.notesURL))
+            }
+            #expect(ContinuousClock.now - start < .seconds(2))
+        }
+    }
+
+    @Test("a stopped server is unreachable (connection refused), after the retries")
+    func connectionRefused() async throws {
+        try await SyncFixtures.withServer { server in
+            await server.stop()
+            let bus = EventBus()
+            let events = EventRecorder(bus: bus, pattern: "network:*")
+            let error = await #expect(throws: SyncError.self) {
+                try await BasicSync(settings: SyncFixtures.settings(retries: 1), bus: bus)
+                    .send(SyncRequest(.delete, server.notesURL.appendingPathComponent("1")))
+            }
+            guard case .unreachable(.delete, _, let reason)? = error else {
+                Issue.record("expected unreachable, got \(String(describing: error))")
+                return
+            }
+            #expect(!reason.isEmpty)
+            #expect(error?.isOffline == true)
+            #expect(events.count("network:on") == 2)
+        }
+    }
+
+    @Test("a 2xx answer that is not JSON fails as malformed JSON with the parse error, and is not retried")
+    func malformedJSON() async throws {
+        try await SyncFixtures.withServer { server in
+            server.malformed = true
+            let error = await #expect(throws: SyncError.self) {
+                try await BasicSync(settings: SyncFixtures.settings(retries: 2)).send(SyncRequest(.get, server.notesURL))
+            }
+            guard case .malformedJSON(.get, let url, 200, let parseError)? = error else {
+                Issue.record("expected malformed JSON, got \(String(describing: error))")
+                return
+            }
+            #expect(url == server.notesURL)
+            #expect(parseError.description.contains("malformed JSON"))
+            #expect(server.received.count == 1)
+        }
+    }
+
+    @Test("cancelling the task cancels the request, reported as cancelled")
+    func cancellation() async throws {
+        try await SyncFixtures.withServer { server in
+            server.delay = .seconds(5)
+            let bus = EventBus()
+            let events = EventRecorder(bus: bus, pattern: "network:*")
+            let sync = BasicSync(settings: SyncFixtures.settings(timeout: 10), bus: bus)
+            let url = server.notesURL
+            let task = Task { try await sync.send(SyncRequest(.get, url)) }
+            let started = try await SyncFixtures.eventually { events.count("network:on") == 1 }
+            #expect(started)
+            task.cancel()
+            let result = await task.result
+            #expect(throws: SyncError.cancelled(method: .get, url: url)) { try result.get() }
+            #expect(events.count("network:off") == 1)
+        }
+    }
+
+    @Test("the bearer token is sent when configured, and no Authorization header otherwise")
+    func bearerToken() async throws {
+        try await SyncFixtures.withServer { server in
+            server.requiredToken = "s3cret"
+            let withToken = BasicSync(settings: SyncFixtures.settings(token: "s3cret"))
+            _ = try await withToken.send(SyncRequest(.get, server.notesURL))
+            #expect(server.received.last?.authorization == "Bearer s3cret")
+
+            await #expect(throws: SyncError.httpStatus(method: .get, url: server.notesURL, status: 401,
+                                                       body: ["error": "bad token"])) {
+                try await BasicSync(settings: SyncFixtures.settings()).send(SyncRequest(.get, server.notesURL))
+            }
+            #expect(server.received.last?.authorization == nil)
+        }
+    }
+}

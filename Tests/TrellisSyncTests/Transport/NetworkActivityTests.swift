@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import TrellisCore
+@testable import TrellisSync
+
+/// `network:on` before and `network:off` after every attempt, whatever its outcome, so the
+/// `net_state` service's count always returns to zero.
+@Suite("BasicSync: network activity announcements")
+struct NetworkActivityTests {
+    enum Outcome: String, CaseIterable, CustomTestStringConvertible {
+        case success, httpError, timeout, refused, malformedJSON, cancelled
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test("network:on and network:off balance after every outcome", arguments: Outcome.allCases)
+    func balanced(outcome: Outcome) async throws {
+        try await SyncFixtures.withServer { server in
+            let bus = EventBus()
+            let events = EventRecorder(bus: bus, pattern: "*")
+            let activity = NetworkActivityService()
+            try activity.start(options: .null, bus: bus)
+            let sync = BasicSync(settings: SyncFixtures.settings(timeout: outcome == .timeout ? 0.2 : 5, retries: 1),
+                                 bus: bus)
+            switch outcome {
+            case .success: break
+            case .httpError: server.failNext(5)
+            case .timeout: server.delay = .seconds(2)
+            case .refused: await server.stop()
+            case .malformedJSON: server.malformed = true
+            case .cancelled: server.delay = .seconds(5)
+            }
+            let url = server.notesURL
+            let task = Task { try await sync.send(SyncRequest(.get, url)) }
+            if outcome == .cancelled {
+                let started = try await SyncFixtures.eventually { activity.count == 1 }
+                #expect(started)
+                task.cancel()
+            }
+            let result = await task.result
+            #expect((try? result.get()) != nil || outcome != .success)
+
+            let ons = events.count(NetworkActivityService.networkOn)
+            #expect(ons >= 1)
+            #expect(ons == events.count(NetworkActivityService.networkOff))
+            #expect(activity.count == 0)
+            #expect(events.all.last { $0.message == NetworkActivityService.activityChanged }?.data["active"] == false)
+            // Each off follows its own on: the count never goes negative, never overlaps.
+            let pairs = events.messages.filter { $0.hasPrefix("network:") }
+            #expect(pairs == Array(repeating: ["network:on", "network:off"], count: ons).flatMap { $0 })
+        }
+    }
+
+    @Test("network:off names the attempt's outcome")
+    func outcomeIsNamed() async throws {
+        try await SyncFixtures.withServer { server in
+            let bus = EventBus()
+            let events = EventRecorder(bus: bus, pattern: NetworkActivityService.networkOff)
+            server.failNext(1)
+            _ = try await BasicSync(settings: SyncFixtures.settings(retries: 1), bus: bus)
+                .send(SyncRequest(.get, server.notesURL))
+            #expect(events.all.map { $0.data["outcome"] } == ["500", "200"])
+            #expect(events.all.map { $0.data["attempt"] } == [1, 2])
+            #expect(events.all.first?.data["url"] == .string(server.notesURL.absoluteString))
+        }
+    }
+}
