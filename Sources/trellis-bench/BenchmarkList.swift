@@ -5,6 +5,7 @@ enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
         FirstFrameBenchmark.self,
         ListStressBenchmark.self,
+        StartupBenchmark.self,
         BusBenchmark.self,
         RoutesBenchmark.self,
         TableBenchmark.self,
