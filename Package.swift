@@ -92,9 +92,7 @@ let package = Package(
                 "TrellisCore",
                 "TrellisStore",
                 .product(name: "Logging", package: "swift-log"),
-            ],
-            // Text for the lead to paste into the README.
-            exclude: ["README-section.md"]
+            ]
         ),
         // Helper for the store's crash-safety test: saves in a loop until it is killed.
         .executableTarget(
