@@ -58,6 +58,9 @@ final class SingleInstanceTests: XCTestCase {
 
     func testASecondLaunchWithANotificationRoutesItInTheRunningWindow() throws {
         let app = try AppDriver(arguments: ["--application-id", id])
+        // Wait for the first instance to answer: it owns the id on the bus only once it runs,
+        // and a second launch before that would become the primary itself.
+        XCTAssertEqual(try app.send("dump")["path"], "/catalog")
         let payload = try DesktopWindowTests.payload(#"{"aps": {"alert": {"body": "x", "show-view": "/favourites"}, "badge": 2}}"#)
         defer { try? FileManager.default.removeItem(at: payload) }
         let second = try secondLaunch(["--notification", payload.path])
@@ -69,6 +72,7 @@ final class SingleInstanceTests: XCTestCase {
 
     func testAMalformedPayloadIsRefusedByTheSecondLaunchItself() throws {
         let app = try AppDriver(arguments: ["--application-id", id])
+        XCTAssertEqual(try app.send("dump")["path"], "/catalog")
         let payload = try DesktopWindowTests.payload(#"{"aps": {"badge": "many"}}"#)
         defer { try? FileManager.default.removeItem(at: payload) }
         let second = try secondLaunch(["--notification", payload.path])
