@@ -126,7 +126,8 @@ let package = Package(
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
         .testTarget(
             name: "TrellisFuzzTests",
-            dependencies: ["TrellisCore", "TrellisStore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["TrellisCore", "TrellisStore", "TrellisPluginABI", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "TrellisStoreTests",
