@@ -134,7 +134,7 @@ let package = Package(
             // The crash-safety test runs trellis-store-crasher as a child process.
             dependencies: ["TrellisStore", "TrellisCore", "trellis-store-crasher"]
         ),
-        .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
+        .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisStore"]),
         .testTarget(
             name: "TrellisGtkTests",
             dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore"]
