@@ -140,7 +140,8 @@ let package = Package(
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
         .testTarget(
             name: "TrellisFuzzTests",
-            dependencies: ["TrellisCore", "TrellisStore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["TrellisCore", "TrellisStore", "TrellisPluginABI", .product(name: "Logging", package: "swift-log"),
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "TrellisStoreTests",
@@ -154,7 +155,7 @@ let package = Package(
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore"]),
+        .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisStore"]),
         .testTarget(
             name: "TrellisGtkTests",
             dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore"]

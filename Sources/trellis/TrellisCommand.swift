@@ -58,6 +58,12 @@ struct Trellis: ParsableCommand {
         subcommands: [Open.self, Routes.self, Plugins.self],
         defaultSubcommand: Open.self
     )
+
+    /// Refuses arguments that are not UTF-8 (see ``InvalidArgumentEncoding``), then runs the command.
+    static func main() {
+        if let problem = InvalidArgumentEncoding.first() { exit(withError: problem) }
+        main(nil)
+    }
 }
 
 /// `trellis [PATH]`: opens the window (or, with `--headless`, prints the page as text).

@@ -17,6 +17,10 @@ enum NoteCommands {
     static let invalid = "note.invalid"
     /// The longest title accepted, in characters.
     static let maximumTitleLength = 200
+    /// The longest text accepted, in bytes of UTF-8 (1 MiB): a long chapter fits, while a
+    /// pasted 10 MB log is refused before it reaches the store and the list, whose rows show
+    /// the text.
+    static let maximumBodyBytes = 1024 * 1024
 
     @MainActor
     static func map(on shell: Shell, store: PersistentStore) {
@@ -32,7 +36,8 @@ enum NoteCommands {
     }
 }
 
-/// Rejects a note without a title, or with a title over 200 characters (ValCO).
+/// Rejects a note without a title, with a title over 200 characters, or with a text over
+/// 1 MiB (ValCO).
 struct NoteValidation: ControlObject {
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         let title = (request.parameters["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -42,6 +47,11 @@ struct NoteValidation: ControlObject {
         if title.count > NoteCommands.maximumTitleLength {
             return .dispatchToError(command: NoteCommands.invalid,
                                     reason: "A title may have at most \(NoteCommands.maximumTitleLength) characters; this one has \(title.count).")
+        }
+        let bodyBytes = request.parameters["body"]?.stringValue?.utf8.count ?? 0
+        if bodyBytes > NoteCommands.maximumBodyBytes {
+            return .dispatchToError(command: NoteCommands.invalid,
+                                    reason: "A note's text may have at most \(NoteCommands.maximumBodyBytes) bytes; this one has \(bodyBytes).")
         }
         request.parameters["title"] = .string(title)
         return .continue

@@ -43,7 +43,7 @@ public final class AutomationChannel {
 
     /// Reads what is there; returns `false` (removing the source) at end of input.
     private func readAvailable(fd: Int32) -> Bool {
-        var chunk = [UInt8](repeating: 0, count: 4096)
+        var chunk = [UInt8](repeating: 0, count: 65_536)
         let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
         if n <= 0 {
             if n < 0, errno == EINTR || errno == EAGAIN { return true }
@@ -51,10 +51,14 @@ public final class AutomationChannel {
             runNext()
             return false
         }
+        // Only the new bytes can hold a newline: scanning the whole buffer again made a
+        // command of megabytes (a pasted text) cost quadratic time.
+        var unscanned = buffer.count
         buffer.append(contentsOf: chunk[0..<n])
-        while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+        while let newline = buffer[unscanned...].firstIndex(of: UInt8(ascii: "\n")) {
             let line = String(decoding: buffer[..<newline], as: UTF8.self).trimmingCharacters(in: .whitespaces)
             buffer.removeSubrange(...newline)
+            unscanned = 0
             guard !line.isEmpty else { continue }
             let parts = line.split(separator: " ", maxSplits: 1)
             queue.append((String(parts[0]), parts.count > 1 ? String(parts[1]) : ""))

@@ -59,11 +59,18 @@ extern "C" {
 #define TRELLIS_PLUGIN_ENTRY_SYMBOL "trellis_plugin_entry"
 /** Size of the error buffer the host passes to a service's start callback. */
 #define TRELLIS_PLUGIN_ERROR_SIZE 512
+/**
+ * The longest JSON text, in bytes without the final NUL, that the host accepts from a plugin
+ * (the `data_json` of trigger and navigate, the `parameters_json` of handle_request): 1 MiB.
+ * A longer payload is refused with TRELLIS_ERROR_INVALID_ARGUMENT and logged with the plugin's
+ * id and the size; nothing is triggered, navigated or requested.
+ */
+#define TRELLIS_PLUGIN_MAX_JSON_SIZE 1048576
 
 /* Result codes of host functions. */
 /** Success. */
 #define TRELLIS_OK 0
-/** An argument was NULL, empty or not valid UTF-8 JSON. */
+/** An argument was NULL, empty, not valid UTF-8, not valid JSON, or JSON over TRELLIS_PLUGIN_MAX_JSON_SIZE. */
 #define TRELLIS_ERROR_INVALID_ARGUMENT (-1)
 /** The call is not allowed now (for example register_service after the entry returned). */
 #define TRELLIS_ERROR_REFUSED (-2)
@@ -139,7 +146,8 @@ typedef struct trellis_host_api {
      * plugin-owned: the host passes it to `handler` and calls `release(user_data)` (if not
      * NULL) exactly once, on any thread, after the watch is removed and no handler call is
      * running.
-     * Returns the watch id, or 0 (and calls release at once) when an argument is invalid.
+     * Returns the watch id, or 0 (and calls release at once) when an argument is invalid
+     * (NULL, empty or not UTF-8).
      */
     trellis_watch_id (*watch)(void *context, const char *pattern, trellis_event_handler handler,
                               void *user_data, trellis_release release);
@@ -151,7 +159,8 @@ typedef struct trellis_host_api {
      * Triggers an event on the host's bus; synchronous watchers (the plugins' among them) run
      * before it returns, main-thread watchers of the host later. `message` and
      * `data_json` (UTF-8 JSON, or NULL for no data) are borrowed. Returns TRELLIS_OK or
-     * TRELLIS_ERROR_INVALID_ARGUMENT (empty message, malformed JSON; nothing is triggered).
+     * TRELLIS_ERROR_INVALID_ARGUMENT (empty message, text that is not UTF-8, malformed JSON,
+     * JSON over TRELLIS_PLUGIN_MAX_JSON_SIZE; nothing is triggered).
      * Like watch, navigate and handle_request, it returns TRELLIS_ERROR_REFUSED (watch: 0)
      * once the plugin is disabled or has failed to load.
      */

@@ -25,7 +25,9 @@ import TrellisCore
 /// ```
 ///
 /// Attribute types are those of ``AttributeType``. Names are ASCII identifiers; `id` and
-/// names starting with `trellis_` are reserved. The version is a positive integer that
+/// names starting with `trellis_` (or, for entities and indexes, `sqlite_`) are reserved.
+/// As in SQLite, names are compared ignoring case: two entities, two keys of one entity, or
+/// an index and an entity may not differ only in case. The version is a positive integer that
 /// must grow whenever the entities change (see ``PersistentStore`` for migration).
 public struct ManagedObjectModel: Sendable, Hashable {
     public let version: Int

@@ -2,6 +2,11 @@ import TrellisCore
 
 /// Reads a model from its JSON form and checks it, naming the file, entity and member of
 /// every mistake. Unknown members are refused, so a misspelt `"optinal"` is caught.
+///
+/// Names become SQLite identifiers, and SQLite compares identifiers ignoring ASCII case and
+/// keeps tables and indexes in one namespace: so two entities, two keys of an entity, or an
+/// index and a table may not differ only in case, and `sqlite_` and `trellis_` names are
+/// reserved in any case. Whatever the parser accepts, SQLite accepts.
 struct ModelParser {
     let file: String
 
@@ -17,8 +22,9 @@ struct ModelParser {
         var entities: [EntityDescription] = []
         for (position, item) in entityList.enumerated() {
             let entity = try parseEntity(item, position: position)
-            if entities.contains(where: { $0.name == entity.name }) {
-                throw ModelError.invalidEntity(file: file, entity: entity.name, reason: "declared twice")
+            if let other = entities.first(where: { Self.sameSQLName($0.name, entity.name) }) {
+                let reason = other.name == entity.name ? "declared twice" : "the name clashes with entity '\(other.name)' (SQLite ignores case)"
+                throw ModelError.invalidEntity(file: file, entity: entity.name, reason: reason)
             }
             entities.append(entity)
         }
@@ -33,6 +39,7 @@ struct ModelParser {
         }
         func fail(_ reason: String) -> ModelError { .invalidEntity(file: file, entity: name, reason: reason) }
         guard Self.isIdentifier(name) else { throw fail("the name must be an ASCII identifier") }
+        guard !Self.isReserved(name) else { throw fail("names starting with sqlite_ or trellis_ are reserved") }
         try checkMembers(object, allowed: ["name", "attributes", "relationships", "indexes"]) {
             fail("unknown member '\($0)'")
         }
@@ -45,13 +52,14 @@ struct ModelParser {
         for item in object["relationships"]?.arrayValue ?? [] {
             relationships.append(try parseRelationship(item, entity: name))
         }
-        var seen: Set<String> = []
-        for key in attributes.map(\.name) + relationships.map(\.name) where !seen.insert(key).inserted {
-            throw fail("the key '\(key)' is declared twice")
+        var seen: [String: String] = [:]
+        for key in attributes.map(\.name) + relationships.map(\.name) {
+            guard let first = seen.updateValue(key, forKey: key.lowercased()) else { continue }
+            throw fail(first == key ? "the key '\(key)' is declared twice" : "the key '\(key)' clashes with '\(first)' (SQLite ignores case)")
         }
         var indexes: [IndexDescription] = []
         for item in object["indexes"]?.arrayValue ?? [] {
-            indexes.append(try parseIndex(item, entity: name, keys: seen))
+            indexes.append(try parseIndex(item, entity: name, keys: Set(seen.values)))
         }
         return EntityDescription(name: name, attributes: attributes, relationships: relationships, indexes: indexes)
     }
@@ -118,7 +126,7 @@ struct ModelParser {
             .invalidIndex(file: file, entity: entity, index: name, reason: reason)
         }
         try checkMembers(object, allowed: ["name", "keys", "unique"]) { fail("unknown member '\($0)'") }
-        guard Self.isIdentifier(name), !name.hasPrefix("trellis_"), !name.hasPrefix("sqlite_") else {
+        guard Self.isIdentifier(name), !Self.isReserved(name) else {
             throw fail("the name must be an ASCII identifier not starting with trellis_ or sqlite_")
         }
         guard !indexKeys.isEmpty, indexKeys.count == keyList.count else { throw fail("'keys' must be names") }
@@ -152,20 +160,32 @@ struct ModelParser {
         }
     }
 
+    /// Index names are unique in the model and differ from every table name, ignoring case;
+    /// the index made for each relationship (``SchemaSQL/relationshipIndexName(entity:relationship:)``)
+    /// counts too.
     private func checkIndexNames(_ entities: [EntityDescription]) throws {
-        var seen: Set<String> = []
+        var taken = Dictionary(entities.map { ($0.name.lowercased(), "entity '\($0.name)'") }, uniquingKeysWith: { first, _ in first })
         for entity in entities {
-            for index in entity.indexes where !seen.insert(index.name.lowercased()).inserted {
-                throw ModelError.invalidIndex(file: file, entity: entity.name, index: index.name,
-                                              reason: "index names must be unique in the model")
+            for index in entity.indexes {
+                if let owner = taken.updateValue("index '\(index.name)'", forKey: index.name.lowercased()) {
+                    throw ModelError.invalidIndex(file: file, entity: entity.name, index: index.name,
+                                                  reason: "the name is taken by \(owner) (tables and indexes share SQLite's names, ignoring case)")
+                }
+            }
+            for relationship in entity.relationships {
+                let name = SchemaSQL.relationshipIndexName(entity: entity.name, relationship: relationship.name)
+                if let owner = taken.updateValue("relationship '\(relationship.name)'", forKey: name.lowercased()) {
+                    throw ModelError.invalidRelationship(file: file, entity: entity.name, relationship: relationship.name,
+                                                         reason: "its index \(name) clashes with \(owner)'s")
+                }
             }
         }
     }
 
     private func checkName(_ name: String, fail: (String) -> ModelError) throws {
         guard Self.isIdentifier(name) else { throw fail("the name must be an ASCII identifier") }
-        guard name != EntityDescription.idKey, !name.hasPrefix("trellis_") else {
-            throw fail("'id' and names starting with trellis_ are reserved")
+        guard !Self.sameSQLName(name, EntityDescription.idKey), !name.lowercased().hasPrefix("trellis_") else {
+            throw fail("'id' and names starting with trellis_ are reserved, in any case")
         }
     }
 
@@ -182,6 +202,17 @@ struct ModelParser {
     }
 
     private func invalid(_ reason: String) -> ModelError { .invalidModel(file: file, reason: reason) }
+
+    /// Whether SQLite sees `a` and `b` as one name (it ignores ASCII case in identifiers).
+    static func sameSQLName(_ a: String, _ b: String) -> Bool {
+        a.lowercased() == b.lowercased()
+    }
+
+    /// Names SQLite (`sqlite_`) or the store (`trellis_`) keep for themselves, in any case.
+    static func isReserved(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return lowered.hasPrefix("sqlite_") || lowered.hasPrefix("trellis_")
+    }
 
     /// `[A-Za-z][A-Za-z0-9_]*`: safe to quote as an SQL identifier.
     static func isIdentifier(_ name: String) -> Bool {

@@ -147,10 +147,13 @@ final class LineReader: @unchecked Sendable {
             while true {
                 let chunk = handle.availableData
                 if chunk.isEmpty { break }
+                // Only the new bytes can hold a newline (a reply of megabytes must not cost quadratic time).
+                var unscanned = buffer.endIndex
                 buffer.append(chunk)
-                while let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                while let newline = buffer[unscanned...].firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
                     buffer.removeSubrange(buffer.startIndex...newline)
+                    unscanned = buffer.startIndex
                     condition.lock(); lines.append(line); condition.signal(); condition.unlock()
                 }
             }

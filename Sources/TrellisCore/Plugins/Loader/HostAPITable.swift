@@ -19,9 +19,7 @@ enum HostAPITable {
                 // Owns user_data from here on: released when the watch ends, or at once if refused.
                 let callback = EventCallback(handler: handler, userData: userData, release: release)
                 guard let context = PluginContextPointer(context)?.context, context.acceptsCalls,
-                      let pattern, handler != nil else { return 0 }
-                let text = String(cString: pattern)
-                guard !text.isEmpty else { return 0 }
+                      let pattern, handler != nil, let text = String(validatingCString: pattern), !text.isEmpty else { return 0 }
                 let id = context.bus.watch(text, owner: context) { event in callback.deliver(event) }
                 context.remember(id)
                 if !context.acceptsCalls {
@@ -40,10 +38,10 @@ enum HostAPITable {
             trigger: { context, message, dataJSON in
                 guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
                 guard context.acceptsCalls else { return TRELLIS_ERROR_REFUSED }
-                guard let (message, data) = HostAPITable.decode(context, "trigger", message, dataJSON) else {
+                guard let call = HostAPITable.arguments(context, "trigger", message, dataJSON) else {
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
-                context.bus.trigger(message, data, from: context)
+                context.bus.trigger(call.name, call.data, from: context)
                 return TRELLIS_OK
             },
             register_service: { context, definition in
@@ -59,19 +57,19 @@ enum HostAPITable {
             navigate: { context, route, dataJSON in
                 guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
                 guard context.acceptsCalls else { return TRELLIS_ERROR_REFUSED }
-                guard let (route, data) = HostAPITable.decode(context, "navigate", route, dataJSON) else {
+                guard let call = HostAPITable.arguments(context, "navigate", route, dataJSON) else {
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
-                context.navigate(route, data)
+                context.navigate(call.name, call.data)
                 return TRELLIS_OK
             },
             handle_request: { context, command, parametersJSON in
                 guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
                 guard context.acceptsCalls else { return TRELLIS_ERROR_REFUSED }
-                guard let (command, parameters) = HostAPITable.decode(context, "handle_request", command, parametersJSON) else {
+                guard let call = HostAPITable.arguments(context, "handle_request", command, parametersJSON) else {
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
-                context.handleRequest(command, parameters)
+                context.handleRequest(call.name, call.data)
                 return TRELLIS_OK
             },
             log: { context, level, message in
@@ -83,18 +81,12 @@ enum HostAPITable {
         return UnsafePointer(table)
     }
 
-    /// A non-empty name and JSON text (NULL meaning `null`) from the plugin, or `nil` after
-    /// logging what was wrong.
-    private static func decode(_ context: PluginContext, _ function: String, _ name: UnsafePointer<CChar>?,
-                               _ json: UnsafePointer<CChar>?) -> (String, JSONValue)? {
-        let text = name.map { String(cString: $0) } ?? ""
-        guard !text.isEmpty else {
-            context.logger.error("\(function): empty name")
-            return nil
-        }
-        guard let json else { return (text, .null) }
+    /// The checked arguments of a plugin's call (see ``PluginCallArguments``), or `nil` after
+    /// logging why they were refused.
+    private static func arguments(_ context: PluginContext, _ function: String, _ name: UnsafePointer<CChar>?,
+                                  _ json: UnsafePointer<CChar>?) -> PluginCallArguments? {
         do {
-            return (text, try JSONValue(jsonString: String(cString: json), source: "\(function) \(text)"))
+            return try PluginCallArguments(plugin: context.pluginID, function: function, name: name, json: json)
         } catch {
             context.logger.error("\(error)")
             return nil

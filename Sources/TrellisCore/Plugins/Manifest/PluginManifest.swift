@@ -64,11 +64,23 @@ public struct PluginManifest: Sendable, Hashable {
         self.autostart = autostart
     }
 
-    /// Reads and validates the manifest at `url`.
+    /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
+    public static let maximumFileSize = 64 * 1024
+
+    /// Reads and validates the manifest at `url`. A file over ``maximumFileSize`` bytes is
+    /// refused after reading one byte past the limit, however large it is.
     public static func load(from url: URL) throws(PluginManifestError) -> PluginManifest {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        do {
+            let file = try FileHandle(forReadingFrom: url)
+            defer { try? file.close() }
+            data = try file.read(upToCount: maximumFileSize + 1) ?? Data()
+        } catch {
             throw .unreadable(file: url.path, reason: error.localizedDescription)
+        }
+        guard data.count <= maximumFileSize else {
+            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? data.count
+            throw .tooLarge(file: url.path, bytes: size, limit: maximumFileSize)
         }
         let json: JSONValue
         do { json = try JSONValue(jsonData: data, source: url.path) } catch let error as JSONValueError {
@@ -111,8 +123,10 @@ public struct PluginManifest: Sendable, Hashable {
         guard Self.isValidID(id) else {
             throw .invalidValue(file: file, key: "id", reason: "\"\(id)\" is not a valid id (letters, digits, '.', '_', '-')")
         }
-        guard !library.isEmpty, !library.contains("/"), library != ".", library != ".." else {
-            throw .invalidValue(file: file, key: "library", reason: "\"\(library)\" must be a file name without a folder")
+        guard !library.isEmpty, !library.contains("/"), library != ".", library != "..",
+              !library.unicodeScalars.contains(where: \.isControl) else {
+            throw .invalidValue(file: file, key: "library",
+                                reason: "\(library.debugDescription) must be a file name without a folder or control characters")
         }
         if let service = services.first(where: \.isEmpty) {
             throw .invalidValue(file: file, key: "services", reason: "\"\(service)\" is not a service name")
@@ -148,6 +162,9 @@ extension Unicode.Scalar {
     fileprivate var isASCIIAlphanumeric: Bool {
         ("a"..."z").contains(self) || ("A"..."Z").contains(self) || ("0"..."9").contains(self)
     }
+
+    /// U+0000–U+001F and U+007F: a NUL would cut the name short where it becomes a C string.
+    fileprivate var isControl: Bool { value < 0x20 || value == 0x7F }
 }
 
 /// Typed access to the manifest's keys, with errors naming the file and the key.

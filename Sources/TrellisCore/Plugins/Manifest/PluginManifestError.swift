@@ -3,6 +3,8 @@
 public enum PluginManifestError: Error, CustomStringConvertible, Hashable, Sendable {
     /// The file could not be read at all.
     case unreadable(file: String, reason: String)
+    /// The file is larger than ``PluginManifest/maximumFileSize``; it was not read whole.
+    case tooLarge(file: String, bytes: Int, limit: Int)
     /// The file is not valid JSON.
     case malformed(file: String, reason: String)
     /// The top-level JSON value is not an object.
@@ -17,7 +19,7 @@ public enum PluginManifestError: Error, CustomStringConvertible, Hashable, Senda
     /// The manifest file at fault.
     public var file: String {
         switch self {
-        case .unreadable(let file, _), .malformed(let file, _), .notAnObject(let file),
+        case .unreadable(let file, _), .tooLarge(let file, _, _), .malformed(let file, _), .notAnObject(let file),
              .missingKey(let file, _), .wrongType(let file, _, _), .invalidValue(let file, _, _):
             return file
         }
@@ -27,6 +29,8 @@ public enum PluginManifestError: Error, CustomStringConvertible, Hashable, Senda
         switch self {
         case .unreadable(let file, let reason):
             return "\(file): cannot read the manifest: \(reason)"
+        case .tooLarge(let file, let bytes, let limit):
+            return "\(file): the manifest is \(bytes) bytes, over the limit of \(limit); it was not read"
         case .malformed(let file, let reason):
             return "\(file): the manifest is not valid JSON: \(reason)"
         case .notAnObject(let file):

@@ -1,0 +1,68 @@
+import Foundation
+import Testing
+import TrellisPluginABI
+@testable import TrellisCore
+
+/// Oversized input from plugins: refused where it enters the host, with a message naming the
+/// plugin (or file) and the size, while the shell and the plugins go on. (Unsafe ownership
+/// and modes are rows of the failure matrix, `PluginFailureMatrixTests`.)
+@Suite("Plugins: oversized input")
+struct PluginHostileInputTests {
+    @Test("an event a plugin triggers with over 1 MiB of JSON is refused at the ABI, naming the plugin and the size")
+    func oversizedTrigger() throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(harness.host.loadAll()[id: "c-hello"]?.state == .loaded)
+        let pongs = harness.record("hello:pong")
+
+        // CHello echoes a ping's data back in its pong, through the host's trigger.
+        let limit = Int(TRELLIS_PLUGIN_MAX_JSON_SIZE)
+        let huge = String(repeating: "я", count: limit / 2)  // 1 MiB of UTF-8, plus quotes: over the limit
+        harness.bus.trigger("hello:ping", .string(huge))
+
+        #expect(pongs.all.isEmpty, "nothing was triggered")
+        let error = try #require(harness.logs.entries.last { $0.level == .error })
+        #expect(error.message == #"plugin "c-hello": trigger "hello:pong": refused: \#(limit + 2) bytes of JSON is over the limit of \#(limit) bytes"#)
+
+        let fits = String(repeating: "я", count: limit / 2 - 1)
+        harness.bus.trigger("hello:ping", .string(fits))
+        harness.bus.trigger("hello:ping", ["after": true])
+        #expect(pongs.all.count == 2, "payloads within the limit still cross, and the plugin goes on")
+        #expect(pongs.all.last == #"hello:pong {"after":true}"#)
+    }
+
+    @Test("a manifest over 64 KiB fails that plugin as too large; the others load")
+    func oversizedManifest() throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let folder = try sandbox.install("Template", as: "wordy") {
+            $0["description"] = .string(String(repeating: "word ", count: 20_000))
+        }
+        let file = folder.appendingPathComponent(PluginManifest.fileName)
+        let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
+
+        let reports = PluginHarness(sandbox: sandbox).host.loadAll()
+
+        #expect(reports[id: "c-hello"]?.state == .loaded)
+        #expect(reports[id: "wordy"]?.state == .failed(.manifest(.tooLarge(file: file.path, bytes: size, limit: 65_536))))
+        #expect(reports[id: "wordy"]?.state.description
+                == "failed: \(file.path): the manifest is \(size) bytes, over the limit of 65536; it was not read")
+    }
+
+    @Test("a manifest of 64 GiB, more than this machine's memory, is refused at once: only 64 KiB and one byte are read")
+    func hugeSparseManifest() throws {
+        let sandbox = try PluginSandbox()
+        let folder = try sandbox.writeManifest(folder: "huge", "{")
+        let file = folder.appendingPathComponent(PluginManifest.fileName)
+        let handle = try FileHandle(forWritingTo: file)
+        try handle.truncate(atOffset: 1 << 36)  // sparse: no disk used, but 64 GiB to read
+        try handle.close()
+
+        let start = ContinuousClock.now
+        #expect(throws: PluginManifestError.tooLarge(file: file.path, bytes: 1 << 36, limit: 65_536)) {
+            try PluginManifest.load(from: file)
+        }
+        #expect(ContinuousClock.now - start < .seconds(1), "reading it whole would take far longer, or fail")
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisDemo
+import TrellisHeadless
+
+/// A note's text is limited to 1 MiB of UTF-8: a 10 MB paste is refused with a message naming
+/// the limit and the size, checked off the main actor so the window stays responsive, and
+/// nothing is saved; text up to the limit is saved and read back whole. (The title's limit,
+/// 200 characters, is in `NotesFlowTests`.)
+@MainActor
+@Suite("Oversized notes")
+struct OversizedNoteTests {
+    static let limit = 1024 * 1024
+
+    @Test("a 10 MB text is refused with the limit and the size, without stalling the main actor, and nothing is saved")
+    func tenMegabytesRefused() async throws {
+        let url = Fixtures.temporaryStoreURL()
+        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("title", with: "A long log")
+        try screen.fill("body", with: String(repeating: "0123456789", count: 1_048_576))
+
+        let pressed = ContinuousClock.now
+        try screen.press("save")
+        #expect(ContinuousClock.now - pressed < .milliseconds(500), "press returns at once: validation runs off the main actor")
+        let longestStall = await longestMainActorStall(until: { screen.page?.message != nil })
+        #expect(longestStall < .milliseconds(500), "the main actor kept running while the text was checked")
+
+        #expect(screen.page?.message == "A note's text may have at most \(Self.limit) bytes; this one has 10485760.")
+        #expect(screen.page?.values.path == "/notes/new", "the editor stays, with what was typed")
+        #expect(screen.form?["body"]?.utf8.count == 10_485_760)
+        try shell.navigate(to: "/notes")
+        #expect(screen.table?.container.flatCount == 0)
+        #expect(try StoreSnapshot(of: url, dataDirectory: Fixtures.dataDirectory).lines.allSatisfy { !$0.hasPrefix("Note ") })
+    }
+
+    @Test("a text of exactly 1 MiB is saved, listed and read back whole")
+    func oneMebibyteSaved() async throws {
+        let url = Fixtures.temporaryStoreURL()
+        let body = String(repeating: "я", count: Self.limit / 2)
+        do {
+            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            try shell.navigate(to: "/notes")
+            try screen.pressPageAction("new")
+            try screen.fill("title", with: "Exactly at the limit")
+            try screen.fill("body", with: body)
+            try screen.press("save")
+            #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 1 })
+        }
+        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        try shell.navigate(to: "/notes")
+        try screen.click(row: 0)
+        #expect(screen.form?["title"] == "Exactly at the limit")
+        #expect(screen.form?["body"] == body)
+    }
+
+    /// Polls `condition` on the main actor every few milliseconds, for at most 10 seconds, and
+    /// returns the longest time the main actor took to come back between two polls.
+    private func longestMainActorStall(until condition: () -> Bool) async -> Duration {
+        let deadline = ContinuousClock.now + .seconds(10)
+        var longest = Duration.zero
+        var last = ContinuousClock.now
+        while !condition(), ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(5))
+            let now = ContinuousClock.now
+            longest = max(longest, now - last - .milliseconds(5))
+            last = now
+        }
+        return longest
+    }
+}
