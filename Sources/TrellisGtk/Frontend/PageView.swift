@@ -41,7 +41,6 @@ final class PageView {
         case .text(let text):
             let label = GObjectPointer(gtk_label_new(text))!
             gtk_label_set_wrap(label.as(), 1)
-            gtk_label_set_selectable(label.as(), 1)
             gtk_label_set_xalign(label.as(), 0)
             gtk_label_set_yalign(label.as(), 0)
             for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
