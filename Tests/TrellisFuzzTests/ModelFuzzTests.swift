@@ -28,6 +28,7 @@ struct ModelFuzzTests {
         let base = try JSONValue(jsonString: Self.demoModelText)
         let folder = try StoreFolder()
         await propertyCheck(count: 2500, input: Self.mutator.generator(of: base)) { json in
+            await Hostile.yieldToOtherTests()
             Self.check(json.jsonData(), in: folder)
         }
     }
@@ -36,6 +37,7 @@ struct ModelFuzzTests {
     func bytes() async throws {
         let folder = try StoreFolder()
         await propertyCheck(count: 1500, input: Hostile.mutatedBytes(of: Self.demoModelText)) { data in
+            await Hostile.yieldToOtherTests()
             Self.check(data, in: folder)
         }
     }

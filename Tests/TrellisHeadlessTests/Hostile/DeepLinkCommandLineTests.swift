@@ -119,8 +119,12 @@ final class AppSandbox: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// Private data and settings folders; logging only critical messages, so that what the app
+    /// logs about other things (plugins a sanitizer build cannot load) is not taken for the
+    /// error's lines.
     var environment: [String: String] {
-        ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path]
+        ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+         "TRELLIS_LOG_LEVEL": "critical"]
     }
 
     /// The store the process opens: `$XDG_DATA_HOME/trellis/trellis.sqlite`.
