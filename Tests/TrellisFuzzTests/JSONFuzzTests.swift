@@ -10,6 +10,7 @@ struct JSONFuzzTests {
     @Test("mostly-JSON text parses or fails with a malformed error naming the source")
     func text() async {
         await propertyCheck(count: 3000, input: Hostile.jsonText) { text in
+            await Hostile.yieldToOtherTests()
             do {
                 let value = try JSONValue(jsonString: text, source: "payload")
                 #expect((try? JSONValue(jsonString: value.jsonString)) == value, "what parses re-encodes to the same value")
@@ -24,6 +25,7 @@ struct JSONFuzzTests {
     @Test("raw bytes, valid UTF-8 or not, never crash the parser")
     func bytes() async {
         await propertyCheck(count: 3000, input: Hostile.bytes) { bytes in
+            await Hostile.yieldToOtherTests()
             _ = try? JSONValue(jsonData: Data(bytes), source: "bytes")
         }
     }
@@ -38,6 +40,7 @@ struct JSONFuzzTests {
             return .object(Dictionary(uniqueKeysWithValues: pairs))
         }
         await propertyCheck(count: 1000, input: values) { value in
+            await Hostile.yieldToOtherTests()
             #expect((try? JSONValue(jsonString: value.jsonString)) == value)
         }
     }

@@ -25,6 +25,7 @@ struct ManifestFuzzTests {
     @Test("a mutated manifest is accepted only when safe, or refused naming the file and the key")
     func structure() async {
         await propertyCheck(count: 3000, input: Self.mutator.generator(of: Self.valid)) { json in
+            await Hostile.yieldToOtherTests()
             do throws(PluginManifestError) {
                 Self.expectSafe(try PluginManifest(json: json, file: Self.file))
             } catch {
@@ -40,6 +41,7 @@ struct ManifestFuzzTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let url = folder.appendingPathComponent(PluginManifest.fileName)
         await propertyCheck(count: 1500, input: Hostile.mutatedBytes(of: Self.valid.jsonString)) { data in
+            await Hostile.yieldToOtherTests()
             do {
                 try data.write(to: url)
                 Self.expectSafe(try PluginManifest.load(from: url))

@@ -28,6 +28,7 @@ struct ModelFuzzTests {
         let base = try JSONValue(jsonString: Self.demoModelText)
         let folder = try StoreFolder()
         await propertyCheck(count: 2500, input: Self.mutator.generator(of: base)) { json in
+            await Hostile.yieldToOtherTests()
             Self.check(json.jsonData(), in: folder)
         }
     }
@@ -36,6 +37,7 @@ struct ModelFuzzTests {
     func bytes() async throws {
         let folder = try StoreFolder()
         await propertyCheck(count: 1500, input: Hostile.mutatedBytes(of: Self.demoModelText)) { data in
+            await Hostile.yieldToOtherTests()
             Self.check(data, in: folder)
         }
     }
@@ -56,6 +58,10 @@ struct ModelFuzzTests {
         // Indexes share the tables' namespace.
         (#"[{"name": "Note", "attributes": [{"name": "title", "type": "string"}], "indexes": [{"name": "note", "keys": ["title"]}]}]"#,
          "entity 'Note', index 'note'"),
+        // The index made for a relationship is trellis_fk_<entity>_<relationship>: A_b.c and A.b_c would share it.
+        (#"[{"name": "A_b", "attributes": [], "relationships": [{"name": "c", "destination": "A"}]},"#
+            + #" {"name": "A", "attributes": [], "relationships": [{"name": "b_c", "destination": "A_b"}]}]"#,
+         "entity 'A', relationship 'b_c': its index trellis_fk_A_b_c clashes with the index of relationship 'c' of entity 'A_b'"),
     ])
     func sqlNameClashes(entities: String, named: String) throws {
         let text = #"{"version": 1, "entities": \#(entities)}"#

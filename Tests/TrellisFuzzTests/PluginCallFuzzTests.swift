@@ -24,6 +24,7 @@ struct PluginCallFuzzTests {
         let host = HostUnderTest()
         await propertyCheck(count: 4000, input: Gen<HostUnderTest.Function>.case, Self.argument, Self.argument) {
             function, name, json in
+            await Hostile.yieldToOtherTests()
             host.check(function, name: name, json: json)
         }
     }

@@ -174,9 +174,10 @@ struct ModelParser {
             }
             for relationship in entity.relationships {
                 let name = SchemaSQL.relationshipIndexName(entity: entity.name, relationship: relationship.name)
-                if let owner = taken.updateValue("relationship '\(relationship.name)'", forKey: name.lowercased()) {
+                let owner = "the index of relationship '\(relationship.name)' of entity '\(entity.name)'"
+                if let other = taken.updateValue(owner, forKey: name.lowercased()) {
                     throw ModelError.invalidRelationship(file: file, entity: entity.name, relationship: relationship.name,
-                                                         reason: "its index \(name) clashes with \(owner)'s")
+                                                         reason: "its index \(name) clashes with \(other)")
                 }
             }
         }

@@ -59,4 +59,11 @@ enum Hostile {
             return Data(bytes)
         }
     }
+
+    /// Called at the start of every case: a property runs thousands of cases without
+    /// suspending, and would otherwise hold one of the cooperative pool's threads (two on a
+    /// two-core machine) for seconds while the tasks of tests running alongside wait.
+    static func yieldToOtherTests() async {
+        await Task.yield()
+    }
 }

@@ -32,6 +32,12 @@ final class CatalogWindowTests: XCTestCase {
         let process = Process()
         process.executableURL = AppDriver.executable
         process.arguments = ["--rows", "1000", "--exit-after-first-frame"]
+        // Its own data folder, as AppDriver gives every app: the user's store may belong to a newer model.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-gui-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: home) }
+        process.environment = ProcessInfo.processInfo.environment.merging(
+            ["XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
+        ) { _, new in new }
         try process.run()
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { usleep(20_000) }

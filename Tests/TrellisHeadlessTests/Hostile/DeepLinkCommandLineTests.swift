@@ -9,7 +9,6 @@ import TrellisStore
 /// and people: the process exits with status 1 and one line on standard error naming the
 /// problem (no crash, no stack trace, nothing on standard output), and the store holds
 /// exactly what it held before.
-@MainActor
 @Suite("Hostile deep links on the command line")
 struct DeepLinkCommandLineTests {
     /// A deep link and the words its error must contain.
@@ -31,7 +30,7 @@ struct DeepLinkCommandLineTests {
         var testDescription: String { name }
     }
 
-    nonisolated static let hostileLinks: [DeepLink] = [
+    static let hostileLinks: [DeepLink] = [
         DeepLink("a .. segment", "/notes/..", #"segment "..": "." and ".." segments are not allowed"#),
         DeepLink("a percent-encoded .. segment", "/notes/%2e%2e/people", #"segment "%2e%2e": "." and ".." segments are not allowed"#),
         DeepLink("a percent-encoded NUL", "/notes/a%00b", #""%00" encodes a NUL byte"#),
@@ -48,12 +47,12 @@ struct DeepLinkCommandLineTests {
     ]
 
     @Test("a hostile deep link exits 1 with one line naming the problem, and the store is unchanged", arguments: hostileLinks)
-    func hostileLink(_ link: DeepLink) throws {
+    func hostileLink(_ link: DeepLink) async throws {
         let app = try AppSandbox()
         let before = try app.snapshot()
         #expect(before.lines.count == 6, "five people and a note")
 
-        let result = try RawProcess.run(try AppSandbox.trellis(), arguments: [Array("--headless".utf8), link.bytes],
+        let result = try await RawProcess.run(try AppSandbox.trellis(), arguments: [Array("--headless".utf8), link.bytes],
                                         environment: app.environment)
 
         #expect(result.termination == .exit(1))
@@ -68,11 +67,11 @@ struct DeepLinkCommandLineTests {
     }
 
     @Test("the same command opens a public deep link, and the store is unchanged")
-    func goodLink() throws {
+    func goodLink() async throws {
         let app = try AppSandbox()
         let before = try app.snapshot()
 
-        let result = try RawProcess.run(try AppSandbox.trellis(), arguments: [Array("--headless".utf8), Array("/catalog/5".utf8)],
+        let result = try await RawProcess.run(try AppSandbox.trellis(), arguments: [Array("--headless".utf8), Array("/catalog/5".utf8)],
                                         environment: app.environment)
 
         #expect(result.termination == .exit(0))
@@ -81,10 +80,12 @@ struct DeepLinkCommandLineTests {
     }
 }
 
-/// Private XDG folders for one `trellis` process, with a store already holding the sample
-/// people and a note (created in-process, then closed).
-@MainActor
-final class AppSandbox {
+/// Private XDG folders for one `trellis` process, with a store already holding the demo's
+/// sample people (so the app has nothing to add on its first run) and a note.
+final class AppSandbox: Sendable {
+    static let dataDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../../data").standardizedFileURL
+
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-hostile-\(UUID().uuidString)")
 
     /// The built `trellis` next to the test bundle (or `$TRELLIS_BIN`).
@@ -96,8 +97,15 @@ final class AppSandbox {
     }
 
     init() throws {
-        let store = try DemoStore.open(at: storeURL, dataDirectory: Fixtures.dataDirectory, bus: EventBus())
+        let model = try ManagedObjectModel(contentsOf: Self.dataDirectory.appendingPathComponent("model.json"))
+        let store = try PersistentStore(url: storeURL, model: model)
         let context = store.newContext()
+        for person in Person.samples {
+            let object = try context.insert("Person")
+            object["firstName"] = .string(person.firstName)
+            object["lastName"] = .string(person.lastName)
+            object["age"] = .integer(person.age)
+        }
         let note = try context.insert("Note")
         note["title"] = "x'); DROP TABLE Note; --"
         note["body"] = "keep me"
@@ -111,14 +119,18 @@ final class AppSandbox {
         try? FileManager.default.removeItem(at: root)
     }
 
+    /// Private data and settings folders; logging only critical messages, so that what the app
+    /// logs about other things (plugins a sanitizer build cannot load) is not taken for the
+    /// error's lines.
     var environment: [String: String] {
-        ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path]
+        ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
+         "TRELLIS_LOG_LEVEL": "critical"]
     }
 
     /// The store the process opens: `$XDG_DATA_HOME/trellis/trellis.sqlite`.
     var storeURL: URL { PersistentStore.defaultURL(environment: environment) }
 
     func snapshot() throws -> StoreSnapshot {
-        try StoreSnapshot(of: storeURL, dataDirectory: Fixtures.dataDirectory)
+        try StoreSnapshot(of: storeURL, dataDirectory: Self.dataDirectory)
     }
 }

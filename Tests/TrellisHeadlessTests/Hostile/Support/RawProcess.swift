@@ -5,7 +5,7 @@ import Foundation
 /// error go to files, so a chatty child cannot block on a full pipe.
 ///
 /// ```swift
-/// let result = try RawProcess.run(trellis, arguments: [Array("--headless".utf8), [0x2F, 0xFF]],
+/// let result = try await RawProcess.run(trellis, arguments: [Array("--headless".utf8), [0x2F, 0xFF]],
 ///                                 environment: ["XDG_DATA_HOME": "/tmp/x"])
 /// #expect(result.termination == .exit(1))
 /// ```
@@ -46,7 +46,7 @@ enum RawProcess {
     /// Runs `executable` with `arguments` (each passed byte for byte) and the current
     /// environment changed by `environment`; waits at most `timeout`, then kills the child.
     static func run(_ executable: URL, arguments: [[UInt8]], environment: [String: String],
-                    timeout: Duration = .seconds(60)) throws -> Result {
+                    timeout: Duration = .seconds(60)) async throws -> Result {
         let outputs = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-raw-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outputs, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: outputs) }
@@ -67,14 +67,15 @@ enum RawProcess {
         let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv.pointers, envp.pointers)
         guard spawned == 0 else { throw Failure.spawn(errno: spawned) }
 
-        let termination = try wait(for: pid, timeout: timeout)
+        let termination = try await wait(for: pid, timeout: timeout)
         return Result(termination: termination,
                       standardOutput: (try? String(contentsOfFile: stdoutPath, encoding: .utf8)) ?? "",
                       standardError: (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? "")
     }
 
-    /// Polls the child until it ends, or kills it (by its pid) once `timeout` has passed.
-    private static func wait(for pid: pid_t, timeout: Duration) throws -> Termination {
+    /// Polls the child until it ends, or kills it (by its pid) once `timeout` has passed;
+    /// sleeps between polls without holding a thread.
+    private static func wait(for pid: pid_t, timeout: Duration) async throws -> Termination {
         let deadline = ContinuousClock.now + timeout
         var status: Int32 = 0
         while waitpid(pid, &status, WNOHANG) == 0 {
@@ -83,7 +84,7 @@ enum RawProcess {
                 waitpid(pid, &status, 0)
                 throw Failure.timedOut(after: timeout)
             }
-            usleep(5_000)
+            try await Task.sleep(for: .milliseconds(5))
         }
         // The wait status layout of <sys/wait.h>: the low 7 bits hold the signal, zero on exit.
         let signal = status & 0x7F
