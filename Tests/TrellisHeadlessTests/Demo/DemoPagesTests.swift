@@ -62,6 +62,7 @@ struct DemoPagesTests {
     @Test("the event log shows earlier and live bus events, newest first, and filters them")
     func eventLog() async throws {
         let (shell, screen) = try Fixtures.demo()
+        try shell.services.stop("location")  // its updates every 2 s would interleave with the events under test
         shell.bus.trigger("demo:before", ["n": 1])
         await screen.settle()
         try shell.navigate(to: "/events")
@@ -126,6 +127,7 @@ struct DemoServicesTests {
     @Test("a location update shows in the status line")
     func locationStatus() async throws {
         let (shell, screen) = try Fixtures.demo()
+        try shell.services.stop("location")  // the plugin's own next update would replace the one under test
         shell.bus.trigger("location:update", ["latitude": 55.75222, "longitude": 37.61556, "accuracy": 12, "timestamp": 0])
         #expect(await eventually { screen.status == "Location: 55.75222, 37.61556 ±12 m" })
         #expect(screen.render().hasSuffix("-- Location: 55.75222, 37.61556 ±12 m"))
