@@ -1,6 +1,6 @@
 import TrellisCore
 
-/// The demo's state that outlives pages: the genre catalog, the favourites, the people.
+/// The demo's state that outlives pages and is not in the store: the genre catalog and the favourites.
 @MainActor
 public final class DemoModel {
     /// The catalog's genre names in file order, duplicates kept (a genre's id is its line index).
@@ -11,14 +11,11 @@ public final class DemoModel {
     public var editableSyntheticRows = false
     /// Favourite genres, by catalog index.
     public private(set) var favourites: Set<Int> = []
-    /// People (plain data until the store holds them).
-    public let people: [Person]
     private let bus: EventBus
 
-    public init(catalog: [String], syntheticRows: Int? = nil, people: [Person] = Person.samples, bus: EventBus) {
+    public init(catalog: [String], syntheticRows: Int? = nil, bus: EventBus) {
         self.catalog = catalog
         self.syntheticRows = syntheticRows
-        self.people = people
         self.bus = bus
     }
 
@@ -36,7 +33,8 @@ public final class DemoModel {
     }
 }
 
-/// A person of the demo's People page (the Person entity of the Core Data chapter).
+/// A person of the demo's People page (the Person entity of the Core Data chapter): the
+/// samples the store is seeded with on first run.
 public struct Person: Codable, Sendable, Hashable {
     public var firstName: String
     public var lastName: String
