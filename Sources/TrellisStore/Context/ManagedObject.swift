@@ -89,7 +89,7 @@ public final class ManagedObject {
     }
 
     func setValue(_ value: AttributeValue, at index: Int) {
-        let value = value.conformed(to: entity.columns[index].type) ?? value
+        let value = value.conformed(to: entity.columnTypes[index]) ?? value
         let old = values[index]
         guard old != value else { return }
         values[index] = value

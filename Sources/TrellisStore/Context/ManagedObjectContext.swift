@@ -60,11 +60,13 @@ public final class ManagedObjectContext {
     public func insert(_ entityName: String, id uuid: UUID) throws -> ManagedObject {
         guard let entity = model.entity(named: entityName) else { throw ContextError.unknownEntity(entityName) }
         let id = ObjectID(entityName: entityName, uuid: uuid)
-        if let existing = registered[id], existing.state != .detached { throw ContextError.duplicateID(id) }
         purgeIfNeeded()
         let object = ManagedObject(id: id, entity: entity, values: entity.defaultValues, committed: nil,
                                    state: .inserted, context: self)
-        registered[id] = object
+        if let existing = registered.updateValue(object, forKey: id), existing.state != .detached {
+            registered[id] = existing
+            throw ContextError.duplicateID(id)
+        }
         markPending(object)
         undoStack.register(.delete(object))
         return object
@@ -185,8 +187,11 @@ public final class ManagedObjectContext {
     func purgeIfNeeded(force: Bool = false) {
         guard force || registered.count >= purgeThreshold else { return }
         // Through the key subscript, whose accessor yields the stored reference in place.
-        for id in Array(registered.keys) where isKnownUniquelyReferenced(&registered[id]!) {
-            registered.removeValue(forKey: id)
+        var kept: [ObjectID] = []
+        for id in Array(registered.keys) where !isKnownUniquelyReferenced(&registered[id]!) { kept.append(id) }
+        if kept.count < registered.count {
+            // Rebuilt from the few kept rather than removing the many released one by one.
+            registered = Dictionary(uniqueKeysWithValues: kept.compactMap { id in registered[id].map { (id, $0) } })
         }
         purgeThreshold = max(1024, registered.count * 2)
     }

@@ -75,13 +75,16 @@ extension PersistentStore {
         var issues = object.unknownKeys.map {
             ValidationIssue(object: object.objectID, key: $0, reason: "no such attribute or relationship")
         }
-        for (index, column) in object.entity.columns.enumerated() {
+        let entity = object.entity
+        for index in object.values.indices {
             let value = object.values[index]
             if value.isNull {
-                if !column.isOptional {
-                    issues.append(ValidationIssue(object: object.objectID, key: column.name, reason: "a value is required"))
+                if !entity.columnIsOptional[index] {
+                    issues.append(ValidationIssue(object: object.objectID, key: entity.columns[index].name,
+                                                  reason: "a value is required"))
                 }
-            } else if value.conformed(to: column.type) == nil {
+            } else if value.conformed(to: entity.columnTypes[index]) == nil {
+                let column = entity.columns[index]
                 let expected = column.relationship.map { "an object id of \($0.destination)" } ?? "a \(column.type.rawValue)"
                 issues.append(ValidationIssue(object: object.objectID, key: column.name,
                                               reason: "expects \(expected), got a \(value.kindName)"))

@@ -110,6 +110,9 @@ public final class EntityDescription: Sendable, Hashable {
     let columnIndex: [String: Int]
     /// The values a new object starts with, in column order.
     let defaultValues: [AttributeValue]
+    /// Each column's type and optionality, for the per-value checks of the hot paths.
+    let columnTypes: [AttributeType]
+    let columnIsOptional: [Bool]
 
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
                 indexes: [IndexDescription] = [])
@@ -129,6 +132,8 @@ public final class EntityDescription: Sendable, Hashable {
         self.columns = columns
         self.columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.defaultValues = columns.map(\.defaultValue)
+        self.columnTypes = columns.map(\.type)
+        self.columnIsOptional = columns.map(\.isOptional)
     }
 
     public func attribute(named name: String) -> AttributeDescription? {
