@@ -30,6 +30,7 @@ public final class ManagedObjectContext {
     /// rows does not keep them all; changed objects are also held by `pending`.
     private var registered: [ObjectID: ManagedObject] = [:]
     private var purgeThreshold = 1024
+    private var lastEntity: EntityDescription?
     /// Objects that became inserted, changed or deleted since the last save, in order.
     private(set) var pending: [ManagedObject] = []
     var undoStack = UndoStack<UndoAction>()
@@ -58,7 +59,7 @@ public final class ManagedObjectContext {
     /// that id; a duplicate of a saved object fails at save with a constraint error.
     @discardableResult
     public func insert(_ entityName: String, id uuid: UUID) throws -> ManagedObject {
-        guard let entity = model.entity(named: entityName) else { throw ContextError.unknownEntity(entityName) }
+        let entity = try self.entity(named: entityName)
         let id = ObjectID(entityName: entityName, uuid: uuid)
         purgeIfNeeded()
         let object = ManagedObject(id: id, entity: entity, values: entity.defaultValues, committed: nil,
@@ -124,6 +125,15 @@ public final class ManagedObjectContext {
                                    state: .persistent, context: self)
         registered[row.id] = object
         return object
+    }
+
+    /// The description of `name`; the last one asked for is kept at hand for runs of
+    /// inserts.
+    private func entity(named name: String) throws -> EntityDescription {
+        if let last = lastEntity, last.name == name { return last }
+        guard let entity = model.entity(named: name) else { throw ContextError.unknownEntity(name) }
+        lastEntity = entity
+        return entity
     }
 
     // MARK: - Pending changes
