@@ -190,12 +190,12 @@ public final class ManagedObjectContext {
         guard object.context === self else { throw ContextError.foreignObject(object.objectID) }
     }
 
-    /// Once the table has doubled since the last purge (or when `force`d after a large
-    /// save), drops the objects only the table holds: unchanged (changed ones are held by
-    /// `pending`) and unused by the app, they are read again when needed. Amortised O(1)
-    /// per registration.
-    func purgeIfNeeded(force: Bool = false) {
-        guard force || registered.count >= purgeThreshold else { return }
+    /// Once the table has doubled since the last purge, drops the objects only the table
+    /// holds: unchanged (changed ones are held by `pending`) and unused by the app, they
+    /// are read again when needed. Amortised O(1) per registration; the table never holds
+    /// more than twice the objects in use (plus 1024).
+    private func purgeIfNeeded() {
+        guard registered.count >= purgeThreshold else { return }
         // Through the key subscript, whose accessor yields the stored reference in place.
         var kept: [ObjectID] = []
         for id in Array(registered.keys) where !isKnownUniquelyReferenced(&registered[id]!) { kept.append(id) }
