@@ -24,6 +24,7 @@ import Logging
 /// returned, objects deleted in the context are left out, and objects changed in the
 /// context keep their unsaved values.
 public final class ManagedObjectContext {
+    /// The store the context fetches from and saves into.
     public let store: PersistentStore
     /// The context's instance of each object it knows. Instances nobody else holds are
     /// dropped from time to time (see `purgeIfNeeded`), so that scrolling through a million

@@ -6,8 +6,10 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
     public let object: ObjectID
     /// The attribute or relationship at fault, if the problem is about one.
     public let key: String?
+    /// What is wrong, in words.
     public let reason: String
 
+    /// An issue of `object`, about `key` if given.
     public init(object: ObjectID, key: String?, reason: String) {
         self.object = object
         self.key = key
@@ -22,6 +24,7 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
 /// Thrown by ``ManagedObjectContext/save()`` when objects do not validate; nothing was
 /// written and the context keeps its changes.
 public struct SaveValidationError: Error, Equatable, CustomStringConvertible {
+    /// Every problem found, object by object.
     public let issues: [ValidationIssue]
 
     public var description: String {
@@ -38,6 +41,7 @@ public struct SaveValidationError: Error, Equatable, CustomStringConvertible {
 /// }
 /// ```
 public struct ValidationRule: Sendable {
+    /// The entity whose objects the rule checks.
     public let entityName: String
     /// The key the rule is about, named in its issue.
     public let key: String?
