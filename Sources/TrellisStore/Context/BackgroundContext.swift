@@ -20,6 +20,7 @@ public actor BackgroundContext {
     private let executor: QueueExecutor
     private let context: ManagedObjectContext
 
+    /// The store the context saves into.
     public nonisolated let store: PersistentStore
 
     init(store: PersistentStore, label: String) {
@@ -28,6 +29,7 @@ public actor BackgroundContext {
         self.context = ManagedObjectContext(store: store, undoEnabled: false)
     }
 
+    /// The context's own serial queue.
     public nonisolated var unownedExecutor: UnownedSerialExecutor { executor.asUnownedSerialExecutor() }
 
     /// Runs `body` with the context, on the context's queue.

@@ -30,7 +30,9 @@ public final class ManagedObject {
         case detached
     }
 
+    /// The object's stable identity.
     public let objectID: ObjectID
+    /// The entity the object belongs to.
     public let entity: EntityDescription
     weak var context: ManagedObjectContext?
     /// The current values, in entity column order.
@@ -54,6 +56,7 @@ public final class ManagedObject {
         self.context = context
     }
 
+    /// The name of the object's entity.
     public var entityName: String { entity.name }
 
     /// The value of an attribute or relationship (`.uuid` of the destination), or of `"id"`.
@@ -89,7 +92,7 @@ public final class ManagedObject {
     }
 
     func setValue(_ value: AttributeValue, at index: Int) {
-        let value = value.conformed(to: entity.columns[index].type) ?? value
+        let value = value.conformed(to: entity.columnTypes[index]) ?? value
         let old = values[index]
         guard old != value else { return }
         values[index] = value
@@ -153,6 +156,7 @@ extension ManagedObject: CustomStringConvertible {
 /// Key-value reading for cell providers: the value of an attribute, relationship or `id`
 /// as JSON (see ``AttributeValue/json``), `nil` for an unknown key.
 extension ManagedObject: KeyValueCoding {
+    /// The value of `key` as JSON, or `nil` for an unknown key.
     public func value(forKey key: String) -> JSONValue? {
         guard key == EntityDescription.idKey || entity.columnIndex[key] != nil else { return nil }
         return self[key].json

@@ -8,17 +8,10 @@ extension ManagedObjectContext {
     ///
     /// Undo history is kept across saves: undoing a saved change makes it pending again.
     public func save() throws {
-        let saved = try saveChanges()
-        // A large save leaves many unchanged instances that may be held by nothing else.
-        purgeIfNeeded(force: saved >= 1024)
-    }
-
-    /// Saves and returns how many objects were saved.
-    private func saveChanges() throws -> Int {
         let objects = pending.filter(\.hasChanges)
         guard !objects.isEmpty else {
             clearPending()
-            return 0
+            return
         }
         var issues: [ValidationIssue] = []
         var rulesByEntity: [String: [ValidationRule]] = [:]
@@ -61,7 +54,6 @@ extension ManagedObjectContext {
         applyDeleteRules(changes, saved: objects)
         clearPending()
         logger.debug("context saved", metadata: ["objects": "\(objects.count)"])
-        return objects.count
     }
 
     /// Discards every unsaved change and the undo history.

@@ -19,8 +19,10 @@ enum UndoAction {
 /// ``rollback()``. Deletions made by SQLite's cascade rule are not undone with their
 /// owner.
 extension ManagedObjectContext {
+    /// Whether there is a step to undo (or an open group).
     public var canUndo: Bool { !undoStack.undoGroups.isEmpty || undoStack.isGroupOpen }
 
+    /// Whether there is an undone step to redo.
     public var canRedo: Bool { !undoStack.redoGroups.isEmpty }
 
     /// The name of the step `undo()` would revert, if it was given one.
@@ -56,8 +58,10 @@ extension ManagedObjectContext {
         undoStack.finish()
     }
 
+    /// Starts a group: the changes until the matching ``endUndoGroup()`` are one step.
     public func beginUndoGroup(named name: String? = nil) { undoStack.beginGroup(named: name) }
 
+    /// Ends the group started by the matching ``beginUndoGroup(named:)``.
     public func endUndoGroup() { undoStack.endGroup() }
 
     /// Runs `body` as one undo step.
@@ -67,6 +71,7 @@ extension ManagedObjectContext {
         return try body()
     }
 
+    /// Forgets every undo and redo step.
     public func removeAllUndoActions() { undoStack.removeAll() }
 
     private func perform(_ action: UndoAction) {

@@ -24,12 +24,14 @@ import Logging
 /// returned, objects deleted in the context are left out, and objects changed in the
 /// context keep their unsaved values.
 public final class ManagedObjectContext {
+    /// The store the context fetches from and saves into.
     public let store: PersistentStore
     /// The context's instance of each object it knows. Instances nobody else holds are
     /// dropped from time to time (see `purgeIfNeeded`), so that scrolling through a million
     /// rows does not keep them all; changed objects are also held by `pending`.
     private var registered: [ObjectID: ManagedObject] = [:]
     private var purgeThreshold = 1024
+    private var lastEntity: EntityDescription?
     /// Objects that became inserted, changed or deleted since the last save, in order.
     private(set) var pending: [ManagedObject] = []
     var undoStack = UndoStack<UndoAction>()
@@ -58,13 +60,15 @@ public final class ManagedObjectContext {
     /// that id; a duplicate of a saved object fails at save with a constraint error.
     @discardableResult
     public func insert(_ entityName: String, id uuid: UUID) throws -> ManagedObject {
-        guard let entity = model.entity(named: entityName) else { throw ContextError.unknownEntity(entityName) }
+        let entity = try self.entity(named: entityName)
         let id = ObjectID(entityName: entityName, uuid: uuid)
-        if let existing = registered[id], existing.state != .detached { throw ContextError.duplicateID(id) }
         purgeIfNeeded()
         let object = ManagedObject(id: id, entity: entity, values: entity.defaultValues, committed: nil,
                                    state: .inserted, context: self)
-        registered[id] = object
+        if let existing = registered.updateValue(object, forKey: id), existing.state != .detached {
+            registered[id] = existing
+            throw ContextError.duplicateID(id)
+        }
         markPending(object)
         undoStack.register(.delete(object))
         return object
@@ -124,6 +128,15 @@ public final class ManagedObjectContext {
         return object
     }
 
+    /// The description of `name`; the last one asked for is kept at hand for runs of
+    /// inserts.
+    private func entity(named name: String) throws -> EntityDescription {
+        if let last = lastEntity, last.name == name { return last }
+        guard let entity = model.entity(named: name) else { throw ContextError.unknownEntity(name) }
+        lastEntity = entity
+        return entity
+    }
+
     // MARK: - Pending changes
 
     /// Whether any object is inserted, changed or deleted and not saved.
@@ -178,15 +191,18 @@ public final class ManagedObjectContext {
         guard object.context === self else { throw ContextError.foreignObject(object.objectID) }
     }
 
-    /// Once the table has doubled since the last purge (or when `force`d after a large
-    /// save), drops the objects only the table holds: unchanged (changed ones are held by
-    /// `pending`) and unused by the app, they are read again when needed. Amortised O(1)
-    /// per registration.
-    func purgeIfNeeded(force: Bool = false) {
-        guard force || registered.count >= purgeThreshold else { return }
+    /// Once the table has doubled since the last purge, drops the objects only the table
+    /// holds: unchanged (changed ones are held by `pending`) and unused by the app, they
+    /// are read again when needed. Amortised O(1) per registration; the table never holds
+    /// more than twice the objects in use (plus 1024).
+    private func purgeIfNeeded() {
+        guard registered.count >= purgeThreshold else { return }
         // Through the key subscript, whose accessor yields the stored reference in place.
-        for id in Array(registered.keys) where isKnownUniquelyReferenced(&registered[id]!) {
-            registered.removeValue(forKey: id)
+        var kept: [ObjectID] = []
+        for id in Array(registered.keys) where !isKnownUniquelyReferenced(&registered[id]!) { kept.append(id) }
+        if kept.count < registered.count {
+            // Rebuilt from the few kept rather than removing the many released one by one.
+            registered = Dictionary(uniqueKeysWithValues: kept.compactMap { id in registered[id].map { (id, $0) } })
         }
         purgeThreshold = max(1024, registered.count * 2)
     }

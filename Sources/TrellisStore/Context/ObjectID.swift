@@ -12,9 +12,12 @@ import Foundation
 /// ObjectID("Note/1B4E28BA-2FA1-11D2-883F-0016D3CCA427") == id   // true
 /// ```
 public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    /// The object's entity.
     public let entityName: String
+    /// The object's UUID, unique in the store.
     public let uuid: UUID
 
+    /// The id of the object of `entityName` with `uuid` (a new UUID by default).
     public init(entityName: String, uuid: UUID = UUID()) {
         self.entityName = entityName
         self.uuid = uuid
@@ -32,6 +35,7 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
     /// Only the UUID is hashed: it is unique on its own, and hashing it is cheap.
     public func hash(into hasher: inout Hasher) { hasher.combine(uuid) }
 
+    /// Orders by entity, then by UUID text.
     public static func < (lhs: ObjectID, rhs: ObjectID) -> Bool {
         (lhs.entityName, lhs.uuid.uuidString) < (rhs.entityName, rhs.uuid.uuidString)
     }

@@ -6,8 +6,10 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
     public let object: ObjectID
     /// The attribute or relationship at fault, if the problem is about one.
     public let key: String?
+    /// What is wrong, in words.
     public let reason: String
 
+    /// An issue of `object`, about `key` if given.
     public init(object: ObjectID, key: String?, reason: String) {
         self.object = object
         self.key = key
@@ -22,6 +24,7 @@ public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
 /// Thrown by ``ManagedObjectContext/save()`` when objects do not validate; nothing was
 /// written and the context keeps its changes.
 public struct SaveValidationError: Error, Equatable, CustomStringConvertible {
+    /// Every problem found, object by object.
     public let issues: [ValidationIssue]
 
     public var description: String {
@@ -38,6 +41,7 @@ public struct SaveValidationError: Error, Equatable, CustomStringConvertible {
 /// }
 /// ```
 public struct ValidationRule: Sendable {
+    /// The entity whose objects the rule checks.
     public let entityName: String
     /// The key the rule is about, named in its issue.
     public let key: String?
@@ -75,13 +79,16 @@ extension PersistentStore {
         var issues = object.unknownKeys.map {
             ValidationIssue(object: object.objectID, key: $0, reason: "no such attribute or relationship")
         }
-        for (index, column) in object.entity.columns.enumerated() {
+        let entity = object.entity
+        for index in object.values.indices {
             let value = object.values[index]
             if value.isNull {
-                if !column.isOptional {
-                    issues.append(ValidationIssue(object: object.objectID, key: column.name, reason: "a value is required"))
+                if !entity.columnIsOptional[index] {
+                    issues.append(ValidationIssue(object: object.objectID, key: entity.columns[index].name,
+                                                  reason: "a value is required"))
                 }
-            } else if value.conformed(to: column.type) == nil {
+            } else if value.conformed(to: entity.columnTypes[index]) == nil {
+                let column = entity.columns[index]
                 let expected = column.relationship.map { "an object id of \($0.destination)" } ?? "a \(column.type.rawValue)"
                 issues.append(ValidationIssue(object: object.objectID, key: column.name,
                                               reason: "expects \(expected), got a \(value.kindName)"))

@@ -36,25 +36,33 @@ public indirect enum FetchPredicate: Sendable, Hashable {
         .equal(key, .uuid(id.uuid))
     }
 
+    /// Both predicates: `.and([lhs, rhs])`.
     public static func && (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { .and([lhs, rhs]) }
 
+    /// Either predicate: `.or([lhs, rhs])`.
     public static func || (lhs: FetchPredicate, rhs: FetchPredicate) -> FetchPredicate { .or([lhs, rhs]) }
 
+    /// The negation: `.not(operand)`.
     public static prefix func ! (operand: FetchPredicate) -> FetchPredicate { .not(operand) }
 }
 
 /// One sort criterion of a fetch. Text sorts by Unicode code point (SQLite's BINARY).
 public struct SortKey: Sendable, Hashable {
+    /// The attribute or relationship sorted by.
     public let key: String
+    /// Ascending (nil first) or descending (nil last).
     public let ascending: Bool
 
+    /// Sorts by `key`, ascending unless told.
     public init(_ key: String, ascending: Bool = true) {
         self.key = key
         self.ascending = ascending
     }
 
+    /// Sorts by `key`, smallest first.
     public static func ascending(_ key: String) -> SortKey { SortKey(key, ascending: true) }
 
+    /// Sorts by `key`, largest first.
     public static func descending(_ key: String) -> SortKey { SortKey(key, ascending: false) }
 }
 
@@ -70,8 +78,11 @@ public struct SortKey: Sendable, Hashable {
 /// Objects are always ordered completely: ties (and a request with no sort keys) are
 /// broken by object id, in the direction of the last sort key.
 public struct FetchRequest: Sendable, Hashable {
+    /// The entity fetched.
     public var entityName: String
+    /// Which objects; `nil` for all.
     public var predicate: FetchPredicate?
+    /// The order, before the id that breaks ties.
     public var sortKeys: [SortKey]
     /// The most objects returned; `nil` for all.
     public var limit: Int?
@@ -80,6 +91,7 @@ public struct FetchRequest: Sendable, Hashable {
     /// The rows read at a time: the page size of ``FetchedResultsController``.
     public var batchSize: Int
 
+    /// A request for every object of `entityName`, unless told otherwise.
     public init(entityName: String, predicate: FetchPredicate? = nil, sortKeys: [SortKey] = [], limit: Int? = nil,
                 offset: Int = 0, batchSize: Int = 50)
     {

@@ -36,25 +36,38 @@ public struct FetchedSection: Sendable, Equatable {
 public struct FetchedResultsChange: Sendable, Equatable {
     /// A row and where it is.
     public struct Row: Sendable, Equatable {
+        /// The object.
         public let id: ObjectID
+        /// Where it is (old or new state: see above).
         public let path: TableIndexPath
     }
 
     /// A row that moved, from its old position to its new one.
     public struct Move: Sendable, Equatable {
+        /// The object.
         public let id: ObjectID
+        /// Its position in the old state.
         public let from: TableIndexPath
+        /// Its position in the new state.
         public let to: TableIndexPath
     }
 
+    /// Anything may have changed: read everything again.
     public var isReload = false
+    /// Sections gone, by old index.
     public var deletedSections: [Int] = []
+    /// Sections new, by new index.
     public var insertedSections: [Int] = []
+    /// Rows gone, at their old positions.
     public var deleted: [Row] = []
+    /// Rows new, at their new positions.
     public var inserted: [Row] = []
+    /// Rows taken out and put back elsewhere.
     public var moved: [Move] = []
+    /// Rows in place whose content changed, at their new positions.
     public var updated: [Row] = []
 
+    /// No change.
     public init() {}
 
     static var reload: FetchedResultsChange {

@@ -28,7 +28,9 @@ import TrellisCore
 /// `onChange`. Writes made by another process are not seen until ``refresh()``.
 @MainActor
 public final class FetchedResultsController {
+    /// The context whose instances the results hand out.
     public let context: ManagedObjectContext
+    /// What is fetched; change it with ``setRequest(_:)``.
     public private(set) var request: FetchRequest
     /// The key rows are grouped by, if any.
     public let sectionKey: String?
@@ -61,6 +63,7 @@ public final class FetchedResultsController {
     /// How many rows there are in all sections.
     public var count: Int { pages.state.count }
 
+    /// How many rows section `section` has.
     public func numberOfRows(inSection section: Int) -> Int { sections[section].count }
 
     /// The object at `path` (a valid path of the current state), as the context's instance.

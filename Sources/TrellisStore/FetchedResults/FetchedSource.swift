@@ -21,6 +21,7 @@ import TrellisCore
 public final class FetchedSource: TableSource {
     /// The live query behind the source.
     public let results: FetchedResultsController
+    /// The changes announced, one at a time.
     public let changes = TableChangeObservers()
     /// Above this many single changes, a batch is announced as a reload.
     public static let maximumAnnouncedSteps = 2_000
@@ -34,6 +35,7 @@ public final class FetchedSource: TableSource {
     private var announcement: Announcement?
     private let logger = Logger(label: "trellis.store.fetched-source")
 
+    /// A source over `results`, which it follows from now on.
     public init(_ results: FetchedResultsController) {
         self.results = results
         results.transitionObserver = { [weak self] old, change in self?.announce(change, from: old) }
@@ -44,12 +46,15 @@ public final class FetchedSource: TableSource {
         self.init(try FetchedResultsController(request: request, sectionKey: sectionKey, context: context))
     }
 
+    /// The sections shown (during an announcement, of the state after the change announced).
     public var numberOfSections: Int { announcement?.transition.rowCounts.count ?? results.sections.count }
 
+    /// The rows of `section` in the state shown.
     public func numberOfRows(inSection section: Int) -> Int {
         announcement?.transition.rowCounts[section] ?? results.numberOfRows(inSection: section)
     }
 
+    /// The object at `path`, identified by its ``ObjectID``; an unreadable row is an item whose value is the error.
     public func item(at path: TableIndexPath) -> TableItem {
         do {
             let object = try self.object(at: path)
@@ -74,12 +79,14 @@ public final class FetchedSource: TableSource {
         }
     }
 
+    /// The section key's value as text; `nil` without a section key.
     public func title(forSection section: Int) -> String? {
         guard results.sectionKey != nil else { return nil }
         let key = announcement?.transition.sectionKeys[section] ?? results.sections[section].key
         return FetchedSection(key: key, count: 0, offset: 0).title
     }
 
+    /// Where the object with `id` (an ``ObjectID``) is in the state shown.
     public func indexPath(of id: TableItemID) -> TableIndexPath? {
         guard let objectID = id.base.base as? ObjectID else { return nil }
         do {

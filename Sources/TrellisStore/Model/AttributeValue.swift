@@ -48,10 +48,13 @@ public enum AttributeValue: Sendable, Hashable {
     case data(Data)
     case json(JSONValue)
 
+    /// Whether the value is `nil`.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
+    /// The text, for a `.string`.
     public var stringValue: String? { if case .string(let v) = self { return v } else { return nil } }
 
+    /// The integer, for an `.integer`.
     public var intValue: Int? { if case .integer(let v) = self { return v } else { return nil } }
 
     /// The value as a `Double`; integers are converted.
@@ -63,14 +66,19 @@ public enum AttributeValue: Sendable, Hashable {
         }
     }
 
+    /// The flag, for a `.bool`.
     public var boolValue: Bool? { if case .bool(let v) = self { return v } else { return nil } }
 
+    /// The date, for a `.date`.
     public var dateValue: Date? { if case .date(let v) = self { return v } else { return nil } }
 
+    /// The UUID, for a `.uuid` (also a relationship's value).
     public var uuidValue: UUID? { if case .uuid(let v) = self { return v } else { return nil } }
 
+    /// The bytes, for a `.data`.
     public var dataValue: Data? { if case .data(let v) = self { return v } else { return nil } }
 
+    /// The JSON, for a `.json`.
     public var jsonValue: JSONValue? { if case .json(let v) = self { return v } else { return nil } }
 
     /// The name of the value's kind, for error messages (`"string"`, `"null"`, ...).

@@ -1,6 +1,8 @@
 /// One attribute of an entity: a column of the entity's table.
 public struct AttributeDescription: Sendable, Hashable {
+    /// The attribute's name, an ASCII identifier.
     public let name: String
+    /// The type of its values.
     public let type: AttributeType
     /// Whether the attribute may be `nil`. Required attributes are checked at save and are
     /// `NOT NULL` in SQLite.
@@ -8,6 +10,7 @@ public struct AttributeDescription: Sendable, Hashable {
     /// The value a newly inserted object starts with; `.null` when the model gives none.
     public let defaultValue: AttributeValue
 
+    /// An attribute; required and without a default unless told.
     public init(name: String, type: AttributeType, isOptional: Bool = false, defaultValue: AttributeValue = .null) {
         self.name = name
         self.type = type
@@ -40,15 +43,18 @@ public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
 /// relationship to Person with inverse `notes` makes "Person has many Notes"
 /// (``ManagedObjectContext/fetchRelated(_:_:)`` follows it).
 public struct RelationshipDescription: Sendable, Hashable {
+    /// The relationship's name: the key of the column holding the destination's id.
     public let name: String
     /// The entity pointed at.
     public let destination: String
     /// The name of the to-many relationship on the destination, if it has one.
     public let inverse: String?
+    /// Whether the relationship may point at nothing.
     public let isOptional: Bool
     /// Applied when the destination object is deleted.
     public let deleteRule: DeleteRule
 
+    /// A to-one relationship, optional and nullified on delete unless told.
     public init(name: String, destination: String, inverse: String? = nil, isOptional: Bool = true,
                 deleteRule: DeleteRule = .nullify)
     {
@@ -67,9 +73,12 @@ public struct RelationshipDescription: Sendable, Hashable {
 public struct IndexDescription: Sendable, Hashable {
     /// The SQLite index name; unique in the whole model.
     public let name: String
+    /// The attributes and relationships indexed, in order.
     public let keys: [String]
+    /// Whether two objects may not share the indexed values.
     public let isUnique: Bool
 
+    /// An index over `keys`.
     public init(name: String, keys: [String], isUnique: Bool = false) {
         self.name = name
         self.keys = keys
@@ -100,9 +109,13 @@ public final class EntityDescription: Sendable, Hashable {
     /// The name of the id column every entity table has (upper-case UUID text).
     public static let idKey = "id"
 
+    /// The entity's name, also its table's.
     public let name: String
+    /// Its attributes, in column order.
     public let attributes: [AttributeDescription]
+    /// Its to-one relationships, stored after the attributes.
     public let relationships: [RelationshipDescription]
+    /// Its indexes.
     public let indexes: [IndexDescription]
 
     /// Attributes then relationships, in table column order.
@@ -110,7 +123,11 @@ public final class EntityDescription: Sendable, Hashable {
     let columnIndex: [String: Int]
     /// The values a new object starts with, in column order.
     let defaultValues: [AttributeValue]
+    /// Each column's type and optionality, for the per-value checks of the hot paths.
+    let columnTypes: [AttributeType]
+    let columnIsOptional: [Bool]
 
+    /// An entity; a model checks it (see ``ManagedObjectModel/init(version:entities:source:)``).
     public init(name: String, attributes: [AttributeDescription], relationships: [RelationshipDescription] = [],
                 indexes: [IndexDescription] = [])
     {
@@ -129,12 +146,16 @@ public final class EntityDescription: Sendable, Hashable {
         self.columns = columns
         self.columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
         self.defaultValues = columns.map(\.defaultValue)
+        self.columnTypes = columns.map(\.type)
+        self.columnIsOptional = columns.map(\.isOptional)
     }
 
+    /// The attribute called `name`, if any.
     public func attribute(named name: String) -> AttributeDescription? {
         attributes.first { $0.name == name }
     }
 
+    /// The to-one relationship called `name`, if any.
     public func relationship(named name: String) -> RelationshipDescription? {
         relationships.first { $0.name == name }
     }

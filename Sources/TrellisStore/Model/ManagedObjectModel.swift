@@ -30,7 +30,9 @@ import TrellisCore
 /// an index and an entity may not differ only in case. The version is a positive integer that
 /// must grow whenever the entities change (see ``PersistentStore`` for migration).
 public struct ManagedObjectModel: Sendable, Hashable {
+    /// The model version; it grows with every change of the entities.
     public let version: Int
+    /// The entities, in file order.
     public let entities: [EntityDescription]
     /// Where the model was read from, for messages.
     public let source: String
@@ -78,6 +80,7 @@ public struct ManagedObjectModel: Sendable, Hashable {
         try self.init(jsonData: Data(jsonString.utf8), source: source)
     }
 
+    /// The entity called `name`, if any.
     public func entity(named name: String) -> EntityDescription? {
         entityIndex[name].map { entities[$0] }
     }

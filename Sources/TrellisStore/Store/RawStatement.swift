@@ -52,7 +52,7 @@ final class RawStatement {
         case .date(let date):
             code = sqlite3_bind_double(handle, index, date.timeIntervalSince1970)
         case .uuid(let uuid):
-            code = bindText(uuid.uuidString, at: index)
+            code = bindUUID(uuid, at: index)
         case .data(let data):
             code = data.withUnsafeBytes { bytes in
                 guard let base = bytes.baseAddress, !bytes.isEmpty else { return sqlite3_bind_zeroblob(handle, index, 0) }
@@ -67,6 +67,30 @@ final class RawStatement {
     /// Binds text; a native Swift string passes its own NUL-terminated UTF-8 bytes.
     private func bindText(_ text: String, at index: Int32) -> Int32 {
         sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), transientDestructor)
+    }
+
+    /// Binds a UUID as its canonical upper-case text (what `uuidString` gives), written
+    /// straight into a stack buffer: ids are bound for every saved row.
+    private func bindUUID(_ uuid: UUID, at index: Int32) -> Int32 {
+        withUnsafeBytes(of: uuid.uuid) { bytes in
+            withUnsafeTemporaryAllocation(of: CChar.self, capacity: 36) { text in
+                var position = 0
+                for (offset, byte) in bytes.enumerated() {
+                    if offset == 4 || offset == 6 || offset == 8 || offset == 10 {
+                        text[position] = CChar(UInt8(ascii: "-"))
+                        position += 1
+                    }
+                    text[position] = Self.hexDigit(byte >> 4)
+                    text[position + 1] = Self.hexDigit(byte & 0x0F)
+                    position += 2
+                }
+                return sqlite3_bind_text(handle, index, text.baseAddress, 36, transientDestructor)
+            }
+        }
+    }
+
+    private static func hexDigit(_ nibble: UInt8) -> CChar {
+        CChar(nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "A") + nibble - 10)
     }
 
     /// Binds `values` to parameters 1, 2, ...

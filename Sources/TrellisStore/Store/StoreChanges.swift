@@ -3,12 +3,17 @@ import TrellisCore
 /// The objects one or more saves inserted, updated and deleted, by entity. Deletions and
 /// updates made by delete rules (cascade, nullify) are included.
 public struct StoreChanges: Sendable, Equatable {
+    /// The ids of inserted objects, by entity name.
     public internal(set) var inserted: [String: [ObjectID]] = [:]
+    /// The ids of updated objects (also those nullified by a delete rule), by entity name.
     public internal(set) var updated: [String: [ObjectID]] = [:]
+    /// The ids of deleted objects (also those cascaded by a delete rule), by entity name.
     public internal(set) var deleted: [String: [ObjectID]] = [:]
 
+    /// No changes.
     public init() {}
 
+    /// Nothing was inserted, updated or deleted.
     public var isEmpty: Bool { inserted.isEmpty && updated.isEmpty && deleted.isEmpty }
 
     /// Every changed object of `entity`, whatever the kind of change.

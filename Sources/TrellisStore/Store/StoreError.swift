@@ -17,6 +17,7 @@ public struct SQLiteFailure: Sendable, Equatable, CustomStringConvertible {
     /// The statement that failed, without its arguments (they may be private data).
     public let sql: String?
 
+    /// The details of a failure; `extendedCode` defaults to `code`.
     public init(path: String, operation: String, code: Int32, extendedCode: Int32? = nil, message: String,
                 sql: String? = nil)
     {

@@ -9,6 +9,7 @@ public struct StoreOptions: Sendable {
     /// ``StoreError/readOnly(_:)``.
     public var readOnly: Bool
 
+    /// Options with a 5-second busy timeout, read-write by default.
     public init(busyTimeout: TimeInterval = 5, readOnly: Bool = false) {
         self.busyTimeout = busyTimeout
         self.readOnly = readOnly

@@ -199,3 +199,31 @@ struct PersistentStoreTests {
         }
     }
 }
+
+@Suite("Raw statements")
+struct RawStatementTests {
+    @Test("every value kind binds and reads back; a UUID binds as its upper-case text")
+    func roundTrip() throws {
+        let store = try PersistentStore(url: try Fixtures.storeURL(), model: try Fixtures.demoModel())
+        let uuid = UUID()
+        let values: [(AttributeValue, AttributeType)] = [
+            ("Фэнтези", .string), ("", .string), (42, .integer), (2.5, .double), (true, .bool),
+            (.date(Date(timeIntervalSince1970: 12.5)), .date), (.uuid(uuid), .uuid), (.data(Data([0, 1, 255])), .data),
+            (.data(Data()), .data), (.json(["a": [1, "b"]]), .json), (nil, .string),
+        ]
+        try store.read("round trip") { db in
+            for (value, type) in values {
+                let statement = try RawStatement(db, sql: "SELECT ?")
+                try statement.bind(value, at: 1)
+                #expect(try statement.step())
+                #expect(statement.value(0, as: type) == value)
+                statement.reset()
+            }
+            let text = try RawStatement(db, sql: "SELECT ?")
+            try text.bind(.uuid(uuid), at: 1)
+            #expect(try text.step())
+            #expect(text.text(0) == uuid.uuidString)
+            text.reset()
+        }
+    }
+}
