@@ -94,10 +94,7 @@ extension GtkFrontend {
                 done()
             } catch { fail(String(describing: error)) }
         case "screenshot":
-            window.afterNextFrame { [weak self] in
-                guard let self else { return }
-                do { try Screenshot.save(self.window.window, to: argument); done() } catch { fail(String(describing: error)) }
-            }
+            saveScreenshot(to: argument, attemptsLeft: 3, done: done, fail: fail)
         case "stats":
             reply(stats())
         case "cycle":
@@ -153,6 +150,25 @@ extension GtkFrontend {
         }
         desktopSnapshot(into: &result)
         return result
+    }
+
+    /// Saves a screenshot after the next frame; when the renderer has nothing yet (a popover
+    /// still being mapped), tries again after the following frames.
+    private func saveScreenshot(to path: String, attemptsLeft: Int, done: @escaping () -> Void,
+                                fail: @escaping (String) -> Void) {
+        window.afterNextFrame { [weak self] in
+            guard let self else { return }
+            do {
+                try Screenshot.save(self.window.window, to: path)
+                done()
+            } catch {
+                if attemptsLeft > 1 {
+                    self.saveScreenshot(to: path, attemptsLeft: attemptsLeft - 1, done: done, fail: fail)
+                } else {
+                    fail(String(describing: error))
+                }
+            }
+        }
     }
 
     /// Memory and bookkeeping counts: resident memory, live bus watches, live row items, pages.
