@@ -1,6 +1,6 @@
 /// Polls `condition` until it holds or `timeout` passes, sleeping a millisecond between polls
 /// so the main queue and other tasks can run. Returns whether the condition held.
-func eventually(timeout: Duration = .seconds(10), _ condition: @Sendable () async -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () async -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + timeout
     while await !condition() {
         if ContinuousClock.now >= deadline { return false }

@@ -44,7 +44,7 @@ final class EventLog: Sendable {
 /// Waits (letting the main actor run) until `condition` holds or `seconds` pass; returns
 /// whether it held.
 @MainActor
-func eventually(_ seconds: Double = 10, _ condition: () -> Bool) async -> Bool {
+func eventually(_ seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .seconds(seconds)
     while !condition() {
         if ContinuousClock.now > deadline { return false }
