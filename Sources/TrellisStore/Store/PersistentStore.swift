@@ -80,7 +80,7 @@ public final class PersistentStore: Sendable {
         case .empty:
             break
         case .sqlite:
-            if case .trellis(let found) = try StoreProbe.read(path) { stored = found }
+            if case .trellis(let found) = try StoreProbe.read(path, busyTimeout: options.busyTimeout) { stored = found }
         }
         // Decided before anything is written: a refused migration leaves the file as it was.
         let plan = try stored.map { try MigrationPlan(path: path, stored: $0, target: model) }

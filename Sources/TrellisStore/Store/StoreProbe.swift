@@ -23,8 +23,23 @@ enum StoreProbe {
         case trellis(StoredModel)
     }
 
-    static func read(_ path: String) throws -> Contents {
-        let connection = try ReadOnlyConnection(path: path)
+    /// Reads the file, waiting up to `busyTimeout` seconds while another connection holds
+    /// a lock it cannot read past (another store closing and checkpointing its WAL, say).
+    /// Each attempt looks at the `-wal` file afresh, as it may appear or go in between.
+    static func read(_ path: String, busyTimeout: TimeInterval) throws -> Contents {
+        let deadline = Date().addingTimeInterval(busyTimeout)
+        while true {
+            do {
+                return try readOnce(path, busyTimeout: busyTimeout)
+            } catch StoreError.busy(let failure) {
+                guard Date() < deadline else { throw StoreError.busy(failure) }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+        }
+    }
+
+    private static func readOnce(_ path: String, busyTimeout: TimeInterval) throws -> Contents {
+        let connection = try ReadOnlyConnection(path: path, busyTimeout: busyTimeout)
         let applicationID = try connection.integer("PRAGMA application_id") ?? 0
         let schemaObjects = try connection.integer("SELECT count(*) FROM sqlite_master") ?? 0
         if schemaObjects == 0 && applicationID == 0 { return .empty }
@@ -53,13 +68,14 @@ private final class ReadOnlyConnection {
     private var handle: OpaquePointer?
     private let path: String
 
-    init(path: String) throws {
+    init(path: String, busyTimeout: TimeInterval) throws {
         self.path = path
         let hasWAL = FileManager.default.fileExists(atPath: path + "-wal")
         let escaped = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
         let uri = "file:\(escaped)" + (hasWAL ? "?mode=ro" : "?immutable=1")
         let code = sqlite3_open_v2(uri, &handle, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, nil)
         guard code == SQLITE_OK else { throw failure(code) }
+        sqlite3_busy_timeout(handle, Int32(clamping: Int(busyTimeout * 1000)))
     }
 
     deinit { sqlite3_close_v2(handle) }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 import Testing
 @testable import TrellisStore
 
@@ -149,6 +150,35 @@ struct PersistentStoreTests {
         }
     }
 
+    @Test("opening waits while another connection holds the file exclusively, and opens once it lets go")
+    func openWaitsForExclusiveLock() throws {
+        let url = try Fixtures.storeURL()
+        try PersistentStore(url: url, model: try Fixtures.demoModel()).close()
+        // An exclusive-locking-mode connection blocks even WAL readers, as a closing
+        // connection does while it checkpoints.
+        let other = try ExclusiveLock(path: url.path)
+        let released = DispatchSemaphore(value: 0)
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.3) {
+            other.release()
+            released.signal()
+        }
+        let store = try PersistentStore(url: url, model: try Fixtures.demoModel(),
+                                        options: StoreOptions(busyTimeout: 10))
+        #expect(try store.integrityCheck() == ["ok"])
+        released.wait()
+        try store.close()
+
+        // With a short timeout, the same lock is a busy error naming the file.
+        let holder = try ExclusiveLock(path: url.path)
+        defer { holder.release() }
+        #expect {
+            try PersistentStore(url: url, model: try Fixtures.demoModel(), options: StoreOptions(busyTimeout: 0.1))
+        } throws: { error in
+            guard case .busy(let failure) = error as? StoreError else { return false }
+            return failure.path == url.path
+        }
+    }
+
     @Test("running out of pages is a disk-full error")
     func diskFullError() throws {
         let store = try PersistentStore(url: try Fixtures.storeURL(), model: try Fixtures.demoModel())
@@ -225,5 +255,30 @@ struct RawStatementTests {
             #expect(text.text(0) == uuid.uuidString)
             text.reset()
         }
+    }
+}
+
+/// A raw SQLite connection holding an exclusive lock on a database until released (GRDB
+/// refuses to leave a transaction open between accesses, so this uses the C API).
+private final class ExclusiveLock: Sendable {
+    // Used by one thread at a time: the test thread opens it, one later call releases it.
+    nonisolated(unsafe) private var handle: OpaquePointer?
+
+    init(path: String) throws {
+        guard sqlite3_open_v2(path, &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK else {
+            throw StoreError.fileSystem(path: path, operation: "open for test", reason: "sqlite3_open_v2 failed")
+        }
+        for sql in ["PRAGMA locking_mode = EXCLUSIVE", "BEGIN EXCLUSIVE",
+                    "UPDATE trellis_metadata SET value = value WHERE key = 'format'"] {
+            guard sqlite3_exec(handle, sql, nil, nil, nil) == SQLITE_OK else {
+                throw StoreError.fileSystem(path: path, operation: sql, reason: String(cString: sqlite3_errmsg(handle)))
+            }
+        }
+    }
+
+    func release() {
+        sqlite3_exec(handle, "COMMIT", nil, nil, nil)
+        sqlite3_close_v2(handle)
+        handle = nil
     }
 }
