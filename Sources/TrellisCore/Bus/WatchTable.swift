@@ -18,6 +18,9 @@ struct WatchTable {
     private var exact: [String: [Watcher]] = [:]
     private var wildcards: [Watcher] = []
     private var routes: [String: [Watcher]] = [:]
+    /// One shared handle per live owner (see ``OwnerHandle``); rebuilt from the live watchers
+    /// at each sweep, so it holds no owner that has no watch.
+    private var owners: [ObjectIdentifier: OwnerHandle] = [:]
     private var registrationsSinceSweep = 0
 
     /// Registered watchers, dead or alive (call `sweep()` first for an exact live count).
@@ -30,8 +33,16 @@ struct WatchTable {
         pattern: String, owner: AnyObject, sender: AnyObject?, delivery: Delivery,
         handler: Watcher.Handler
     ) -> (watcher: Watcher, swept: [Watcher]) {
+        let handle: OwnerHandle
+        if let known = owners[ObjectIdentifier(owner)], known.refers(to: owner) {
+            handle = known
+        } else {
+            // New owner, or a dead one's address reused by a new object.
+            handle = OwnerHandle(owner)
+            owners[ObjectIdentifier(owner)] = handle
+        }
         let watcher = Watcher(
-            id: WatchID(rawValue: nextID), pattern: pattern, owner: owner, sender: sender,
+            id: WatchID(rawValue: nextID), pattern: pattern, owner: handle, sender: sender,
             delivery: delivery, handler: handler)
         nextID += 1
         byID[watcher.id] = watcher
@@ -96,7 +107,10 @@ struct WatchTable {
     /// Removes the watchers that were deactivated or whose owner or sender is gone.
     mutating func sweep() -> [Watcher] {
         registrationsSinceSweep = 0
-        return remove { !$0.isActive || !$0.hasLiveObjects }
+        let swept = remove { !$0.isActive || !$0.hasLiveObjects }
+        owners.removeAll(keepingCapacity: true)
+        for watcher in byID.values { owners[watcher.owner.id] = watcher.owner }
+        return swept
     }
 
     /// Live watchers owned by `owner`.

@@ -1,10 +1,34 @@
 import Synchronization
 
+/// The weak reference to one watch owner, shared by all of that owner's watches on a bus.
+///
+/// Sharing it lets `trigger` load the owner once for a run of its watchers instead of once
+/// per watcher (a weak load is the most expensive step of a delivery), and compare owners by
+/// the identity of this handle, which is never reused while a watcher holds it.
+// `object` is written once in `init` and only read afterwards (weak loads are thread-safe
+// in the Swift runtime); `id` is immutable.
+final class OwnerHandle: @unchecked Sendable {
+    private(set) weak var object: AnyObject?
+    let id: ObjectIdentifier
+
+    init(_ object: AnyObject) {
+        self.object = object
+        self.id = ObjectIdentifier(object)
+    }
+
+    /// Whether this handle stands for `object` (alive, being passed in).
+    func refers(to candidate: AnyObject) -> Bool {
+        id == ObjectIdentifier(candidate) && object === candidate
+    }
+
+    var isAlive: Bool { object != nil }
+}
+
 /// One registered watch: its filters, its handler and whether it is still live.
 ///
 /// A watcher is shared between the bus's table (under the bus lock) and the snapshots that
 /// `trigger` iterates outside the lock, so everything it exposes is either immutable or atomic.
-// All stored properties are `let` except the two weak references, which are written once in
+// All stored properties are `let` except the weak sender reference, which is written once in
 // `init` and only read afterwards (weak loads are thread-safe in the Swift runtime);
 // `liveness` is an atomic. Nothing is mutated without synchronisation.
 final class Watcher: @unchecked Sendable {
@@ -13,11 +37,12 @@ final class Watcher: @unchecked Sendable {
     let pattern: String
     let matcher: MessagePattern
     let delivery: Delivery
-    let handler: Handler
+    /// The handler, given the (strongly loaded) owner and the event.
+    let body: @Sendable (AnyObject, Event) -> Void
 
-    /// Held weakly: the watch ends when its owner is deallocated.
-    private weak var owner: AnyObject?
-    let ownerID: ObjectIdentifier
+    /// The owner, held weakly through a handle shared with its other watches: the watch ends
+    /// when its owner is deallocated.
+    let owner: OwnerHandle
     /// The sender filter, held weakly: the watch ends when that sender is deallocated.
     private weak var sender: AnyObject?
     let senderID: ObjectIdentifier?
@@ -32,16 +57,18 @@ final class Watcher: @unchecked Sendable {
     }
 
     init(
-        id: WatchID, pattern: String, owner: AnyObject, sender: AnyObject?, delivery: Delivery,
+        id: WatchID, pattern: String, owner: OwnerHandle, sender: AnyObject?, delivery: Delivery,
         handler: Handler
     ) {
         self.id = id
         self.pattern = pattern
         self.matcher = MessagePattern(pattern)
         self.delivery = delivery
-        self.handler = handler
+        switch handler {
+        case .plain(let plain): self.body = { _, event in plain(event) }
+        case .withOwner(let withOwner): self.body = withOwner
+        }
         self.owner = owner
-        self.ownerID = ObjectIdentifier(owner)
         self.sender = sender
         self.senderID = sender.map(ObjectIdentifier.init)
     }
@@ -56,22 +83,19 @@ final class Watcher: @unchecked Sendable {
 
     /// Calls the handler with `event` if the owner is still alive; returns whether it was.
     func deliver(_ event: Event) -> Bool {
-        guard let owner else { return false }
-        switch handler {
-        case .plain(let body): body(event)
-        case .withOwner(let body): body(owner, event)
-        }
+        guard let object = owner.object else { return false }
+        body(object, event)
         return true
     }
 
     /// Whether the owner, and the sender if the watch filters on one, are still alive.
     var hasLiveObjects: Bool {
-        owner != nil && (senderID == nil || sender != nil)
+        owner.isAlive && (senderID == nil || sender != nil)
     }
 
     /// Whether this watcher is owned by `object` (which is alive, being passed in).
     func isOwned(by object: AnyObject) -> Bool {
-        ownerID == ObjectIdentifier(object) && owner === object
+        owner.refers(to: object)
     }
 
     /// Whether this watcher filters on `object` as its sender.
@@ -81,6 +105,7 @@ final class Watcher: @unchecked Sendable {
 
     /// Whether an event from `eventSender` passes the sender filter. An identity that matches
     /// a deallocated sender (a reused address) does not pass.
+    @inline(__always)
     func accepts(sender eventSender: ObjectIdentifier?) -> Bool {
         guard let senderID else { return true }
         return senderID == eventSender && sender != nil
