@@ -50,6 +50,71 @@ struct EventBusOwnershipTests {
         #expect(bus.watchCount == 0)
     }
 
+    @Test("an owner released by its own handler gets the rest of its run, then is gone; later owners still run")
+    func ownerHeldForItsRun() {
+        let bus = EventBus()
+        let recorder = EventRecorder()
+        let holder = LockedState<WatchOwner?>(WatchOwner())
+        weak let weakOwner = holder.withLock { $0 }
+        let other = WatchOwner()
+        let owner = holder.withLock { $0! }
+        bus.watch("go", owner: owner) { _ in
+            recorder.record("first")
+            holder.withLock { $0 = nil }
+        }
+        bus.watch("go", owner: owner) { _ in recorder.record("second, owner alive: \(weakOwner != nil)") }
+        bus.watch("go", owner: other) { _ in recorder.record("other, first owner gone: \(weakOwner == nil)") }
+        bus.watch("go", owner: owner) { _ in recorder.record("must not run") }
+        _ = consume owner
+        bus.trigger("go")
+        #expect(recorder.all == ["first", "second, owner alive: true", "other, first owner gone: true"])
+        #expect(bus.watchCount == 1)
+    }
+
+    @Test("interleaved owners each get their own watches, a dead one in between is skipped")
+    func interleavedOwners() {
+        let bus = EventBus()
+        let recorder = EventRecorder()
+        let a = WatchOwner()
+        var b: WatchOwner? = WatchOwner()
+        let c = WatchOwner()
+        bus.watch("x", owner: a) { _ in recorder.record("a1") }
+        bus.watch("x", owner: b!) { _ in recorder.record("b1") }
+        bus.watch("x", owner: a) { _ in recorder.record("a2") }
+        bus.watch("x", owner: b!) { _ in recorder.record("b2") }
+        bus.watch("x", owner: c) { _ in recorder.record("c1") }
+        bus.watch("x", owner: c, delivery: .synchronous) { _ in recorder.record("c2") }
+        bus.trigger("x")
+        #expect(recorder.all == ["a1", "b1", "a2", "b2", "c1", "c2"])
+        b = nil
+        bus.trigger("x")
+        #expect(recorder.all.suffix(4) == ["a1", "a2", "c1", "c2"])
+        #expect(bus.watchCount == 4)
+    }
+
+    @Test("a new owner at a dead owner's address does not inherit its watches")
+    func reusedOwnerAddress() {
+        let bus = EventBus()
+        let counter = AtomicCounter()
+        var identities = Set<ObjectIdentifier>()
+        // Allocate and drop owners until one reuses an earlier one's address (the allocator
+        // does this quickly for objects of one size); each watches once.
+        for _ in 0..<1_000 {
+            let owner = WatchOwner()
+            let fresh = identities.insert(ObjectIdentifier(owner)).inserted
+            if !fresh {
+                bus.trigger("ping")
+                #expect(counter.count == 0, "a dead owner's watch ran for the object now at its address")
+                bus.watch("ping", owner: owner) { _ in counter.increment() }
+                bus.trigger("ping")
+                #expect(counter.count == 1)
+                return
+            }
+            bus.watch("ping", owner: owner) { _ in counter.increment() }
+        }
+        Issue.record("no address was reused in 1,000 allocations")
+    }
+
     @Test("a sender filter delivers only messages from that sender")
     func senderFilter() {
         let bus = EventBus()
