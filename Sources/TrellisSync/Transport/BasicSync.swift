@@ -102,7 +102,7 @@ public final class BasicSync: Sync {
         let timeout = settings.timeout
         do {
             return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-                group.addTask { try await session.data(for: urlRequest) }
+                group.addTask { try await Self.load(urlRequest, with: session) }
                 group.addTask {
                     try await Task.sleep(for: .seconds(timeout))
                     return nil
@@ -120,6 +120,34 @@ public final class BasicSync: Sync {
             throw error
         } catch {
             throw Self.map(error, request: request, timeout: timeout)
+        }
+    }
+
+    /// One data task, cancellable from Swift concurrency.
+    ///
+    /// Not `URLSession.data(for:)`: on Linux (swift-corelibs-foundation) it cancels its task
+    /// synchronously inside the task's cancellation handler, where `URLSessionTask.cancel()`
+    /// waits for the session's work queue, while that queue, finishing the transfer, waits
+    /// for the same Swift task's status lock to resume it: a deadlock (two threads stuck
+    /// for good, found under ThreadSanitizer's slowdown in `TrellisSyncTests`). Here the
+    /// cancellation handler hands `cancel()` to another queue and returns at once.
+    private static func load(_ request: URLRequest, with session: URLSession) async throws -> (Data, URLResponse) {
+        let handle = CancellableDataTask()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let task = session.dataTask(with: request) { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                handle.start(task)
+            }
+        } onCancel: {
+            handle.cancel()
         }
     }
 
@@ -174,5 +202,43 @@ public final class BasicSync: Sync {
         case .failure(.refusedURL): return "refused"
         case .failure(.transport): return "transport error"
         }
+    }
+}
+
+/// A data task that may be cancelled before or after it starts; `cancel()` never blocks.
+private final class CancellableDataTask: Sendable {
+    private enum State {
+        case waiting
+        case running(URLSessionDataTask)
+        case cancelled
+    }
+
+    private let state = LockedState<State>(.waiting)
+
+    /// Starts `task`, or cancels it at once when `cancel()` came first (it then completes
+    /// with `URLError.cancelled`).
+    func start(_ task: URLSessionDataTask) {
+        let cancelled = state.withLock { state -> Bool in
+            if case .cancelled = state { return true }
+            state = .running(task)
+            return false
+        }
+        task.resume()
+        if cancelled { Self.cancelLater(task) }
+    }
+
+    func cancel() {
+        let running = state.withLock { state -> URLSessionDataTask? in
+            defer { state = .cancelled }
+            if case .running(let task) = state { return task }
+            return nil
+        }
+        if let running { Self.cancelLater(running) }
+    }
+
+    /// `URLSessionTask.cancel()` waits for the session's work queue: never call it while
+    /// holding anything that queue may wait for.
+    private static func cancelLater(_ task: URLSessionDataTask) {
+        DispatchQueue.global().async { task.cancel() }
     }
 }

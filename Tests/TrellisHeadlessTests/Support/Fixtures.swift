@@ -31,7 +31,7 @@ enum Fixtures {
 
 /// Collects bus events (synchronously delivered) for assertions.
 final class EventLog: Sendable {
-    private let storage = Mutex<[Event]>([])
+    private let storage = LockedState<[Event]>([])
 
     init(_ bus: EventBus, _ pattern: String = "*") {
         bus.watch(pattern, owner: self) { [weak self] event in self?.storage.withLock { $0.append(event) } }

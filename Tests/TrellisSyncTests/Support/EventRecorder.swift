@@ -1,9 +1,10 @@
 import Synchronization
 import TrellisCore
 
+// LockedState, not Mutex: ThreadSanitizer does not see Mutex's lock on Linux.
 /// Watches an event bus synchronously and remembers every event matching a pattern.
 final class EventRecorder: Sendable {
-    private let events = Mutex<[Event]>([])
+    private let events = LockedState<[Event]>([])
 
     init(bus: EventBus, pattern: String = "*") {
         bus.watch(pattern, owner: self) { recorder, event in recorder.events.withLock { $0.append(event) } }

@@ -50,8 +50,8 @@ final class NotesServer: Sendable {
         var received: [Received] = []
     }
 
-    let state = Mutex(State())
-    private let running = Mutex<(server: HTTPServer, task: Task<Void, any Error>)?>(nil)
+    let state = LockedState(State())
+    private let running = LockedState<(server: HTTPServer, task: Task<Void, any Error>)?>(nil)
     /// The port the server listens on, the same after a restart.
     let port: UInt16
 

@@ -142,6 +142,39 @@ struct BasicSyncTests {
         }
     }
 
+    @Test("requests cancelled at every moment, even as their answers arrive, all end: answered or cancelled")
+    func cancellationRace() async throws {
+        // URLSession's own async API could deadlock here on Linux: its cancel waited for the
+        // session's queue while that queue, delivering the answer, waited for the task.
+        try await SyncFixtures.withServer { server in
+            let bus = EventBus()
+            let events = EventRecorder(bus: bus, pattern: "network:*")
+            let sync = BasicSync(settings: SyncFixtures.settings(timeout: 10), bus: bus)
+            let url = server.notesURL
+            let rounds = 200
+            let outcomes = try await withThrowingTaskGroup(of: String.self) { group in
+                for round in 0..<rounds {
+                    group.addTask {
+                        let request = Task { try await sync.send(SyncRequest(.get, url)) }
+                        // Spread the cancellations over the request's lifetime, before,
+                        // during and after the answer.
+                        try await Task.sleep(for: .microseconds(round * 40))
+                        request.cancel()
+                        switch await request.result {
+                        case .success: return "answered"
+                        case .failure(SyncError.cancelled): return "cancelled"
+                        case .failure(let error): return "unexpected \(error)"
+                        }
+                    }
+                }
+                return try await group.reduce(into: [String]()) { $0.append($1) }
+            }
+            #expect(outcomes.count == rounds, "every request ended")
+            #expect(outcomes.allSatisfy { $0 == "answered" || $0 == "cancelled" }, "\(outcomes)")
+            #expect(events.count("network:on") == events.count("network:off"))
+        }
+    }
+
     @Test("the bearer token is sent when configured, and no Authorization header otherwise")
     func bearerToken() async throws {
         try await SyncFixtures.withServer { server in
