@@ -110,7 +110,7 @@ let package = Package(
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisDemo", "TrellisCore", "TrellisGtk", "TrellisHeadless",
+                "TrellisDemo", "TrellisCore", "TrellisGtk", "TrellisHeadless", "TrellisStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -7,7 +7,8 @@ import TrellisStore
 @MainActor
 public enum DemoStore {
     /// Opens (creating on first run) the store at `url`, or at the default location.
-    public static func open(at url: URL? = nil, dataDirectory: URL, bus: EventBus) throws -> PersistentStore {
+    /// Runs on any thread (the window opens the store while GTK starts).
+    public nonisolated static func open(at url: URL? = nil, dataDirectory: URL, bus: EventBus) throws -> PersistentStore {
         let model = try ManagedObjectModel(contentsOf: dataDirectory.appendingPathComponent("model.json"))
         let store = try PersistentStore(url: url ?? PersistentStore.defaultURL(), model: model, bus: bus)
         let context = store.newContext()

@@ -15,9 +15,14 @@ final class DemoWindowApp {
     private(set) var frontend: GtkFrontend?
     /// What this launch asks for (handed to the running instance when there is one).
     var launch = LaunchRequest()
+    /// Completes the shell (pages, plugins, sync) when the window is first activated.
+    private var finishShell: (@MainActor () throws -> Void)?
+    /// Why completing the shell failed: the window was not opened, and the command fails with it.
+    private(set) var startFailure: (any Error)?
 
     init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool, stressInserts: Int? = nil,
-         applicationID: String? = nil) {
+         applicationID: String? = nil, finishShell: (@MainActor () throws -> Void)? = nil) {
+        self.finishShell = finishShell
         self.stressInserts = stressInserts
         self.shell = shell
         self.path = path
@@ -35,6 +40,16 @@ final class DemoWindowApp {
 
     private func activate() {
         if let frontend { frontend.window.present(); return }
+        if let finishShell {
+            self.finishShell = nil
+            do {
+                try finishShell()
+            } catch {
+                startFailure = error
+                app.quit()
+                return
+            }
+        }
         let frontend = GtkFrontend(shell: shell, application: app)
         self.frontend = frontend
         installDesktopIntegration(on: frontend)

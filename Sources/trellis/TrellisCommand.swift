@@ -4,6 +4,7 @@ import Logging
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisStore
 
 /// Options every way of running the demo shares.
 struct ShellOptions: ParsableArguments {
@@ -32,20 +33,72 @@ struct ShellOptions: ParsableArguments {
     /// Builds the demo's shell: its routes, state and services.
     @MainActor
     func makeShell() throws -> Shell {
+        let (shell, plugins) = beginShell()
+        return try finishShell(shell, try prepare(bus: shell.bus, plugins: plugins))
+    }
+
+    /// The first, main-thread part of start-up: logging, the locale, an empty shell and its
+    /// plugin host.
+    @MainActor
+    func beginShell() -> (Shell, PluginHost) {
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
             return handler
         }
+        // setlocale is not thread-safe: done here, before any other thread starts.
         Localization.setUp(localeDirectory: Resources.localeDirectory())
         let shell = Shell()
+        return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories))
+    }
+
+    /// The part of start-up that needs no main thread: the data folder, the catalog, the
+    /// store (created, migrated and seeded on a first launch) and the plugins. The window
+    /// runs it on another thread while GTK starts.
+    func prepare(bus: EventBus, plugins: PluginHost) throws -> PreparedData {
         let data = try Resources.dataDirectory()
         let catalog = try Resources.loadCatalog(from: data)
-        let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: shell.bus)
-        try DemoApp.install(on: shell, catalog: catalog, store: store, syntheticRows: rows)
-        DemoServices.start(on: shell, pluginDirectories: pluginDirectories, dataDirectory: data)
-        try DemoSync.start(on: shell, store: store, server: serverURL)
+        let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: bus)
+        _ = DemoServices.loadPlugins(plugins, dataDirectory: data)
+        return PreparedData(dataDirectory: data, catalog: catalog, store: store)
+    }
+
+    /// The last, main-actor part: pages and routes, the built-in services, sync.
+    @MainActor
+    func finishShell(_ shell: Shell, _ prepared: PreparedData) throws -> Shell {
+        try DemoApp.install(on: shell, catalog: prepared.catalog, store: prepared.store, syntheticRows: rows)
+        DemoServices.finish(on: shell)
+        try DemoSync.start(on: shell, store: prepared.store, server: serverURL)
         return shell
+    }
+}
+
+/// What ``ShellOptions/prepare(bus:plugins:)`` reads and opens off the main thread.
+struct PreparedData: Sendable {
+    let dataDirectory: URL
+    let catalog: [String]
+    let store: PersistentStore
+}
+
+/// Work started on its own thread now and waited for later: start-up overlaps it with GTK's
+/// own initialisation (display, GL, theme), which takes the main thread for tens of ms.
+final class BackgroundWork<Value: Sendable>: Sendable {
+    private let outcome = LockedState<Result<Value, any Error>?>(nil)
+    private let finished = DispatchSemaphore(value: 0)
+
+    init(_ work: @escaping @Sendable () throws -> Value) {
+        Thread.detachNewThread { [outcome, finished] in
+            let result = Result { try work() }
+            outcome.withLock { $0 = result }
+            finished.signal()
+        }
+    }
+
+    /// Waits for the work, then returns its value or throws its error.
+    func wait() throws -> Value {
+        finished.wait()
+        finished.signal()  // for the next caller
+        return try outcome.withLock { $0! }.get()
     }
 }
 
@@ -112,14 +165,26 @@ struct Open: ParsableCommand {
             }
             return
         }
-        let status = try MainActor.assumeIsolated { () throws -> Int32 in
-            let shell = try shellOptions.makeShell()
-            shell.resolve(DemoModel.self)?.editableSyntheticRows = stressInserts != nil
+        let (status, failure) = MainActor.assumeIsolated { () -> (Int32, (any Error)?) in
+            let (shell, plugins) = shellOptions.beginShell()
+            let bus = shell.bus
+            let options = shellOptions
+            // The store opens while GTK starts; the window is built once both are done.
+            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins) }
+            let stressInserts = self.stressInserts
             let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
-                                    automation: automation, stressInserts: stressInserts, applicationID: applicationId)
+                                    automation: automation, stressInserts: stressInserts, applicationID: applicationId) {
+                _ = try options.finishShell(shell, try preparing.wait())
+                shell.resolve(DemoModel.self)?.editableSyntheticRows = stressInserts != nil
+            }
             app.launch = LaunchRequest(path: self.path, notification: payload)
-            return app.run()
+            let status = app.run()
+            // A second instance hands over without opening a window: let the start-up
+            // thread finish before the process exits under it.
+            _ = try? preparing.wait()
+            return (status, app.startFailure)
         }
+        if let failure { throw failure }
         if status != 0 { throw ExitCode(status) }
     }
 }
@@ -137,3 +202,4 @@ struct Routes: ParsableCommand {
         }
     }
 }
+
