@@ -44,6 +44,24 @@ struct CommandLineTests {
         #expect(result.stdout.hasPrefix("< Фэнтези\n"), "\(result.stdout)")
     }
 
+    @Test("opening the window on a file that is not a database fails with its name, opens no window and leaves the file alone")
+    func windowRefusesForeignFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bad-db-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let database = folder.appendingPathComponent("notes.sqlite")
+        let contents = Data("these are my notes, not a database\n".utf8)
+        try contents.write(to: database)
+        // The store opens on a second thread while GTK starts: its failure must still end
+        // the command, with the message, before any window is shown.
+        let result = try trellis(["--database", database.path, "--exit-after-first-frame", "/"],
+                                 environment: ["XDG_DATA_HOME": folder.appendingPathComponent("data").path,
+                                               "XDG_CONFIG_HOME": folder.appendingPathComponent("config").path])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("not a database: \(database.path)"), "\(result.stderr)")
+        #expect(try Data(contentsOf: database) == contents)
+    }
+
     @Test("a malformed payload stops the launch with a message naming the file and the key",
           arguments: [(#"{"aps": {"sound": 3}}"#, "aps.sound must be a string, not the number 3"),
                       (#"{"aps": {"alert": {"body": "x", "show-view": 2}}}"#, "aps.alert.show-view must be true, false or a route path"),
