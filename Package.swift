@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "TrellisPluginCHello", type: .dynamic, targets: ["TrellisPluginCHello"]),
         .library(name: "TrellisStore", targets: ["TrellisStore"]),
         .library(name: "TrellisSync", targets: ["TrellisSync"]),
+        // TrellisSync's HTTP transport, loaded on the first request (see Sources/TrellisHTTP).
+        .library(name: "TrellisHTTP", type: .dynamic, targets: ["TrellisHTTP"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
@@ -88,12 +90,15 @@ let package = Package(
         ),
         .target(
             name: "TrellisSync",
+            // TrellisHTTP is not a dependency: it is opened at run time, never linked.
             dependencies: [
                 "TrellisCore",
                 "TrellisStore",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // URLSession behind a C boundary, in a library of its own (Sources/TrellisHTTP says why).
+        .target(name: "TrellisHTTP"),
         // Helper for the store's crash-safety test: saves in a loop until it is killed.
         .executableTarget(
             name: "trellis-store-crasher",

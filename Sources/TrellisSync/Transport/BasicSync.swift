@@ -2,11 +2,9 @@ import Foundation
 import Logging
 import TrellisCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
-/// JSON over HTTP with URLSession (iStructure's `ISBasicSync`).
+/// JSON over HTTP with URLSession (iStructure's `ISBasicSync`), through ``HTTPLibrary`` (a
+/// library loaded on the first request, so that an app that never syncs never loads
+/// FoundationNetworking).
 ///
 /// ```swift
 /// let sync = BasicSync(settings: SyncSettings(bearerToken: "s3cret", timeout: 10), bus: bus)
@@ -34,22 +32,19 @@ public final class BasicSync: Sync {
     /// How requests are sent.
     public let settings: SyncSettings
     private let bus: EventBus?
-    private let session: URLSession
+    /// The transport library (``HTTPLibrary/shared`` but in tests), asked for on each request.
+    private let transport: @Sendable () -> Result<HTTPLibrary, HTTPLibrary.LoadError>
     private let logger = Logger(label: "trellis.sync.http")
 
     /// A sync that announces network activity on `bus` (if given).
-    public init(settings: SyncSettings = SyncSettings(), bus: EventBus? = nil) {
-        self.settings = settings
-        self.bus = bus
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        configuration.httpCookieStorage = nil
-        session = URLSession(configuration: configuration)
+    public convenience init(settings: SyncSettings = SyncSettings(), bus: EventBus? = nil) {
+        self.init(settings: settings, bus: bus, transport: { HTTPLibrary.shared })
     }
 
-    deinit {
-        session.finishTasksAndInvalidate()
+    init(settings: SyncSettings, bus: EventBus?, transport: @escaping @Sendable () -> Result<HTTPLibrary, HTTPLibrary.LoadError>) {
+        self.settings = settings
+        self.bus = bus
+        self.transport = transport
     }
 
     /// Checks the URL, then sends the request with the retries its method allows.
@@ -82,8 +77,7 @@ public final class BasicSync: Sync {
         bus?.trigger(NetworkActivityService.networkOn, details, from: self)
         let outcome: Result<SyncResponse, SyncError>
         do {
-            let (data, response) = try await exchange(request)
-            outcome = .success(try HTTPAnswer(request: request, data: data, response: response).result())
+            outcome = .success(try await exchange(request).result())
         } catch {
             outcome = .failure(error)
         }
@@ -96,98 +90,55 @@ public final class BasicSync: Sync {
     }
 
     /// Sends the request and waits for the whole answer, at most ``SyncSettings/timeout``.
-    private func exchange(_ request: SyncRequest) async throws(SyncError) -> (Data, HTTPURLResponse) {
-        let urlRequest = makeURLRequest(request)
-        let session = self.session
+    private func exchange(_ request: SyncRequest) async throws(SyncError) -> HTTPAnswer {
+        let (method, url) = (request.method, request.url)
+        let library: HTTPLibrary
+        switch transport() {
+        case .success(let loaded): library = loaded
+        case .failure(let error): throw .transport(method: method, url: url, reason: error.description)
+        }
+        let transportRequest = makeTransportRequest(request)
         let timeout = settings.timeout
-        do {
-            return try await withThrowingTaskGroup(of: (Data, URLResponse)?.self) { group in
-                group.addTask { try await Self.load(urlRequest, with: session) }
-                group.addTask {
-                    try await Task.sleep(for: .seconds(timeout))
-                    return nil
-                }
-                defer { group.cancelAll() }
-                guard let first = try await group.next(), let (data, response) = first else {
-                    throw SyncError.timedOut(method: request.method, url: request.url, seconds: timeout)
-                }
-                guard let http = response as? HTTPURLResponse else {
-                    throw SyncError.transport(method: request.method, url: request.url, reason: "the answer is not HTTP")
-                }
-                return (data, http)
+        let answer = await withTaskGroup(of: HTTPLibrary.Answer?.self) { group in
+            group.addTask { await library.exchange(transportRequest) }
+            group.addTask {
+                // Cancelled (when the answer comes first) is not a timeout.
+                do { try await Task.sleep(for: .seconds(timeout)) } catch { return .cancelled }
+                return nil
             }
-        } catch let error as SyncError {
-            throw error
-        } catch {
-            throw Self.map(error, request: request, timeout: timeout)
+            defer { group.cancelAll() }
+            return await group.next() ?? .cancelled
+        }
+        switch answer {
+        case .answered(let status, let etag, let body)?:
+            return HTTPAnswer(request: request, data: body, status: status, etag: etag)
+        case nil, .timedOut?:
+            throw .timedOut(method: method, url: url, seconds: timeout)
+        case .cancelled?:
+            throw .cancelled(method: method, url: url)
+        case .unreachable(let reason)?:
+            throw .unreachable(method: method, url: url, reason: reason)
+        case .failed(let reason)?:
+            throw .transport(method: method, url: url, reason: reason)
         }
     }
 
-    /// One data task, cancellable from Swift concurrency.
-    ///
-    /// Not `URLSession.data(for:)`: on Linux (swift-corelibs-foundation) it cancels its task
-    /// synchronously inside the task's cancellation handler, where `URLSessionTask.cancel()`
-    /// waits for the session's work queue, while that queue, finishing the transfer, waits
-    /// for the same Swift task's status lock to resume it: a deadlock (two threads stuck
-    /// for good, found under ThreadSanitizer's slowdown in `TrellisSyncTests`). Here the
-    /// cancellation handler hands `cancel()` to another queue and returns at once.
-    private static func load(_ request: URLRequest, with session: URLSession) async throws -> (Data, URLResponse) {
-        let handle = CancellableDataTask()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
-                let task = session.dataTask(with: request) { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
-                handle.start(task)
-            }
-        } onCancel: {
-            handle.cancel()
-        }
-    }
-
-    private func makeURLRequest(_ request: SyncRequest) -> URLRequest {
-        var urlRequest = URLRequest(url: request.url)
-        urlRequest.httpMethod = request.method.rawValue
-        // A backstop only: see the type's documentation.
-        urlRequest.timeoutInterval = settings.timeout.rounded(.up) + 1
-        urlRequest.setValue("application/json", forHTTPHeaderField: "Accept")
-        if let body = request.body {
-            urlRequest.httpBody = body.jsonData()
-            urlRequest.setValue("application/json; charset=utf-8", forHTTPHeaderField: "Content-Type")
+    private func makeTransportRequest(_ request: SyncRequest) -> HTTPLibrary.Request {
+        var headers = [(name: "Accept", value: "application/json")]
+        var body: Data?
+        if let json = request.body {
+            body = json.jsonData()
+            headers.append((name: "Content-Type", value: "application/json; charset=utf-8"))
         }
         if let token = settings.bearerToken {
-            urlRequest.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization")
+            headers.append((name: "Authorization", value: "Bearer \(token)"))
         }
         if let version = request.ifMatch {
-            urlRequest.setValue("\"\(version)\"", forHTTPHeaderField: "If-Match")
+            headers.append((name: "If-Match", value: "\"\(version)\""))
         }
-        return urlRequest
-    }
-
-    /// A URLSession (or task) error as a ``SyncError``.
-    private static func map(_ error: any Error, request: SyncRequest, timeout: TimeInterval) -> SyncError {
-        let (method, url) = (request.method, request.url)
-        if error is CancellationError { return .cancelled(method: method, url: url) }
-        guard let urlError = error as? URLError else {
-            return .transport(method: method, url: url, reason: String(describing: error))
-        }
-        let reason = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? "URL error \(urlError.code.rawValue)"
-        switch urlError.code {
-        case .cancelled:
-            return .cancelled(method: method, url: url)
-        case .timedOut:
-            return .timedOut(method: method, url: url, seconds: timeout)
-        case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet, .dnsLookupFailed:
-            return .unreachable(method: method, url: url, reason: reason)
-        default:
-            return .transport(method: method, url: url, reason: reason)
-        }
+        // URLSession's timeout is a backstop only: see the type's documentation.
+        return HTTPLibrary.Request(method: request.method.rawValue, url: request.url.absoluteString, headers: headers,
+                                   body: body, timeout: settings.timeout.rounded(.up) + 1)
     }
 
     private static func summary(of outcome: Result<SyncResponse, SyncError>) -> String {
@@ -205,40 +156,3 @@ public final class BasicSync: Sync {
     }
 }
 
-/// A data task that may be cancelled before or after it starts; `cancel()` never blocks.
-private final class CancellableDataTask: Sendable {
-    private enum State {
-        case waiting
-        case running(URLSessionDataTask)
-        case cancelled
-    }
-
-    private let state = LockedState<State>(.waiting)
-
-    /// Starts `task`, or cancels it at once when `cancel()` came first (it then completes
-    /// with `URLError.cancelled`).
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = state.withLock { state -> Bool in
-            if case .cancelled = state { return true }
-            state = .running(task)
-            return false
-        }
-        task.resume()
-        if cancelled { Self.cancelLater(task) }
-    }
-
-    func cancel() {
-        let running = state.withLock { state -> URLSessionDataTask? in
-            defer { state = .cancelled }
-            if case .running(let task) = state { return task }
-            return nil
-        }
-        if let running { Self.cancelLater(running) }
-    }
-
-    /// `URLSessionTask.cancel()` waits for the session's work queue: never call it while
-    /// holding anything that queue may wait for.
-    private static func cancelLater(_ task: URLSessionDataTask) {
-        DispatchQueue.global().async { task.cancel() }
-    }
-}

@@ -1,19 +1,16 @@
 import Foundation
 import TrellisCore
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// An HTTP answer read as the REST contract says: a 2xx status with a JSON body (or none)
 /// is a ``SyncResponse``; anything else is a ``SyncError``.
 struct HTTPAnswer {
     let request: SyncRequest
     let data: Data
-    let response: HTTPURLResponse
+    let status: Int
+    /// The `ETag` header, if any.
+    let etag: String?
 
     func result() throws(SyncError) -> SyncResponse {
-        let status = response.statusCode
         let source = "\(request.method) \(request.url.absoluteString) (HTTP \(status))"
         guard (200..<300).contains(status) else {
             throw .httpStatus(method: request.method, url: request.url, status: status, body: errorBody(source: source))
@@ -31,7 +28,7 @@ struct HTTPAnswer {
                                      parseError: .malformed(source: source, reason: String(describing: error)))
             }
         }
-        let version = response.value(forHTTPHeaderField: "ETag").flatMap(SyncResponse.version(fromETag:))
+        let version = etag.flatMap(SyncResponse.version(fromETag:))
         return SyncResponse(status: status, body: body, version: version)
     }
 

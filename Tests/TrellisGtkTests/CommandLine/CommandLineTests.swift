@@ -24,6 +24,17 @@ struct CommandLineTests {
         #expect(version == String(release))
     }
 
+    @Test("trellis does not load FoundationNetworking or libcurl at start: sync opens libTrellisHTTP.so on its first request")
+    func noNetworkingLibrariesAtStart() throws {
+        let libraries = try CommandRunner.tool("ldd", [AppDriver.executable.path])
+        #expect(libraries.status == 0, "\(libraries.stderr)")
+        #expect(libraries.stdout.contains("libgtk-4"), "ldd listed the executable's libraries")
+        #expect(!libraries.stdout.contains("libFoundationNetworking"), "\(libraries.stdout)")
+        #expect(!libraries.stdout.contains("libcurl"), "\(libraries.stdout)")
+        let transport = AppDriver.executable.deletingLastPathComponent().appendingPathComponent("libTrellisHTTP.so")
+        #expect(FileManager.default.fileExists(atPath: transport.path), "the build makes the transport library beside it")
+    }
+
     @Test("--help lists the commands; the open command's help names --notification")
     func help() throws {
         let root = try trellis(["--help"])

@@ -22,7 +22,7 @@ final class InstallTests: XCTestCase {
         try meson(["compile", "-C", build.path], timeout: 1800)
         try meson(["install", "--quiet", "-C", build.path])
 
-        let installed = ["bin/trellis", "share/trellis/data/catalog-genres.ru.txt", "share/locale/ru/LC_MESSAGES/trellis.mo",
+        let installed = ["bin/trellis", "lib/trellis/libTrellisHTTP.so", "share/trellis/data/catalog-genres.ru.txt", "share/locale/ru/LC_MESSAGES/trellis.mo",
                          "share/applications/\(Self.appID).desktop", "share/metainfo/\(Self.appID).metainfo.xml",
                          "share/icons/hicolor/scalable/apps/\(Self.appID).svg"]
         for path in installed {
