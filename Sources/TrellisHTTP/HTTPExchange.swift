@@ -65,11 +65,9 @@ public func trellisHTTPStart(
     _ body: UnsafePointer<UInt8>?, _ length: Int, _ timeout: Double,
     _ context: UnsafeMutableRawPointer?, _ done: DoneCallback
 ) -> UnsafeMutableRawPointer {
-    let request = DataRequest()
-    let reference = Unmanaged.passRetained(request).toOpaque()
     guard let target = URL(string: String(cString: url)) else {
         finish(done, context, .failed, message: "not a URL: \(String(cString: url))")
-        return reference
+        return Unmanaged.passRetained(DataRequest(task: nil)).toOpaque()
     }
     var urlRequest = URLRequest(url: target)
     urlRequest.httpMethod = String(cString: method)
@@ -100,8 +98,8 @@ public func trellisHTTPStart(
             finish(done, context, .failed, message: "the answer is not HTTP")
         }
     }
-    request.start(task)
-    return reference
+    task.resume()
+    return Unmanaged.passRetained(DataRequest(task: task)).toOpaque()
 }
 
 @_cdecl("trellis_http_cancel")
@@ -136,57 +134,21 @@ private func describe(_ error: any Error) -> (Outcome, String) {
     }
 }
 
-/// A data task that may be cancelled before or after it starts; `cancel()` never blocks.
+/// A started data task (none when the request was refused before one was made), whose
+/// `cancel()` never blocks.
 ///
 /// `URLSessionTask.cancel()` waits for the session's work queue. Called from a Swift task's
 /// cancellation handler (as `URLSession.data(for:)` does on Linux), it can deadlock with
 /// that queue, which may be waiting for the task's lock to deliver its answer; so it is
-/// always handed to another queue here.
+/// always handed to another queue here. The caller only gets a request once its task has
+/// started, so there is no cancellation before the start to remember.
 private final class DataRequest: Sendable {
-    private enum State {
-        case waiting
-        case running(URLSessionDataTask)
-        case cancelled
-    }
+    private let task: URLSessionDataTask?
 
-    private let state = Locked<State>(.waiting)
-
-    func start(_ task: URLSessionDataTask) {
-        let cancelled = state.withLock { state -> Bool in
-            if case .cancelled = state { return true }
-            state = .running(task)
-            return false
-        }
-        task.resume()
-        if cancelled { Self.cancelLater(task) }
-    }
+    init(task: URLSessionDataTask?) { self.task = task }
 
     func cancel() {
-        let running = state.withLock { state -> URLSessionDataTask? in
-            defer { state = .cancelled }
-            if case .running(let task) = state { return task }
-            return nil
-        }
-        if let running { Self.cancelLater(running) }
-    }
-
-    private static func cancelLater(_ task: URLSessionDataTask) {
+        guard let task else { return }
         DispatchQueue.global().async { task.cancel() }
-    }
-}
-
-/// NSLock-guarded state (ThreadSanitizer sees it; this library has no TrellisCore to borrow
-/// `LockedState` from).
-// `value` is only touched inside `lock`.
-private final class Locked<Value>: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Value
-
-    init(_ value: Value) { self.value = value }
-
-    func withLock<T>(_ body: (inout Value) -> T) -> T {
-        lock.lock()
-        defer { lock.unlock() }
-        return body(&value)
     }
 }

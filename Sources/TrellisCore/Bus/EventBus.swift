@@ -64,7 +64,7 @@ public final class EventBus: Sendable {
         _ pattern: String, from sender: AnyObject? = nil, owner: AnyObject, delivery: Delivery = .synchronous,
         _ handler: @escaping @Sendable (Event) -> Void
     ) -> WatchID {
-        register(pattern, sender: sender, owner: owner, delivery: delivery, handler: .plain(handler))
+        register(pattern, sender: sender, owner: owner, delivery: delivery, body: { _, event in handler(event) })
     }
 
     /// Watches every message triggered from `sender` (iStructure's `$watch(object, block)`).
@@ -73,7 +73,7 @@ public final class EventBus: Sendable {
         everyMessageFrom sender: AnyObject, owner: AnyObject, delivery: Delivery = .synchronous,
         _ handler: @escaping @Sendable (Event) -> Void
     ) -> WatchID {
-        register("*", sender: sender, owner: owner, delivery: delivery, handler: .plain(handler))
+        register("*", sender: sender, owner: owner, delivery: delivery, body: { _, event in handler(event) })
     }
 
     /// Watches `pattern` with a handler that receives the owner, so it needs to capture nothing:
@@ -90,7 +90,7 @@ public final class EventBus: Sendable {
             // The bus passes back the very object registered as `owner`, so the cast cannot fail.
             handler(unsafeDowncast(object, to: Owner.self), event)
         }
-        return register(pattern, sender: sender, owner: owner, delivery: delivery, handler: .withOwner(typed))
+        return register(pattern, sender: sender, owner: owner, delivery: delivery, body: typed)
     }
 
     /// Watches `pattern` with a main-actor handler that receives the owner: the form a front
@@ -112,14 +112,14 @@ public final class EventBus: Sendable {
             // `.mainActor` delivery always runs on the main queue, the main actor's executor.
             MainActor.assumeIsolated { handler(owner, event) }
         }
-        return register(pattern, sender: sender, owner: owner, delivery: .mainActor, handler: .withOwner(isolated))
+        return register(pattern, sender: sender, owner: owner, delivery: .mainActor, body: isolated)
     }
 
     private func register(
-        _ pattern: String, sender: AnyObject?, owner: AnyObject, delivery: Delivery, handler: Watcher.Handler
+        _ pattern: String, sender: AnyObject?, owner: AnyObject, delivery: Delivery, body: @escaping @Sendable (AnyObject, Event) -> Void
     ) -> WatchID {
         let (id, swept) = table.withLock { table in
-            let added = table.add(pattern: pattern, owner: owner, sender: sender, delivery: delivery, handler: handler)
+            let added = table.add(pattern: pattern, owner: owner, sender: sender, delivery: delivery, body: body)
             return (added.watcher.id, added.swept)
         }
         logger.trace("\(id) watches '\(pattern)' for \(type(of: owner))")

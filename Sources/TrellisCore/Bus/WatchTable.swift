@@ -31,7 +31,7 @@ struct WatchTable {
     /// whose `deinit` calls back into the bus.
     mutating func add(
         pattern: String, owner: AnyObject, sender: AnyObject?, delivery: Delivery,
-        handler: Watcher.Handler
+        body: @escaping @Sendable (AnyObject, Event) -> Void
     ) -> (watcher: Watcher, swept: [Watcher]) {
         let handle: OwnerHandle
         if let known = owners[ObjectIdentifier(owner)], known.refers(to: owner) {
@@ -43,7 +43,7 @@ struct WatchTable {
         }
         let watcher = Watcher(
             id: WatchID(rawValue: nextID), pattern: pattern, owner: handle, sender: sender,
-            delivery: delivery, handler: handler)
+            delivery: delivery, body: body)
         nextID += 1
         byID[watcher.id] = watcher
         switch watcher.matcher {

@@ -37,7 +37,8 @@ final class Watcher: @unchecked Sendable {
     let pattern: String
     let matcher: MessagePattern
     let delivery: Delivery
-    /// The handler, given the (strongly loaded) owner and the event.
+    /// The handler, given the (strongly loaded) owner and the event; a handler that does not
+    /// want the owner is wrapped to ignore it.
     let body: @Sendable (AnyObject, Event) -> Void
 
     /// The owner, held weakly through a handle shared with its other watches: the watch ends
@@ -49,25 +50,15 @@ final class Watcher: @unchecked Sendable {
 
     private let liveness = Atomic<Bool>(true)
 
-    /// What a watch calls: the plain form needs only to know the owner is alive, the other
-    /// receives it (loaded strongly for the call).
-    enum Handler: Sendable {
-        case plain(@Sendable (Event) -> Void)
-        case withOwner(@Sendable (AnyObject, Event) -> Void)
-    }
-
     init(
         id: WatchID, pattern: String, owner: OwnerHandle, sender: AnyObject?, delivery: Delivery,
-        handler: Handler
+        body: @escaping @Sendable (AnyObject, Event) -> Void
     ) {
         self.id = id
         self.pattern = pattern
         self.matcher = MessagePattern(pattern)
         self.delivery = delivery
-        switch handler {
-        case .plain(let plain): self.body = { _, event in plain(event) }
-        case .withOwner(let withOwner): self.body = withOwner
-        }
+        self.body = body
         self.owner = owner
         self.sender = sender
         self.senderID = sender.map(ObjectIdentifier.init)
