@@ -18,7 +18,10 @@ import Logging
 ///
 /// ## Ownership
 /// Every watch has an owner, held weakly: when the owner is deallocated its watches end by
-/// themselves, with no `unwatch` in `deinit`. A watch filtered on a sender ends likewise when
+/// themselves, with no `unwatch` in `deinit`. The forms without `owner:` return a
+/// ``WatchToken`` instead, which is the owner: the watch ends when the token is deallocated
+/// or cancelled (keep it in a property, or `store(in:)` a collection of tokens). A token
+/// watch is the cheapest to deliver, since the bus has no owner to load. A watch filtered on a sender ends likewise when
 /// that sender is deallocated. The handler itself is held strongly, so it must not capture
 /// its owner strongly (that would keep the owner alive through the bus); use the variants
 /// whose handler receives the owner, `watch(_:from:owner:delivery:_:)` with a two-argument
@@ -27,7 +30,9 @@ import Logging
 /// ## Patterns
 /// A pattern is an exact message name, or a wildcard where `*` matches any run of
 /// characters: `"network:*"` is every message starting with `network:`, `"*"` is every
-/// message. See ``MessagePattern`` for the full syntax.
+/// message. See ``MessagePattern`` for the full syntax. Names and patterns are compared by
+/// their UTF-8 bytes (`"caf\u{E9}"` and `"cafe\u{301}"` are two messages), as
+/// `Notification.Name`s are compared by their code units on Apple platforms.
 ///
 /// ## Delivery rules
 /// - Watchers of one message run in registration order (exact and wildcard watches
@@ -115,14 +120,63 @@ public final class EventBus: Sendable {
         return register(pattern, sender: sender, owner: owner, delivery: .mainActor, body: isolated)
     }
 
+    // MARK: Watching with a token
+
+    /// Watches `pattern`, optionally only when triggered from `sender`, for as long as the
+    /// returned token is kept: the watch ends when the token is deallocated (or cancelled).
+    ///
+    /// Keep the token in the object the watch belongs to, and the watch ends with that
+    /// object, as with `AnyCancellable` in Combine:
+    ///
+    /// ```swift
+    /// final class Badge {
+    ///     private var watches: [WatchToken] = []
+    ///     init(bus: EventBus, counter: Counter) {
+    ///         bus.watch("note:saved") { _ in counter.increment() }.store(in: &watches)
+    ///     }
+    /// }
+    /// ```
+    ///
+    /// A token watch has no owner for the bus to load on each delivery, so it is the cheapest
+    /// watch to trigger. Its handler must not capture the object that keeps the token
+    /// strongly: the bus holds the handler, so that object would never be deallocated.
+    public func watch(
+        _ pattern: String, from sender: AnyObject? = nil, delivery: Delivery = .synchronous,
+        _ handler: @escaping @Sendable (Event) -> Void
+    ) -> WatchToken {
+        let id = register(pattern, sender: sender, owner: nil, delivery: delivery, body: { _, event in handler(event) })
+        return WatchToken(id: id, bus: self)
+    }
+
+    /// Watches every message triggered from `sender` for as long as the returned token is kept.
+    public func watch(
+        everyMessageFrom sender: AnyObject, delivery: Delivery = .synchronous,
+        _ handler: @escaping @Sendable (Event) -> Void
+    ) -> WatchToken {
+        watch("*", from: sender, delivery: delivery, handler)
+    }
+
+    /// Watches `pattern` with a main-actor handler for as long as the returned token is kept.
+    public func watchOnMainActor(
+        _ pattern: String, from sender: AnyObject? = nil,
+        _ handler: @escaping @MainActor @Sendable (Event) -> Void
+    ) -> WatchToken {
+        let isolated: @Sendable (AnyObject, Event) -> Void = { _, event in
+            // `.mainActor` delivery always runs on the main queue, the main actor's executor.
+            MainActor.assumeIsolated { handler(event) }
+        }
+        let id = register(pattern, sender: sender, owner: nil, delivery: .mainActor, body: isolated)
+        return WatchToken(id: id, bus: self)
+    }
+
     private func register(
-        _ pattern: String, sender: AnyObject?, owner: AnyObject, delivery: Delivery, body: @escaping @Sendable (AnyObject, Event) -> Void
+        _ pattern: String, sender: AnyObject?, owner: AnyObject?, delivery: Delivery, body: @escaping @Sendable (AnyObject, Event) -> Void
     ) -> WatchID {
         let (id, swept) = table.withLock { table in
             let added = table.add(pattern: pattern, owner: owner, sender: sender, delivery: delivery, body: body)
             return (added.watcher.id, added.swept)
         }
-        logger.trace("\(id) watches '\(pattern)' for \(type(of: owner))")
+        logger.trace("\(id) watches '\(pattern)' for \(owner.map { "\(type(of: $0))" } ?? "a token")")
         if !swept.isEmpty {
             logger.debug("swept \(swept.count) watches whose owner or sender was deallocated")
         }
@@ -141,7 +195,7 @@ public final class EventBus: Sendable {
         var foundDead = false
         // Watchers are taken in runs of one owner (a page or service usually watches
         // several things): the owner is loaded once per run, one weak load and one retain,
-        // and held strongly while its handlers run.
+        // and held strongly while its handlers run. Token watches have no owner to load.
         watchers.withUnsafeBufferPointer { list in
             // `watchers` keeps every element alive for this whole loop, so each is used at +0
             // (`_withUnsafeGuaranteedRef`): no retain and release per delivery.
@@ -151,21 +205,35 @@ public final class EventBus: Sendable {
                 let handle = list[start].owner
                 var end = start + 1
                 while end < count && list[end].owner === handle { end += 1 }
-                if let owner = handle.object {
+                if let handle {
+                    if let owner = handle.object {
+                        for index in start..<end {
+                            Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { watcher in
+                                guard watcher.isActive && watcher.accepts(sender: event.sender) else { return }
+                                if watcher.delivery == .synchronous {
+                                    watcher.body(owner, event)
+                                } else {
+                                    queued.append(watcher)
+                                }
+                            }
+                        }
+                    } else {
+                        for index in start..<end where list[index].isActive {
+                            list[index].deactivate()
+                            foundDead = true
+                        }
+                    }
+                } else {
                     for index in start..<end {
                         Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { watcher in
                             guard watcher.isActive && watcher.accepts(sender: event.sender) else { return }
                             if watcher.delivery == .synchronous {
-                                watcher.body(owner, event)
+                                // A token watch's handler ignores the object it is given.
+                                watcher.body(watcher, event)
                             } else {
                                 queued.append(watcher)
                             }
                         }
-                    }
-                } else {
-                    for index in start..<end where list[index].isActive {
-                        list[index].deactivate()
-                        foundDead = true
                     }
                 }
                 start = end

@@ -1,6 +1,7 @@
 /// The bus's registry of watchers: the state behind the bus lock.
 ///
-/// Lookup by message name is a dictionary hit. Exact watches are kept per name; wildcard
+/// Lookup by message name is one probe of a ``NameTable`` (names compared by UTF-8 bytes).
+/// Exact watches are kept per name; wildcard
 /// watches in one list. The deliverable list for a name (its exact watches merged with the
 /// wildcards that match it, in registration order) is built once and cached until a watch
 /// that could change it is added or removed. Lists are immutable arrays handed out as
@@ -15,9 +16,9 @@ struct WatchTable {
 
     private var nextID: UInt64 = 1
     private var byID: [WatchID: Watcher] = [:]
-    private var exact: [String: [Watcher]] = [:]
+    private var exact = NameTable<[Watcher]>()
     private var wildcards: [Watcher] = []
-    private var routes: [String: [Watcher]] = [:]
+    private var routes = NameTable<[Watcher]>()
     /// One shared handle per live owner (see ``OwnerHandle``); rebuilt from the live watchers
     /// at each sweep, so it holds no owner that has no watch.
     private var owners: [ObjectIdentifier: OwnerHandle] = [:]
@@ -29,17 +30,20 @@ struct WatchTable {
     /// Registers a watcher. Returns it, and the dead watchers swept on the way: the caller
     /// drops those outside the lock, because releasing a handler may deinitialise objects
     /// whose `deinit` calls back into the bus.
+    /// A nil `owner` registers a token watch: it lives until its ``WatchToken`` ends it.
     mutating func add(
-        pattern: String, owner: AnyObject, sender: AnyObject?, delivery: Delivery,
+        pattern: String, owner: AnyObject?, sender: AnyObject?, delivery: Delivery,
         body: @escaping @Sendable (AnyObject, Event) -> Void
     ) -> (watcher: Watcher, swept: [Watcher]) {
-        let handle: OwnerHandle
-        if let known = owners[ObjectIdentifier(owner)], known.refers(to: owner) {
-            handle = known
-        } else {
-            // New owner, or a dead one's address reused by a new object.
-            handle = OwnerHandle(owner)
-            owners[ObjectIdentifier(owner)] = handle
+        var handle: OwnerHandle?
+        if let owner {
+            if let known = owners[ObjectIdentifier(owner)], known.refers(to: owner) {
+                handle = known
+            } else {
+                // New owner, or a dead one's address reused by a new object.
+                handle = OwnerHandle(owner)
+                owners[ObjectIdentifier(owner)] = handle
+            }
         }
         let watcher = Watcher(
             id: WatchID(rawValue: nextID), pattern: pattern, owner: handle, sender: sender,
@@ -48,11 +52,11 @@ struct WatchTable {
         byID[watcher.id] = watcher
         switch watcher.matcher {
         case .exact(let name):
-            exact[name, default: []].append(watcher)
+            exact.modify(name, default: []) { $0.append(watcher) }
             routes[name] = nil
         case .wildcard:
             wildcards.append(watcher)
-            routes.removeAll(keepingCapacity: true)
+            routes.removeAll()
         }
         registrationsSinceSweep += 1
         guard registrationsSinceSweep >= max(Self.minimumSweepInterval, byID.count) else {
@@ -62,11 +66,12 @@ struct WatchTable {
     }
 
     /// The watchers that match `message`, in registration order.
+    @inline(__always)
     mutating func watchers(for message: String) -> [Watcher] {
         if wildcards.isEmpty { return exact[message] ?? [] }
         if let cached = routes[message] { return cached }
         let list = build(for: message)
-        if routes.count >= Self.routeCacheLimit { routes.removeAll(keepingCapacity: true) }
+        if routes.count >= Self.routeCacheLimit { routes.removeAll() }
         routes[message] = list
         return list
     }
@@ -74,34 +79,42 @@ struct WatchTable {
     /// Removes and deactivates the watchers for which `shouldRemove` is true; returns them
     /// for the caller to drop outside the lock.
     mutating func remove(where shouldRemove: (Watcher) -> Bool) -> [Watcher] {
-        let doomed = byID.values.filter(shouldRemove)
+        remove(byID.values.filter(shouldRemove))
+    }
+
+    /// Removes and deactivates `doomed` (registered watchers); returns them.
+    private mutating func remove(_ doomed: [Watcher]) -> [Watcher] {
         guard !doomed.isEmpty else { return [] }
-        var names = Set<String>()
+        var names: [String] = []
         var touchesWildcards = false
         for watcher in doomed {
             watcher.deactivate()
             byID[watcher.id] = nil
             switch watcher.matcher {
-            case .exact(let name): names.insert(name)
+            case .exact(let name): names.append(name)
             case .wildcard: touchesWildcards = true
             }
         }
-        for name in names {
-            exact[name]?.removeAll { !$0.isActive }
-            if exact[name]?.isEmpty == true { exact[name] = nil }
+        for name in names where exact[name] != nil {
+            var emptied = false
+            exact.modify(name, default: []) { list in
+                list.removeAll { !$0.isActive }
+                emptied = list.isEmpty
+            }
+            if emptied { exact[name] = nil }
             routes[name] = nil
         }
         if touchesWildcards {
             wildcards.removeAll { !$0.isActive }
-            routes.removeAll(keepingCapacity: true)
+            routes.removeAll()
         }
         return doomed
     }
 
     /// Removes one watcher by identifier.
     mutating func remove(id: WatchID) -> [Watcher] {
-        guard byID[id] != nil else { return [] }
-        return remove { $0.id == id }
+        guard let watcher = byID[id] else { return [] }
+        return remove([watcher])
     }
 
     /// Removes the watchers that were deactivated or whose owner or sender is gone.
@@ -109,7 +122,9 @@ struct WatchTable {
         registrationsSinceSweep = 0
         let swept = remove { !$0.isActive || !$0.hasLiveObjects }
         owners.removeAll(keepingCapacity: true)
-        for watcher in byID.values { owners[watcher.owner.id] = watcher.owner }
+        for watcher in byID.values {
+            if let owner = watcher.owner { owners[owner.id] = owner }
+        }
         return swept
     }
 

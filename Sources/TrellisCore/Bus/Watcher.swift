@@ -42,8 +42,9 @@ final class Watcher: @unchecked Sendable {
     let body: @Sendable (AnyObject, Event) -> Void
 
     /// The owner, held weakly through a handle shared with its other watches: the watch ends
-    /// when its owner is deallocated.
-    let owner: OwnerHandle
+    /// when its owner is deallocated. Nil for a token watch (``WatchToken``), which ends
+    /// when its token does and so needs no owner load to deliver.
+    let owner: OwnerHandle?
     /// The sender filter, held weakly: the watch ends when that sender is deallocated.
     private weak var sender: AnyObject?
     let senderID: ObjectIdentifier?
@@ -51,7 +52,7 @@ final class Watcher: @unchecked Sendable {
     private let liveness = Atomic<Bool>(true)
 
     init(
-        id: WatchID, pattern: String, owner: OwnerHandle, sender: AnyObject?, delivery: Delivery,
+        id: WatchID, pattern: String, owner: OwnerHandle?, sender: AnyObject?, delivery: Delivery,
         body: @escaping @Sendable (AnyObject, Event) -> Void
     ) {
         self.id = id
@@ -74,6 +75,11 @@ final class Watcher: @unchecked Sendable {
 
     /// Calls the handler with `event` if the owner is still alive; returns whether it was.
     func deliver(_ event: Event) -> Bool {
+        guard let owner else {
+            // A token watch: its handler ignores the object it is given.
+            body(self, event)
+            return true
+        }
         guard let object = owner.object else { return false }
         body(object, event)
         return true
@@ -81,12 +87,12 @@ final class Watcher: @unchecked Sendable {
 
     /// Whether the owner, and the sender if the watch filters on one, are still alive.
     var hasLiveObjects: Bool {
-        owner.isAlive && (senderID == nil || sender != nil)
+        (owner?.isAlive ?? true) && (senderID == nil || sender != nil)
     }
 
     /// Whether this watcher is owned by `object` (which is alive, being passed in).
     func isOwned(by object: AnyObject) -> Bool {
-        owner.refers(to: object)
+        owner?.refers(to: object) ?? false
     }
 
     /// Whether this watcher filters on `object` as its sender.
