@@ -44,19 +44,24 @@ let package = Package(
         .target(name: "TrellisPluginABI"),
         // <libintl.h> (gettext in glibc), for TrellisCore's Localization.
         .systemLibrary(name: "CGettext"),
+        // What host and plugins both use, and nothing else: JSONValue and LockedState. Plugins
+        // link this instead of TrellisCore, which keeps each plugin library small and quick
+        // to open (a copy of TrellisCore was 15 MB and 3,600 symbol bindings per plugin).
+        .target(name: "TrellisShared"),
         .target(
             name: "TrellisCore",
             dependencies: [
+                "TrellisShared",
                 "TrellisPluginABI",
                 "CGettext",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
             ]
         ),
-        // The Swift wrapper over the plugin ABI. It uses TrellisCore for JSONValue only: each
-        // plugin links a private static copy of TrellisCore, which is harmless because nothing
-        // but the C ABI (and JSON text) crosses between plugin and host.
-        .target(name: "TrellisPluginSDK", dependencies: ["TrellisPluginABI", "TrellisCore"]),
+        // The Swift wrapper over the plugin ABI. It uses TrellisShared for JSONValue and a lock:
+        // each plugin links a private static copy of it, which is harmless because nothing but
+        // the C ABI (and JSON text) crosses between plugin and host.
+        .target(name: "TrellisPluginSDK", dependencies: ["TrellisPluginABI", "TrellisShared"]),
         .target(name: "TrellisPluginNetworkActivity", dependencies: ["TrellisPluginSDK"],
                 path: "plugins/NetworkActivity/Sources"),
         .target(name: "TrellisPluginLocation", dependencies: ["TrellisPluginSDK"],

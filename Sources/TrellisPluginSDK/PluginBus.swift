@@ -1,4 +1,4 @@
-import TrellisCore
+import TrellisShared
 import TrellisPluginABI
 
 /// An event as a plugin sees it: the message and its data.

@@ -1,4 +1,4 @@
-import TrellisCore
+import TrellisShared
 import TrellisPluginABI
 
 /// One registered service type: the `service_data` behind its C start and stop callbacks.

@@ -1,4 +1,4 @@
-import TrellisCore
+import TrellisShared
 import TrellisPluginABI
 
 /// A plugin's connection to the host that loaded it: the shared bus, navigation, front

@@ -5,7 +5,7 @@ import TrellisCore
 
 /// `trellis-bench plugins`: time to load one plugin, end to end — read its manifest, check its
 /// folder and library, `dlopen`, call its entry, register and start its service — over 20
-/// copies of the NetworkActivity plugin (a Swift plugin with its private copy of TrellisCore)
+/// copies of the NetworkActivity plugin (a Swift plugin with its private copies of the SDK and TrellisShared)
 /// and of the CHello plugin (plain C). Each copy is a separate file under its own id, because
 /// `dlopen` of a file already loaded returns the cached image; each loads into a fresh bus and
 /// registry, as in a starting app. Goal: `plugin-load` ≤ 5 ms.

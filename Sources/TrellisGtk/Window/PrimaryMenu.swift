@@ -45,6 +45,8 @@ public final class PrimaryMenu {
         gtk_menu_button_set_icon_name(button.opaque, "open-menu-symbolic")
         gtk_menu_button_set_menu_model(button.opaque, model.as())
         gtk_menu_button_set_primary(button.opaque, 1)
+        // Flat, like the other header-bar buttons (see ShellWindow).
+        gtk_menu_button_set_has_frame(button.opaque, 0)
         setAccessibleName(button, tr("Main menu"))
     }
 

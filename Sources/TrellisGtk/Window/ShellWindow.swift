@@ -63,6 +63,12 @@ public final class ShellWindow {
         gtk_header_bar_pack_end(headerBar.opaque, menu.button.as())
         gtk_header_bar_pack_end(headerBar.opaque, searchButton.as())
         gtk_header_bar_pack_end(headerBar.opaque, spinner.as())
+        // Header-bar buttons are flat (a frame shows on hover and when pressed), as GNOME's
+        // guidelines draw them. It also spares the first frame: with software rendering
+        // (llvmpipe), a framed button's shadow and border are shaders compiled on first use,
+        // about 20 ms before the window first appears.
+        gtk_button_set_has_frame(backButton.as(), 0)
+        gtk_button_set_has_frame(searchButton.as(), 0)
         gtk_window_set_titlebar(window.as(), headerBar.as())
 
         searchEntry = GObjectPointer(gtk_search_entry_new())!

@@ -35,6 +35,24 @@ struct PluginHostTests {
         try harness.services.stop("location")
     }
 
+    @Test("a Swift plugin's library carries the SDK and TrellisShared, not a copy of TrellisCore")
+    func pluginLibrariesAreSmall() throws {
+        let sandbox = try PluginSandbox()
+        let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
+                                              executable: PluginSearchPath.executableURL())
+        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL)
+        let reports = harness.host.loadAll(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
+        defer { try? harness.services.stop("location") }
+        for id in ["network-activity", "location", "template"] {
+            let library = try #require(reports[id: id]?.library, "\(id) has no library")
+            let bytes = try Data(contentsOf: library)
+            // Every symbol and type name of TrellisCore contains its mangled module name.
+            #expect(bytes.range(of: Data("11TrellisCore".utf8)) == nil, "\(library.lastPathComponent) contains TrellisCore")
+            #expect(bytes.range(of: Data("13TrellisShared".utf8)) != nil, "\(library.lastPathComponent) lacks TrellisShared")
+            #expect(bytes.count < 4 << 20, "\(library.lastPathComponent) is \(bytes.count) bytes")
+        }
+    }
+
     @Test("a plugin written in plain C loads, triggers events and echoes JSON data through the ABI")
     func plainCPlugin() throws {
         let sandbox = try PluginSandbox()

@@ -6,8 +6,8 @@ import TrellisPluginABI
 /// `dlclose`), so a loaded plugin stays mapped for the life of the process.
 ///
 /// `RTLD_NOW` makes a missing symbol fail here, with the loader's message, rather than at
-/// the first call; `RTLD_LOCAL` keeps each plugin's symbols (its private copy of TrellisCore
-/// among them) out of the global namespace, so plugins cannot interpose on each other.
+/// the first call; `RTLD_LOCAL` keeps each plugin's symbols (its private copies of the SDK
+/// and TrellisShared among them) out of the global namespace, so plugins cannot interpose on each other.
 struct PluginLibrary {
     /// The plugin's entry function.
     let entry: trellis_plugin_entry_fn

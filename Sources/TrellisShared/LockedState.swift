@@ -1,6 +1,7 @@
 import Foundation
 
-/// A value guarded by a lock that ThreadSanitizer understands (`package`: TrellisPluginSDK uses it too).
+/// A value guarded by a lock that ThreadSanitizer understands; Trellis's own lock, public so
+/// that apps and plugins can use it too.
 ///
 /// `Synchronization.Mutex` would be the first choice, but on Linux ThreadSanitizer does not
 /// see its lock and reports every access it guards as a race (checked with Swift 6.3.1), so
@@ -14,15 +15,15 @@ import Foundation
 /// ```
 // The state is only read or written inside `lock.lock()`/`unlock()`, so no two threads
 // touch it at once.
-package final class LockedState<State: Sendable>: @unchecked Sendable {
-    private let lock = NSLock()
+public final class LockedState<State: Sendable>: @unchecked Sendable {
+    @usableFromInline let lock = NSLock()
     /// The state lives in its own allocation rather than a stored `var`: a class's `var`
     /// accessed through `inout` gets a run-time exclusivity check on every access (a
     /// thread-local lookup, about a tenth of an event-bus trigger), which the lock makes
     /// redundant.
-    private let state: UnsafeMutablePointer<State>
+    @usableFromInline let state: UnsafeMutablePointer<State>
 
-    package init(_ state: State) {
+    public init(_ state: State) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
     }
@@ -34,7 +35,11 @@ package final class LockedState<State: Sendable>: @unchecked Sendable {
 
     /// Runs `body` with exclusive access to the state. `body` must not call back into this
     /// same `LockedState` (the lock is not recursive).
-    package func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
+    // Inlinable (and so public: `@inlinable package` is not inlined across modules by Swift
+    // 6.3): callers are in other modules, where an opaque generic call costs a tenth of an
+    // event-bus trigger.
+    @inlinable
+    public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
         lock.lock()
         defer { lock.unlock() }
         return try body(&state.pointee)
