@@ -95,7 +95,11 @@ struct WatchTable {
             case .wildcard: touchesWildcards = true
             }
         }
-        for name in names where exact[name] != nil {
+        // Each name once, however many of its watchers go (compared by bytes, as the table
+        // compares them: a `Set<String>` would merge canonically equal names).
+        var seen = NameTable<Bool>()
+        for name in names where seen[name] == nil && exact[name] != nil {
+            seen[name] = true
             var emptied = false
             exact.modify(name, default: []) { list in
                 list.removeAll { !$0.isActive }

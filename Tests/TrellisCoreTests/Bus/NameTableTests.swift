@@ -87,3 +87,37 @@ struct NameTableTests {
         #expect(recorder.all == ["exact composed", "wildcard composed"])
     }
 }
+
+@Suite("EventBus removal at scale")
+struct EventBusRemovalScaleTests {
+    @Test("unwatching an owner with thousands of watches of one name leaves the others intact")
+    func bulkRemovalOfOneName() {
+        let bus = EventBus()
+        let leaving = WatchOwner()
+        let staying = WatchOwner()
+        let counter = AtomicCounter()
+        for index in 0..<4_000 {
+            bus.watch("tick", owner: index.isMultiple(of: 2) ? leaving : staying) { _ in counter.increment() }
+        }
+        bus.unwatch(owner: leaving)
+        bus.trigger("tick")
+        #expect(counter.count == 2_000)
+        #expect(bus.watchCount == 2_000)
+    }
+
+    @Test("canonically equal names with different bytes keep separate watch lists through removal")
+    func byteDistinctNamesOnRemoval() {
+        let bus = EventBus()
+        let recorder = EventRecorder()
+        let first = WatchOwner()
+        let second = WatchOwner()
+        bus.watch("caf\u{E9}", owner: first) { _ in recorder.record("composed, first") }
+        bus.watch("cafe\u{301}", owner: first) { _ in recorder.record("decomposed, first") }
+        bus.watch("caf\u{E9}", owner: second) { _ in recorder.record("composed, second") }
+        bus.watch("cafe\u{301}", owner: second) { _ in recorder.record("decomposed, second") }
+        bus.unwatch(owner: first)
+        bus.trigger("caf\u{E9}")
+        bus.trigger("cafe\u{301}")
+        #expect(recorder.all == ["composed, second", "decomposed, second"])
+    }
+}
