@@ -21,11 +21,12 @@ import Logging
 /// themselves, with no `unwatch` in `deinit`. The forms without `owner:` return a
 /// ``WatchToken`` instead, which is the owner: the watch ends when the token is deallocated
 /// or cancelled (keep it in a property, or `store(in:)` a collection of tokens). A token
-/// watch is the cheapest to deliver, since the bus has no owner to load. A watch filtered on a sender ends likewise when
-/// that sender is deallocated. The handler itself is held strongly, so it must not capture
-/// its owner strongly (that would keep the owner alive through the bus); use the variants
-/// whose handler receives the owner, `watch(_:from:owner:delivery:_:)` with a two-argument
-/// closure or `watchOnMainActor`, and capture nothing.
+/// watch is the cheapest to deliver, since the bus has no owner to load. A watch filtered on
+/// a sender ends likewise when that sender is deallocated. The handler itself is held
+/// strongly, so it must not capture its owner (or its token's holder) strongly: that would
+/// keep the owner alive through the bus. Use the variants whose handler receives the owner,
+/// `watch(_:from:owner:delivery:_:)` with a two-argument closure or `watchOnMainActor`, and
+/// capture nothing.
 ///
 /// ## Patterns
 /// A pattern is an exact message name, or a wildcard where `*` matches any run of
