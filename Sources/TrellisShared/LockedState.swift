@@ -5,18 +5,19 @@ import Foundation
 ///
 /// `Synchronization.Mutex` would be the first choice, but on Linux ThreadSanitizer does not
 /// see its lock and reports every access it guards as a race (checked with Swift 6.3.1), so
-/// `swift test --sanitize=thread` could not check the code using it. `NSLock` wraps a
-/// `pthread_mutex_t`, which ThreadSanitizer intercepts.
+/// `swift test --sanitize=thread` could not check the code using it. This is a plain
+/// `pthread_mutex_t`, which ThreadSanitizer intercepts (`NSLock` wraps one too, behind two
+/// more calls).
 ///
 /// ```swift
 /// let names = LockedState<[String]>([])
 /// names.withLock { $0.append("net_state") }
 /// let count = names.withLock { $0.count }
 /// ```
-// The state is only read or written inside `lock.lock()`/`unlock()`, so no two threads
-// touch it at once.
+// The state is only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock`,
+// so no two threads touch it at once; the mutex and the state each have a stable address.
 public final class LockedState<State: Sendable>: @unchecked Sendable {
-    @usableFromInline let lock = NSLock()
+    @usableFromInline let mutex: UnsafeMutablePointer<pthread_mutex_t>
     /// The state lives in its own allocation rather than a stored `var`: a class's `var`
     /// accessed through `inout` gets a run-time exclusivity check on every access (a
     /// thread-local lookup, about a tenth of an event-bus trigger), which the lock makes
@@ -26,9 +27,15 @@ public final class LockedState<State: Sendable>: @unchecked Sendable {
     public init(_ state: State) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        let status = pthread_mutex_init(mutex, nil)
+        precondition(status == 0, "pthread_mutex_init failed: \(status)")
     }
 
     deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
         state.deinitialize(count: 1)
         state.deallocate()
     }
@@ -40,8 +47,8 @@ public final class LockedState<State: Sendable>: @unchecked Sendable {
     // event-bus trigger.
     @inlinable
     public func withLock<Result, Failure: Error>(_ body: (inout State) throws(Failure) -> Result) throws(Failure) -> Result {
-        lock.lock()
-        defer { lock.unlock() }
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
         return try body(&state.pointee)
     }
 }
