@@ -188,7 +188,9 @@ public final class EventBus: Sendable {
 
     /// Triggers `message` with an optional payload, optionally from `sender`, and runs the
     /// synchronous watchers before returning (see the delivery rules above).
-    public func trigger(_ message: String, _ data: JSONValue = .null, from sender: AnyObject? = nil) {
+    // The message and data are taken `consuming`: the event stores them, so a caller's
+    // temporary (a literal name, `.null`) moves in instead of being copied and released.
+    public func trigger(_ message: consuming String, _ data: consuming JSONValue = .null, from sender: AnyObject? = nil) {
         let watchers = table.withLock { $0.watchers(for: message) }
         guard !watchers.isEmpty else { return }
         let event = Event(message: message, data: data, sender: sender.map(ObjectIdentifier.init))
