@@ -28,7 +28,7 @@ public enum DemoServices {
             shell.frontend?.showStatus(LocationText.status(event.data))
         }
         shell.bus.watchOnMainActor("location:error", owner: shell) { shell, event in
-            shell.frontend?.showStatus("Location unavailable: \(event.data["reason"]?.stringValue ?? "unknown error")")
+            shell.frontend?.showStatus(tr("Location unavailable: %@", event.data["reason"]?.stringValue ?? tr("unknown error")))
         }
         return host
     }
@@ -58,10 +58,10 @@ public enum DemoServices {
 enum LocationText {
     static func status(_ data: JSONValue) -> String {
         guard let latitude = data["latitude"]?.doubleValue, let longitude = data["longitude"]?.doubleValue else {
-            return "Location: unknown"
+            return tr("Location: unknown")
         }
-        var text = String(format: "Location: %.5f, %.5f", latitude, longitude)
-        if let accuracy = data["accuracy"]?.doubleValue { text += String(format: " ±%.0f m", accuracy) }
-        return text
+        let position = String(format: "%.5f, %.5f", latitude, longitude)
+        guard let accuracy = data["accuracy"]?.doubleValue else { return tr("Location: %@", position) }
+        return tr("Location: %@ ±%@ m", position, String(format: "%.0f", accuracy))
     }
 }

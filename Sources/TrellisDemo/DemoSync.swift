@@ -61,9 +61,9 @@ public enum DemoSync {
         shell.bus.watchOnMainActor("sync:finished", owner: shell) { shell, event in
             let data = event.data
             if let failure = data["failure"], !failure.isNull {
-                shell.frontend?.showStatus("Sync: offline, \(data["pending"]?.intValue ?? 0) change(s) waiting")
+                shell.frontend?.showStatus(tr("Sync: offline, %@ change(s) waiting", String(data["pending"]?.intValue ?? 0)))
             } else {
-                shell.frontend?.showStatus("Sync: up to date")
+                shell.frontend?.showStatus(tr("Sync: up to date"))
             }
         }
         return sync

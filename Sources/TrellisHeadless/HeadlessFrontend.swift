@@ -89,6 +89,7 @@ public final class HeadlessFrontend: Frontend {
         switch page.content {
         case .table:
             lines += table?.render() ?? []
+            if let placeholder = table?.container.placeholder { lines.append("  \(placeholder)") }
         case .form(let form):
             for field in form.fields {
                 switch field.style {

@@ -42,16 +42,18 @@ struct NoteValidation: ControlObject {
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         let title = (request.parameters["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
         if title.isEmpty {
-            return .dispatchToError(command: NoteCommands.invalid, reason: "A note needs a title.")
+            return .dispatchToError(command: NoteCommands.invalid, reason: tr("A note needs a title."))
         }
         if title.count > NoteCommands.maximumTitleLength {
             return .dispatchToError(command: NoteCommands.invalid,
-                                    reason: "A title may have at most \(NoteCommands.maximumTitleLength) characters; this one has \(title.count).")
+                                    reason: tr("A title may have at most %@ characters; this one has %@.",
+                                               String(NoteCommands.maximumTitleLength), String(title.count)))
         }
         let bodyBytes = request.parameters["body"]?.stringValue?.utf8.count ?? 0
         if bodyBytes > NoteCommands.maximumBodyBytes {
             return .dispatchToError(command: NoteCommands.invalid,
-                                    reason: "A note's text may have at most \(NoteCommands.maximumBodyBytes) bytes; this one has \(bodyBytes).")
+                                    reason: tr("A note's text may have at most %@ bytes; this one has %@.",
+                                               String(NoteCommands.maximumBodyBytes), String(bodyBytes)))
         }
         request.parameters["title"] = .string(title)
         return .continue
@@ -126,7 +128,7 @@ struct ShowNoteProblem: ViewControlObject {
     weak var shell: Shell?
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        shell?.navigator.top?.message = request.failure?.reason ?? "The note could not be saved."
+        shell?.navigator.top?.message = request.failure?.reason ?? tr("The note could not be saved.")
         return .stop  // shown once: the `default` error objects need not run too
     }
 }

@@ -17,7 +17,7 @@ final class NotePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         guard let store = shell.resolve(StoreBox.self)?.store else {
-            content = .text("No store is open.")
+            content = .text(tr("No store is open."))
             return
         }
         let context = store.newContext()
@@ -26,27 +26,27 @@ final class NotePage: PageController {
         do {
             if let id {
                 guard let uuid = UUID(uuidString: id), let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else {
-                    title = "Unknown note"
-                    content = .text("There is no note \(id).")
+                    title = tr("Unknown note")
+                    content = .text(tr("There is no note %@.", id))
                     return
                 }
                 self.note = note
-                title = note["title"].stringValue ?? "Note"
+                title = note["title"].stringValue ?? tr("Note")
             } else {
                 note = try context.insert("Note")
-                title = "New note"
+                title = tr("New note")
             }
             context.removeAllUndoActions()
         } catch {
-            title = "Note"
-            content = .text("The note cannot be opened: \(error)")
+            title = tr("Note")
+            content = .text(tr("The note cannot be opened: %@", String(describing: error)))
             return
         }
-        var actions: [Form.Action] = [.init(id: "save", label: "Save")]
-        if id != nil { actions.append(.init(id: "delete", label: "Delete")) }
+        var actions: [Form.Action] = [.init(id: "save", label: tr("Save"))]
+        if id != nil { actions.append(.init(id: "delete", label: tr("Delete"))) }
         let form = Form(fields: [
-            .init(id: "title", label: "Title", value: note?["title"].stringValue ?? ""),
-            .init(id: "body", label: "Text", style: .multiline, value: note?["body"].stringValue ?? ""),
+            .init(id: "title", label: tr("Title"), value: note?["title"].stringValue ?? ""),
+            .init(id: "body", label: tr("Text"), style: .multiline, value: note?["body"].stringValue ?? ""),
         ], actions: actions)
         form.onEdit = { [weak self] id, value in self?.userTyped(id, value) }
         form.onAction = { [weak self] action, form in self?.pressed(action, form) }

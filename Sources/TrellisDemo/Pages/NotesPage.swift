@@ -6,10 +6,10 @@ import TrellisStore
 final class NotesPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "Notes"
-        actions = [PageAction(id: "new", label: "New note", icon: "list-add-symbolic")]
+        title = tr("Notes")
+        actions = [PageAction(id: "new", label: tr("New note"), icon: "list-add-symbolic")]
         guard let store = shell.resolve(StoreBox.self)?.store else {
-            content = .text("No store is open.")
+            content = .text(tr("No store is open."))
             return
         }
         do {
@@ -18,9 +18,11 @@ final class NotesPage: PageController {
             let callbacks = StandardCallbacks(route: { item in
                 "/notes/\((item.value(as: ManagedObject.self)?.objectID.uuid.uuidString) ?? "")"
             }, navigate: { [weak shell] path in try? shell?.navigate(to: path) })
-            content = .table(TableContainer.records(source, keys: ["title", "body"], callbacks: callbacks))
+            let notes = TableContainer.records(source, keys: ["title", "body"], callbacks: callbacks)
+            notes.emptyText = tr("No notes yet. Press + or Ctrl+N to write one.")
+            content = .table(notes)
         } catch {
-            content = .text("The notes cannot be read: \(error)")
+            content = .text(tr("The notes cannot be read: %@", String(describing: error)))
         }
     }
 

@@ -8,7 +8,7 @@ final class PeoplePage: PageController {
         super.init(values: values, shell: shell)
         title = tr("People")
         guard let store = shell.resolve(StoreBox.self)?.store else {
-            content = .text("No store is open.")
+            content = .text(tr("No store is open."))
             return
         }
         do {
@@ -16,7 +16,7 @@ final class PeoplePage: PageController {
             let source = try FetchedSource(request: request, context: store.newContext())
             content = .table(TableContainer.records(source, keys: ["firstName", "lastName", "age"]))
         } catch {
-            content = .text("The people cannot be read: \(error)")
+            content = .text(tr("The people cannot be read: %@", String(describing: error)))
         }
     }
 }

@@ -10,10 +10,10 @@ final class PluginsPage: PageController {
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
-        title = "Plugins"
+        title = tr("Plugins")
         let reports = shell.resolve(PluginHost.self)?.reports ?? []
         guard !reports.isEmpty else {
-            content = .text("No plugin was found. Trellis looks in the build's plugins/, $XDG_DATA_HOME/trellis/plugins, <prefix>/lib/trellis/plugins and every --plugin-dir.")
+            content = .text(tr("No plugin was found. Trellis looks in the build's plugins/, $XDG_DATA_HOME/trellis/plugins, <prefix>/lib/trellis/plugins and every --plugin-dir."))
             return
         }
         let rows: [JSONValue] = reports.map { report in

@@ -145,6 +145,7 @@ extension GtkFrontend {
                 return item
             })
         }
+        result["placeholder"] = currentView?.placeholder.map { .string($0) } ?? .null
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
         }

@@ -32,7 +32,10 @@ public final class GtkFrontend: Frontend {
         window = ShellWindow(application: application.pointer, title: title)
         shell.frontend = self
         window.onBack = { [weak self] in self?.goBack() }
-        window.onSearchChanged = { [weak self] text in self?.topView?.container?.searchText = text }
+        window.onSearchChanged = { [weak self] text in
+            self?.topView?.container?.searchText = text
+            self?.topView?.refreshPlaceholder()
+        }
         shell.bus.watch("activity:changed", owner: self, delivery: .mainActor) { [weak self] event in
             MainActor.assumeIsolated { self?.window.setActivity(event.data["active"]?.boolValue ?? false) }
         }

@@ -10,6 +10,8 @@ final class PageView {
     var name = ""
     /// Set for table pages.
     private(set) var list: VirtualListView?
+    /// Set for table pages: the line shown over the list while it has no rows.
+    private var placeholderLabel: GObjectPointer?
     /// Set for form pages: field id → its editable widget, action id → its button.
     private(set) var fieldWidgets: [String: GObjectPointer] = [:]
     private(set) var actionButtons: [String: GObjectPointer] = [:]
@@ -23,13 +25,23 @@ final class PageView {
             let list = VirtualListView(source: ContainerRows(container))
             list.onActivate = { position in try? container.activate(flatIndex: position) }
             list.onToggle = { position in try? container.toggle(flatIndex: position) }
-            observation = container.onFlatChanges { [weak list] changes in
-                for change in changes {
-                    list?.itemsChanged(position: change.position, removed: change.removed, added: change.added)
-                }
-            }
             self.list = list
-            widget = list.widget
+            // The list, with the container's placeholder ("No notes yet", "Nothing matches")
+            // centred over it while it has no rows; clicks go through to the list.
+            let placeholder = GObjectPointer(gtk_label_new(nil))!
+            gtk_label_set_wrap(placeholder.as(), 1)
+            gtk_label_set_justify(placeholder.as(), GTK_JUSTIFY_CENTER)
+            gtk_widget_set_halign(placeholder.as(), GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(placeholder.as(), GTK_ALIGN_CENTER)
+            for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+                edge(placeholder.as(), 24)
+            }
+            addStyleClass(placeholder, "dim-label")
+            gtk_widget_set_can_target(placeholder.as(), 0)
+            placeholderLabel = placeholder
+            widget = GObjectPointer(gtk_overlay_new())!
+            gtk_overlay_set_child(widget.as(), list.widget.as())
+            gtk_overlay_add_overlay(widget.as(), placeholder.as())
         case .form(let form):
             widget = GObjectPointer(gtk_scrolled_window_new())!
             gtk_scrolled_window_set_policy(widget.as(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
@@ -50,6 +62,31 @@ final class PageView {
             gtk_widget_set_vexpand(widget.as(), 1)
             gtk_scrolled_window_set_child(widget.as(), label.as())
         }
+        if case .table(let container) = content, let list {
+            observation = container.onFlatChanges { [weak self, weak list] changes in
+                for change in changes {
+                    list?.itemsChanged(position: change.position, removed: change.removed, added: change.added)
+                }
+                self?.refreshPlaceholder()
+            }
+            refreshPlaceholder()
+        }
+    }
+
+    /// Shows the table's placeholder, or hides it while there are rows. Called on every
+    /// change of the rows; the front end calls it after a search too (a search that changes no
+    /// row can still change the text).
+    func refreshPlaceholder() {
+        guard let label = placeholderLabel, let container else { return }
+        let text = container.placeholder
+        gtk_label_set_text(label.opaque, text ?? "")
+        gtk_widget_set_visible(label.as(), text == nil ? 0 : 1)
+    }
+
+    /// The placeholder shown over the list, if any.
+    var placeholder: String? {
+        guard let label = placeholderLabel, gtk_widget_get_visible(label.as()) != 0 else { return nil }
+        return String(cString: gtk_label_get_text(label.opaque))
     }
 
     /// Whether `content` is what this view shows already (same container, form or text).

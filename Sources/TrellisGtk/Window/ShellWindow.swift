@@ -190,6 +190,8 @@ public final class ShellWindow {
             let button: GObjectPointer
             if let icon = action.icon {
                 button = GObjectPointer(gtk_button_new_from_icon_name(icon))!
+                // Flat like the window's own header-bar icons; labelled buttons keep a frame.
+                gtk_button_set_has_frame(button.as(), 0)
                 gtk_widget_set_tooltip_text(button.as(), action.label)
                 setAccessibleLabel(button, action.label)
             } else {

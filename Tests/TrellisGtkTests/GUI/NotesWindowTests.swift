@@ -10,6 +10,8 @@ final class NotesWindowTests: XCTestCase {
         var screen = try app.send("dump")
         XCTAssertEqual(screen["actions"], ["new"])
         XCTAssertEqual(screen["count"], 0)
+        XCTAssertEqual(screen["placeholder"], "No notes yet. Press + or Ctrl+N to write one.")
+        try app.screenshot("notes-empty")
         try app.send("page-action new")
         XCTAssertEqual(try app.send("dump")["path"], "/notes/new")
         try app.send("field body no title here")
@@ -23,13 +25,40 @@ final class NotesWindowTests: XCTestCase {
         screen = try app.dump { $0["path"] == "/notes" && ($0["rows"]?.arrayValue?.count ?? 0) == 1 }
         XCTAssertEqual(screen["rows"]?[0]?["text"], "Список дел · no title here")
         XCTAssertEqual(screen["message"], .null)
+        XCTAssertEqual(screen["placeholder"], .null, "the placeholder goes once the list has a row")
         try app.screenshot("notes")
+        try app.send("search nothing like this")
+        screen = try app.dump { $0["count"] == 0 }
+        XCTAssertEqual(screen["placeholder"], "Nothing matches “nothing like this”.")
+        try app.send("search")
+        screen = try app.dump { $0["count"] == 1 }
+        XCTAssertEqual(screen["placeholder"], .null)
         XCTAssertEqual(app.finish(), 0)
 
         let again = try AppDriver(arguments: ["/notes"], environment: ["XDG_DATA_HOME": app.home.appendingPathComponent("data").path])
         let reopened = try again.dump { ($0["rows"]?.arrayValue?.count ?? 0) == 1 }
         XCTAssertEqual(reopened["rows"]?[0]?["text"], "Список дел · no title here", "the note persisted across launches")
         XCTAssertEqual(again.finish(), 0)
+    }
+
+    func testTheNotesPagesAreInRussianUnderLanguageRu() throws {
+        let locale = try CommandRunner.compileTranslations()
+        defer { try? FileManager.default.removeItem(at: locale) }
+        let app = try AppDriver(arguments: ["/notes"], environment: ["LANGUAGE": "ru", "TRELLIS_LOCALE_DIR": locale.path])
+        let screen = try app.send("dump")
+        XCTAssertEqual(screen["title"], "Заметки")
+        XCTAssertEqual(screen["placeholder"], "Заметок пока нет. Нажмите + или Ctrl+N, чтобы написать первую.")
+        try app.send("page-action new")
+        let editor = try app.dump { $0["path"] == "/notes/new" }
+        XCTAssertEqual(editor["title"], "Новая заметка")
+        try app.send("press save")
+        let refused = try app.dump { $0["message"]?.stringValue != nil }
+        XCTAssertEqual(refused["message"], "У заметки должен быть заголовок.")
+        let located = try app.dump(until: { $0["status"]?.stringValue?.hasPrefix("Местоположение: ") == true }, timeout: 15)
+        XCTAssertNotNil(located["status"]?.stringValue?.range(of: #"^Местоположение: -?\d+\.\d{5}, -?\d+\.\d{5} ±\d+ м$"#, options: .regularExpression),
+                        "\(located["status"] ?? .null)")
+        try app.screenshot("notes-ru")
+        XCTAssertEqual(app.finish(), 0)
     }
 
     func testCtrlZUndoesTheLastUnsavedChange() throws {

@@ -22,6 +22,7 @@ struct NotesFlowTests {
         #expect(screen.form?["body"] == "text without a title")
         try shell.navigate(to: "/notes")
         #expect(screen.table?.container.flatCount == 0)
+        #expect(screen.render().split(separator: "\n").contains("  No notes yet. Press + or Ctrl+N to write one."), "\(screen.render())")
     }
 
     @Test("a title over 200 characters is rejected naming the limit")
@@ -58,6 +59,7 @@ struct NotesFlowTests {
         try screen.click(row: 0)
         try screen.press("delete")
         #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 0 })
+        #expect(screen.table?.container.placeholder == "No notes yet. Press + or Ctrl+N to write one.", "the last note deleted")
     }
 
     @Test("undo and redo step through unsaved typing, one field's run of typing at a time")

@@ -13,6 +13,16 @@ extension TableContainer {
         }
     }
 
+    /// The line a front end shows instead of the rows when none is shown: ``emptyText`` for
+    /// an empty table, "Nothing matches “…”." when the search hides every row, nil while
+    /// there are rows. Front ends read it again after each change and search.
+    public var placeholder: String? {
+        guard flatCount == 0 else { return nil }
+        let hasRows = (0..<source.numberOfSections).contains { source.numberOfRows(inSection: $0) > 0 }
+        if hasRows && !searchText.isEmpty { return tr("Nothing matches “%@”.", searchText) }
+        return emptyText
+    }
+
     /// Activates the item row at `flatIndex`: calls the callbacks' `itemActivated`.
     public func activate(flatIndex: Int) throws(TableContainerError) {
         let (item, _) = try itemRow(at: flatIndex)

@@ -35,6 +35,10 @@ public final class TableContainer {
     public let searcher = TableSearcher()
     /// Whether the front end should offer a search field (search toggle, Ctrl+F).
     public let isSearchable: Bool
+    /// What the front end shows in place of the rows while the table has none (and no
+    /// search hides them), such as "No notes yet"; nil shows an empty list. See
+    /// ``placeholder``.
+    public var emptyText: String?
 
     private let searchKey: (@MainActor (TableItem) -> String)?
     var layout: FlatLayout
