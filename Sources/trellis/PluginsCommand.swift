@@ -8,6 +8,7 @@ import TrellisCore
 /// `--enable ID` change the remembered settings first.
 struct Plugins: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "plugins",
         abstract: "List the plugins found: id, version, state, origin, and why any failed to load."
     )
 

@@ -191,7 +191,7 @@ struct Open: ParsableCommand {
 
 /// `trellis routes`: the route table.
 struct Routes: ParsableCommand {
-    static let configuration = CommandConfiguration(abstract: "Print the route table: pattern, target, owner.")
+    static let configuration = CommandConfiguration(commandName: "routes", abstract: "Print the route table: pattern, target, owner.")
 
     @OptionGroup var shellOptions: ShellOptions
 
