@@ -227,6 +227,8 @@ public final class EventBus: Sendable {
                         }
                     }
                 } else {
+                    // Token watches. The same loop as above with the watcher in the owner's
+                    // place, written out: one loop with `owner ?? watcher` cost ~3 ns a trigger.
                     for index in start..<end {
                         Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { watcher in
                             guard watcher.isActive && watcher.accepts(sender: event.sender) else { return }

@@ -12,6 +12,9 @@ final class PageView {
     private(set) var list: VirtualListView?
     /// Set for table pages: the line shown over the list while it has no rows.
     private var placeholderLabel: GObjectPointer?
+    /// What the label shows now (nil: hidden), so that a change of rows that leaves the
+    /// placeholder as it was (nearly every change) does not touch the widget.
+    private var shownPlaceholder: String?
     /// Set for form pages: field id → its editable widget, action id → its button.
     private(set) var fieldWidgets: [String: GObjectPointer] = [:]
     private(set) var actionButtons: [String: GObjectPointer] = [:]
@@ -38,6 +41,7 @@ final class PageView {
             }
             addStyleClass(placeholder, "dim-label")
             gtk_widget_set_can_target(placeholder.as(), 0)
+            gtk_widget_set_visible(placeholder.as(), 0)
             placeholderLabel = placeholder
             widget = GObjectPointer(gtk_overlay_new())!
             gtk_overlay_set_child(widget.as(), list.widget.as())
@@ -79,11 +83,13 @@ final class PageView {
     func refreshPlaceholder() {
         guard let label = placeholderLabel, let container else { return }
         let text = container.placeholder
+        guard text != shownPlaceholder else { return }
+        shownPlaceholder = text
         gtk_label_set_text(label.opaque, text ?? "")
         gtk_widget_set_visible(label.as(), text == nil ? 0 : 1)
     }
 
-    /// The placeholder shown over the list, if any.
+    /// The placeholder shown over the list, if any (read from the label, for tests).
     var placeholder: String? {
         guard let label = placeholderLabel, gtk_widget_get_visible(label.as()) != 0 else { return nil }
         return String(cString: gtk_label_get_text(label.opaque))

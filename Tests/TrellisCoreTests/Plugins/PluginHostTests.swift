@@ -20,12 +20,8 @@ struct PluginHostTests {
 
     @Test("the build's own plugins load from the source tree, with their libraries from the build folder")
     func buildTreePlugins() throws {
-        let sandbox = try PluginSandbox()
-        let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
-                                              executable: PluginSearchPath.executableURL())
-        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL)
-
-        let reports = harness.host.loadAll(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
+        let (harness, reports, sandbox) = try Self.loadBuildTreePlugins()
+        defer { withExtendedLifetime(sandbox) {} }
 
         for id in ["network-activity", "location", "template", "c-hello"] {
             #expect(reports[id: id]?.state == .loaded, "\(reports[id: id].map(String.init(describing:)) ?? "\(id) not found")")
@@ -37,11 +33,8 @@ struct PluginHostTests {
 
     @Test("a Swift plugin's library carries the SDK and TrellisShared, not a copy of TrellisCore")
     func pluginLibrariesAreSmall() throws {
-        let sandbox = try PluginSandbox()
-        let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
-                                              executable: PluginSearchPath.executableURL())
-        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL)
-        let reports = harness.host.loadAll(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
+        let (harness, reports, sandbox) = try Self.loadBuildTreePlugins()
+        defer { withExtendedLifetime(sandbox) {} }
         defer { try? harness.services.stop("location") }
         for id in ["network-activity", "location", "template"] {
             let library = try #require(reports[id: id]?.library, "\(id) has no library")
@@ -51,6 +44,17 @@ struct PluginHostTests {
             #expect(bytes.range(of: Data("13TrellisShared".utf8)) != nil, "\(library.lastPathComponent) lacks TrellisShared")
             #expect(bytes.count < 4 << 20, "\(library.lastPathComponent) is \(bytes.count) bytes")
         }
+    }
+
+    /// Loads the build's own plugins (source tree and build folder) into a fresh host, with
+    /// an empty sandbox for the user's folders (returned too: it deletes its folder when it goes).
+    static func loadBuildTreePlugins() throws -> (PluginHarness, [PluginReport], PluginSandbox) {
+        let sandbox = try PluginSandbox()
+        let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
+                                              executable: PluginSearchPath.executableURL())
+        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL)
+        let reports = harness.host.loadAll(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
+        return (harness, reports, sandbox)
     }
 
     @Test("a plugin written in plain C loads, triggers events and echoes JSON data through the ABI")
