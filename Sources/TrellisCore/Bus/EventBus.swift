@@ -1,5 +1,6 @@
 import Dispatch
 import Logging
+import Synchronization
 
 /// The message bus: iStructure's `$watch`, `$trigger` and `$unwatch`, thread-safe and with
 /// watches that end by themselves.
@@ -53,11 +54,17 @@ import Logging
 ///   queued block per trigger), so they run after `trigger` returns, in trigger order.
 public final class EventBus: Sendable {
     private let table = LockedState(WatchTable())
+    /// Set (under the lock) while some retired list waits for a trigger to finish; a trigger
+    /// that sees it when done frees what it can (see ``ReaderSlots``).
+    private let retiredPending = Atomic<Bool>(false)
+    /// The table's reader slots, reached without the lock to free a slot.
+    private let readers: ReaderSlots
     private let logger: Logger
 
     /// Creates an empty bus.
     public init(logger: Logger = Logger(label: "trellis.bus")) {
         self.logger = logger
+        readers = table.withLock { $0.readers }
     }
 
     // MARK: Watching
@@ -173,7 +180,7 @@ public final class EventBus: Sendable {
     private func register(
         _ pattern: String, sender: AnyObject?, owner: AnyObject?, delivery: Delivery, body: @escaping @Sendable (AnyObject, Event) -> Void
     ) -> WatchID {
-        let (id, swept) = table.withLock { table in
+        let (id, swept) = mutate { table in
             let added = table.add(pattern: pattern, owner: owner, sender: sender, delivery: delivery, body: body)
             return (added.watcher.id, added.swept)
         }
@@ -191,25 +198,43 @@ public final class EventBus: Sendable {
     // The message and data are taken `consuming`: the event stores them, so a caller's
     // temporary (a literal name, `.null`) moves in instead of being copied and released.
     public func trigger(_ message: consuming String, _ data: consuming JSONValue = .null, from sender: AnyObject? = nil) {
-        let watchers = table.withLock { $0.watchers(for: message) }
-        guard !watchers.isEmpty else { return }
+        // The list is borrowed, not retained: the claimed reader slot keeps the table from
+        // freeing it until this delivery is over (see ReaderSlots). With every slot taken (16
+        // triggers in flight at once), the list is retained instead.
+        let borrowed = table.withLock { table in
+            let borrowed = table.borrow(message)
+            if table.hasRetired { retiredPending.store(true, ordering: .relaxed) }
+            return borrowed
+        }
+        guard let borrowed else { return }
+        defer {
+            if borrowed.slot >= 0 {
+                readers.release(borrowed.slot)
+            } else {
+                borrowed.list.release()
+            }
+            if retiredPending.load(ordering: .relaxed) { reclaim() }
+        }
         let event = Event(message: message, data: data, sender: sender.map(ObjectIdentifier.init))
         var queued: [Watcher] = []
         var foundDead = false
         // Watchers are taken in runs of one owner (a page or service usually watches
         // several things): the owner is loaded once per run, one weak load and one retain,
         // and held strongly while its handlers run. Token watches have no owner to load.
-        watchers.withUnsafeBufferPointer { list in
-            // `watchers` keeps every element alive for this whole loop, so each is used at +0
-            // (`_withUnsafeGuaranteedRef`): no retain and release per delivery.
+        do {
+            // The borrowed list keeps every element alive for this whole loop, so each is used
+            // at +0 (`_withUnsafeGuaranteedRef`): no retain and release per delivery.
+            let list = UnsafeBufferPointer(borrowed.list._withUnsafeGuaranteedRef { $0.buffer })
             let count = list.count
             var start = 0
             while start < count {
-                let handle = list[start].owner
+                let key = Unmanaged.passUnretained(list[start])._withUnsafeGuaranteedRef { $0.ownerKey }
                 var end = start + 1
-                while end < count && list[end].owner === handle { end += 1 }
-                if let handle {
-                    if let owner = handle.object {
+                while end < count && Unmanaged.passUnretained(list[end])._withUnsafeGuaranteedRef({ $0.ownerKey }) == key {
+                    end += 1
+                }
+                if key != nil {
+                    if let owner = Unmanaged.passUnretained(list[start])._withUnsafeGuaranteedRef({ $0.owner?.object }) {
                         for index in start..<end {
                             Unmanaged.passUnretained(list[index])._withUnsafeGuaranteedRef { watcher in
                                 guard watcher.isActive && watcher.accepts(sender: event.sender) else { return }
@@ -253,7 +278,7 @@ public final class EventBus: Sendable {
             }
         }
         if foundDead {
-            let swept = table.withLock { $0.sweep() }
+            let swept = mutate { $0.sweep() }
             logger.debug("swept \(swept.count) watches whose owner or sender was deallocated")
         }
     }
@@ -288,12 +313,12 @@ public final class EventBus: Sendable {
 
     /// Ends one watch; unknown or already ended identifiers are ignored.
     public func unwatch(_ id: WatchID) {
-        let removed = table.withLock { $0.remove(id: id) }
+        let removed = mutate { $0.remove(id: id) }
         logger.trace("unwatched \(id) (\(removed.count) removed)")
     }
 
     private func remove(_ what: @autoclosure () -> String, where shouldRemove: (Watcher) -> Bool) {
-        let removed = table.withLock { $0.remove(where: shouldRemove) }
+        let removed = mutate { $0.remove(where: shouldRemove) }
         logger.trace("unwatched \(what()) (\(removed.count) removed)")
     }
 
@@ -303,8 +328,29 @@ public final class EventBus: Sendable {
     /// removed before counting.
     public var watchCount: Int {
         // The swept watchers are released when `result` goes out of scope, outside the lock.
-        let result = table.withLock { table in (swept: table.sweep(), count: table.count) }
+        let result = mutate { table in (swept: table.sweep(), count: table.count) }
         return result.count
+    }
+
+    // MARK: Table changes
+
+    /// Changes the table under the lock. The lists no trigger holds any more are released
+    /// after the lock, as are the watchers `body` returns: releasing a handler may
+    /// deinitialise objects whose `deinit` calls back into the bus.
+    private func mutate<Result>(_ body: (inout WatchTable) -> Result) -> Result {
+        let (result, garbage) = table.withLock { table in
+            let result = body(&table)
+            let garbage = table.takeGarbage()
+            retiredPending.store(table.hasRetired, ordering: .relaxed)
+            return (result, garbage)
+        }
+        withExtendedLifetime(garbage) {}
+        return result
+    }
+
+    /// Frees the retired lists that no trigger holds any more.
+    private func reclaim() {
+        mutate { _ in }
     }
 
     /// The number of live watches owned by `owner`.

@@ -13,6 +13,9 @@ struct NameTable<Value> {
     /// Each slot's hash, or 0 for an empty slot (stored hashes always have the top bit set; slots are chosen by the low bits).
     private var hashes: [UInt64]
     private var names: [String]
+    /// Each slot's name as two words and a length when it is 16 bytes or shorter (most
+    /// message names), so a lookup compares three integers instead of two strings.
+    private var keys: [ShortKey]
     private var values: [Value?]
     private var mask: Int
     private let seed: UInt64
@@ -26,6 +29,7 @@ struct NameTable<Value> {
     private init(capacity: Int, seed: UInt64) {
         hashes = Array(repeating: 0, count: capacity)
         names = Array(repeating: "", count: capacity)
+        keys = Array(repeating: ShortKey.none, count: capacity)
         values = Array(repeating: nil, count: capacity)
         mask = capacity - 1
         self.seed = seed
@@ -48,11 +52,19 @@ struct NameTable<Value> {
         }
     }
 
+    /// Calls `body` with the value stored for `name`, borrowed (no copy); nil when absent.
+    @inline(__always)
+    func withValue<Result>(for name: String, _ body: (Value?) -> Result) -> Result? {
+        guard let slot = slot(of: name) else { return nil }
+        return values.withUnsafeBufferPointer { body($0[slot]) }
+    }
+
     /// Runs `body` on the value stored for `name` in place (inserting `defaultValue` first
     /// if the name is absent), without copying it: appending to a stored array is O(1).
     mutating func modify(_ name: String, default defaultValue: @autoclosure () -> Value, _ body: (inout Value) -> Void) {
-        let hash = Self.hash(of: name, seed: seed)
-        if let slot = slot(of: name, hash: hash) {
+        let digest = Self.withBytes(of: name) { Self.digest(of: $0, seed: seed) }
+        let hash = digest.hash
+        if let slot = slot(of: name, digest: digest) {
             body(&values[slot]!)
             return
         }
@@ -63,6 +75,7 @@ struct NameTable<Value> {
         stored.makeContiguousUTF8()
         hashes[slot] = hash
         names[slot] = stored
+        keys[slot] = digest.key
         values[slot] = defaultValue()
         count += 1
         body(&values[slot]!)
@@ -82,6 +95,7 @@ struct NameTable<Value> {
             if !stays {
                 hashes[hole] = hashes[next]
                 names[hole] = names[next]
+                keys[hole] = keys[next]
                 values[hole] = values[next]
                 hole = next
             }
@@ -89,6 +103,7 @@ struct NameTable<Value> {
         }
         hashes[hole] = 0
         names[hole] = ""
+        keys[hole] = .none
         values[hole] = nil
         count -= 1
         return removed
@@ -100,6 +115,7 @@ struct NameTable<Value> {
         for index in hashes.indices where hashes[index] != 0 {
             hashes[index] = 0
             names[index] = ""
+            keys[index] = .none
             values[index] = nil
         }
         count = 0
@@ -113,23 +129,27 @@ struct NameTable<Value> {
     // MARK: Probing
 
     private func slot(of name: String) -> Int? {
-        Self.withBytes(of: name) { query in slot(of: query, hash: Self.hash(of: query, seed: seed)) }
+        Self.withBytes(of: name) { query in slot(of: query, digest: Self.digest(of: query, seed: seed)) }
     }
 
-    private func slot(of name: String, hash: UInt64) -> Int? {
-        Self.withBytes(of: name) { query in slot(of: query, hash: hash) }
+    private func slot(of name: String, digest: Digest) -> Int? {
+        Self.withBytes(of: name) { query in slot(of: query, digest: digest) }
     }
 
     @inline(__always)
-    private func slot(of query: UnsafeBufferPointer<UInt8>, hash: UInt64) -> Int? {
-        do {
-            var slot = Int(truncatingIfNeeded: hash) & mask
-            while true {
-                let stored = hashes[slot]
-                if stored == 0 { return nil }
-                if stored == hash && Self.withBytes(of: names[slot], { Self.equal($0, query) }) { return slot }
-                slot = (slot + 1) & mask
+    private func slot(of query: UnsafeBufferPointer<UInt8>, digest: Digest) -> Int? {
+        var slot = Int(truncatingIfNeeded: digest.hash) & mask
+        while true {
+            let stored = hashes[slot]
+            if stored == 0 { return nil }
+            if stored == digest.hash {
+                if digest.key.count >= 0 {
+                    if keys[slot] == digest.key { return slot }
+                } else if Self.withBytes(of: names[slot], { Self.equal($0, query) }) {
+                    return slot
+                }
             }
+            slot = (slot + 1) & mask
         }
     }
 
@@ -140,6 +160,7 @@ struct NameTable<Value> {
             while bigger.hashes[slot] != 0 { slot = (slot + 1) & bigger.mask }
             bigger.hashes[slot] = hashes[index]
             bigger.names[slot] = names[index]
+            bigger.keys[slot] = keys[index]
             bigger.values[slot] = values[index]
         }
         bigger.count = count
@@ -153,11 +174,27 @@ struct NameTable<Value> {
     /// words and mixed with one 128-bit multiply, as wyhash does for short keys; longer names
     /// fold in eight bytes per step.
     static func hash(of name: String, seed: UInt64) -> UInt64 {
-        withBytes(of: name) { hash(of: $0, seed: seed) }
+        withBytes(of: name) { digest(of: $0, seed: seed).hash }
+    }
+
+    /// A name of up to 16 bytes as two little-endian words (zero-padded) and its length;
+    /// `count` -1 for a longer name.
+    struct ShortKey: Equatable {
+        var first: UInt64
+        var second: UInt64
+        var count: Int
+
+        static var none: ShortKey { ShortKey(first: 0, second: 0, count: -1) }
+    }
+
+    /// A name's hash, and its short key.
+    struct Digest {
+        var hash: UInt64
+        var key: ShortKey
     }
 
     @inline(__always)
-    private static func hash(of bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> UInt64 {
+    private static func digest(of bytes: UnsafeBufferPointer<UInt8>, seed: UInt64) -> Digest {
         do {
             let raw = UnsafeRawBufferPointer(bytes)
             let count = raw.count
@@ -182,10 +219,13 @@ struct NameTable<Value> {
                 first = gather(raw, from: offset)
                 second = 0
             }
+            // One 128-bit multiply, its halves folded: the high half mixes every input bit
+            // into the low bits that pick a slot.
             let hash = mix(
                 first ^ state ^ 0xA076_1D64_78BD_642F,
                 second ^ 0x8EBC_6AF0_9C88_C6E3 ^ UInt64(truncatingIfNeeded: count))
-            return mix(hash, 0x5899_65CC_7537_4CC3) | (1 << 63)
+            let key = count <= 16 ? ShortKey(first: first, second: second, count: count) : .none
+            return Digest(hash: hash | (1 << 63), key: key)
         }
     }
 

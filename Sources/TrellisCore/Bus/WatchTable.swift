@@ -4,8 +4,10 @@
 /// Exact watches are kept per name; wildcard
 /// watches in one list. The deliverable list for a name (its exact watches merged with the
 /// wildcards that match it, in registration order) is built once and cached until a watch
-/// that could change it is added or removed. Lists are immutable arrays handed out as
-/// copy-on-write snapshots, so a trigger pays one retain, not a copy.
+/// that could change it is added or removed. Delivered lists are immutable ``WatcherList``s
+/// that a trigger borrows without a retain, protected by a reader slot (see ``ReaderSlot``):
+/// a list the table drops is *retired*, and freed only once no trigger that could be using it
+/// is still running.
 struct WatchTable {
     /// Above this many cached names the cache is dropped and rebuilt on demand, so triggering
     /// many distinct names (say one per record id) cannot grow it without bound.
@@ -18,7 +20,18 @@ struct WatchTable {
     private var byID: [WatchID: Watcher] = [:]
     private var exact = NameTable<[Watcher]>()
     private var wildcards: [Watcher] = []
-    private var routes = NameTable<[Watcher]>()
+    private var routes = NameTable<WatcherList>()
+    /// Stamps reader slots and retired lists (see ``retire(_:)``); starts at 1, as 0 marks
+    /// a free slot.
+    private var epoch: UInt64 = 1
+    /// Lists dropped from `routes` while a trigger may still be delivering from them, with
+    /// the epoch they were dropped at.
+    private var retired: [(epoch: UInt64, list: WatcherList)] = []
+    /// Lists that no trigger uses any more, for the caller to release outside the lock.
+    private var garbage: [WatcherList] = []
+    /// One slot per trigger in flight (nested or on other threads); beyond that many, a
+    /// trigger retains its list instead.
+    let readers = ReaderSlots()
     /// One shared handle per live owner (see ``OwnerHandle``); rebuilt from the live watchers
     /// at each sweep, so it holds no owner that has no watch.
     private var owners: [ObjectIdentifier: OwnerHandle] = [:]
@@ -53,10 +66,10 @@ struct WatchTable {
         switch watcher.matcher {
         case .exact(let name):
             exact.modify(name, default: []) { $0.append(watcher) }
-            routes[name] = nil
+            invalidate(name)
         case .wildcard:
             wildcards.append(watcher)
-            routes.removeAll()
+            invalidateAll()
         }
         registrationsSinceSweep += 1
         guard registrationsSinceSweep >= max(Self.minimumSweepInterval, byID.count) else {
@@ -65,15 +78,79 @@ struct WatchTable {
         return (watcher, sweep())
     }
 
-    /// The watchers that match `message`, in registration order.
+    /// The watchers that match `message`, in registration order, as the borrowed list the
+    /// table keeps (built and cached on first use); `body` gets nil when there are none.
+    /// A name nobody watches is cached too (an empty list), so triggering it again costs one
+    /// probe rather than matching every wildcard.
     @inline(__always)
-    mutating func watchers(for message: String) -> [Watcher] {
-        if wildcards.isEmpty { return exact[message] ?? [] }
-        if let cached = routes[message] { return cached }
-        let list = build(for: message)
-        if routes.count >= Self.routeCacheLimit { routes.removeAll() }
+    mutating func withWatchers<Result>(for message: String, _ body: (WatcherList?) -> Result) -> Result {
+        if let result = routes.withValue(for: message, { body($0?.buffer.isEmpty == false ? $0 : nil) }) {
+            return result
+        }
+        if routes.count >= Self.routeCacheLimit { invalidateAll() }
+        let list = WatcherList(build(for: message))
         routes[message] = list
-        return list
+        return body(list.buffer.isEmpty ? nil : list)
+    }
+
+    /// The watchers that match `message` (a copy, for callers outside the hot path).
+    mutating func watchers(for message: String) -> [Watcher] {
+        withWatchers(for: message) { $0?.watchers ?? [] }
+    }
+
+    // MARK: Reader slots and retired lists
+
+    /// For a trigger: the list of `message`'s watchers, not retained, and the reader slot
+    /// that keeps it alive until `readers.release(slot)`; or, with every slot taken, the list
+    /// retained (slot -1: the caller releases it). Nil when nobody watches `message`.
+    @inline(__always)
+    mutating func borrow(_ message: String) -> (list: Unmanaged<WatcherList>, slot: Int)? {
+        let slot = readers.claim(epoch: epoch)
+        let list = withWatchers(for: message) { $0.map { Unmanaged.passUnretained($0) } }
+        guard let list else {
+            if slot >= 0 { readers.release(slot) }
+            return nil
+        }
+        if slot < 0 { _ = list.retain() }
+        return (list, slot)
+    }
+
+    /// Drops `name`'s cached list: retired, not released.
+    private mutating func invalidate(_ name: String) {
+        if let list = routes.removeValue(for: name) { retire(list) }
+    }
+
+    /// Drops every cached list.
+    private mutating func invalidateAll() {
+        for list in routes.storedValues { retire(list) }
+        routes.removeAll()
+    }
+
+    private mutating func retire(_ list: WatcherList) {
+        retired.append((epoch, list))
+        epoch += 1
+    }
+
+    /// Moves the retired lists no running trigger can hold to `garbage`: a list retired at
+    /// epoch R can be held only by a trigger whose slot was stamped at R or earlier.
+    mutating func reclaim() {
+        guard !retired.isEmpty else { return }
+        let oldestReader = readers.oldestStamp()
+        var kept: [(epoch: UInt64, list: WatcherList)] = []
+        for entry in retired {
+            if entry.epoch < oldestReader { garbage.append(entry.list) } else { kept.append(entry) }
+        }
+        retired = kept
+    }
+
+    /// Whether some retired list waits for a trigger to finish.
+    var hasRetired: Bool { !retired.isEmpty }
+
+    /// Takes the lists that can be released (after `reclaim()`), for release outside the lock.
+    mutating func takeGarbage() -> [WatcherList] {
+        reclaim()
+        defer { garbage.removeAll() }
+        return garbage
     }
 
     /// Removes and deactivates the watchers for which `shouldRemove` is true; returns them
@@ -106,11 +183,11 @@ struct WatchTable {
                 emptied = list.isEmpty
             }
             if emptied { exact[name] = nil }
-            routes[name] = nil
+            invalidate(name)
         }
         if touchesWildcards {
             wildcards.removeAll { !$0.isActive }
-            routes.removeAll()
+            invalidateAll()
         }
         return doomed
     }

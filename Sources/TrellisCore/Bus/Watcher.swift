@@ -45,6 +45,9 @@ final class Watcher: @unchecked Sendable {
     /// when its owner is deallocated. Nil for a token watch (``WatchToken``), which ends
     /// when its token does and so needs no owner load to deliver.
     let owner: OwnerHandle?
+    /// The identity of `owner`'s handle (nil for a token watch), to group a run of one
+    /// owner's watchers without touching the handle's reference count.
+    let ownerKey: ObjectIdentifier?
     /// The sender filter, held weakly: the watch ends when that sender is deallocated.
     private weak var sender: AnyObject?
     let senderID: ObjectIdentifier?
@@ -61,6 +64,7 @@ final class Watcher: @unchecked Sendable {
         self.delivery = delivery
         self.body = body
         self.owner = owner
+        self.ownerKey = owner.map { ObjectIdentifier($0) }
         self.sender = sender
         self.senderID = sender.map(ObjectIdentifier.init)
     }
@@ -106,5 +110,79 @@ final class Watcher: @unchecked Sendable {
     func accepts(sender eventSender: ObjectIdentifier?) -> Bool {
         guard let senderID else { return true }
         return senderID == eventSender && sender != nil
+    }
+}
+
+/// An immutable list of watchers as a trigger delivers it: the table's cached route for one
+/// message name. A trigger borrows it without a retain (see ``ReaderSlots``), and reads its
+/// elements through `buffer`, a plain pointer, so no array buffer is retained either.
+// `buffer` is allocated and initialised in `init`, never written afterwards, and freed in
+// `deinit`; reading it from several threads is safe.
+final class WatcherList: @unchecked Sendable {
+    let buffer: UnsafeMutableBufferPointer<Watcher>
+
+    init(_ watchers: [Watcher]) {
+        buffer = .allocate(capacity: watchers.count)
+        _ = buffer.initialize(from: watchers)
+    }
+
+    deinit {
+        buffer.deinitialize()
+        buffer.deallocate()
+    }
+
+    var watchers: [Watcher] { Array(buffer) }
+}
+
+/// The reader slots of one bus: each marks one trigger delivering from a borrowed
+/// ``WatcherList``.
+///
+/// A trigger claims a free slot under the bus lock, stamping it with the table's epoch, and
+/// frees it with a release store when its delivery is over. The table frees a list it dropped
+/// at epoch R only when no slot holds a stamp ≤ R (read with acquire): so a borrowed list
+/// stays alive for every trigger that could have read it, without a retain and release per
+/// trigger, which were a third of its cost.
+// The slots are atomics in one allocation owned by this object, freed in `deinit`; every
+// access is an atomic operation, so sharing the object between threads is safe.
+final class ReaderSlots: @unchecked Sendable {
+    static let count = 16
+    private let slots: UnsafeMutablePointer<Atomic<UInt64>>
+
+    init() {
+        slots = .allocate(capacity: Self.count)
+        for index in 0..<Self.count { (slots + index).initialize(to: Atomic(0)) }
+    }
+
+    deinit {
+        slots.deinitialize(count: Self.count)
+        slots.deallocate()
+    }
+
+    /// Under the bus lock: claims a free slot for a trigger starting at `epoch` and returns
+    /// its index, or -1 when all are taken. Only a slot's own trigger frees it.
+    @inline(__always)
+    func claim(epoch: UInt64) -> Int {
+        for index in 0..<Self.count where slots[index].load(ordering: .relaxed) == 0 {
+            slots[index].store(epoch, ordering: .relaxed)
+            return index
+        }
+        return -1
+    }
+
+    /// The trigger holding slot `index` is done with its list: every read of the list
+    /// happens before this store.
+    @inline(__always)
+    func release(_ index: Int) {
+        slots[index].store(0, ordering: .releasing)
+    }
+
+    /// The oldest stamp of a trigger in flight, or `UInt64.max` when none is.
+    func oldestStamp() -> UInt64 {
+        var oldest = UInt64.max
+        for index in 0..<Self.count {
+            let stamp = slots[index].load(ordering: .acquiring)
+            if stamp != 0 && stamp < oldest { oldest = stamp }
+        }
+        return oldest
     }
 }
