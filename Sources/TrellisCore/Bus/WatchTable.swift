@@ -5,7 +5,7 @@
 /// watches in one list. The deliverable list for a name (its exact watches merged with the
 /// wildcards that match it, in registration order) is built once and cached until a watch
 /// that could change it is added or removed. Delivered lists are immutable ``WatcherList``s
-/// that a trigger borrows without a retain, protected by a reader slot (see ``ReaderSlot``):
+/// that a trigger borrows without a retain, protected by a reader slot (see ``ReaderSlots``):
 /// a list the table drops is *retired*, and freed only once no trigger that could be using it
 /// is still running.
 struct WatchTable {
@@ -91,11 +91,6 @@ struct WatchTable {
         let list = WatcherList(build(for: message))
         routes[message] = list
         return body(list.buffer.isEmpty ? nil : list)
-    }
-
-    /// The watchers that match `message` (a copy, for callers outside the hot path).
-    mutating func watchers(for message: String) -> [Watcher] {
-        withWatchers(for: message) { $0?.watchers ?? [] }
     }
 
     // MARK: Reader slots and retired lists

@@ -130,8 +130,6 @@ final class WatcherList: @unchecked Sendable {
         buffer.deinitialize()
         buffer.deallocate()
     }
-
-    var watchers: [Watcher] { Array(buffer) }
 }
 
 /// The reader slots of one bus: each marks one trigger delivering from a borrowed
