@@ -340,7 +340,7 @@ public final class EventBus: Sendable {
     private func mutate<Result>(_ body: (inout WatchTable) -> Result) -> Result {
         let (result, garbage) = table.withLock { table in
             let result = body(&table)
-            let garbage = table.takeGarbage()
+            let garbage = table.reclaim()
             retiredPending.store(table.hasRetired, ordering: .relaxed)
             return (result, garbage)
         }

@@ -1,8 +1,7 @@
 /// The bus's registry of watchers: the state behind the bus lock.
 ///
 /// Lookup by message name is one probe of a ``NameTable`` (names compared by UTF-8 bytes).
-/// Exact watches are kept per name; wildcard
-/// watches in one list. The deliverable list for a name (its exact watches merged with the
+/// Exact watches are kept per name; wildcard watches in one list. The deliverable list for a name (its exact watches merged with the
 /// wildcards that match it, in registration order) is built once and cached until a watch
 /// that could change it is added or removed. Delivered lists are immutable ``WatcherList``s
 /// that a trigger borrows without a retain, protected by a reader slot (see ``ReaderSlots``):
@@ -27,8 +26,6 @@ struct WatchTable {
     /// Lists dropped from `routes` while a trigger may still be delivering from them, with
     /// the epoch they were dropped at.
     private var retired: [(epoch: UInt64, list: WatcherList)] = []
-    /// Lists that no trigger uses any more, for the caller to release outside the lock.
-    private var garbage: [WatcherList] = []
     /// One slot per trigger in flight (nested or on other threads); beyond that many, a
     /// trigger retains its list instead.
     let readers = ReaderSlots()
@@ -126,27 +123,24 @@ struct WatchTable {
         epoch += 1
     }
 
-    /// Moves the retired lists no running trigger can hold to `garbage`: a list retired at
-    /// epoch R can be held only by a trigger whose slot was stamped at R or earlier.
-    mutating func reclaim() {
-        guard !retired.isEmpty else { return }
+    /// Takes out the retired lists no running trigger can hold, for the caller to release
+    /// outside the lock: a list retired at epoch R can be held only by a trigger whose slot
+    /// was stamped at R or earlier.
+    mutating func reclaim() -> [WatcherList] {
+        guard !retired.isEmpty else { return [] }
         let oldestReader = readers.oldestStamp()
+        var freed: [WatcherList] = []
         var kept: [(epoch: UInt64, list: WatcherList)] = []
         for entry in retired {
-            if entry.epoch < oldestReader { garbage.append(entry.list) } else { kept.append(entry) }
+            if entry.epoch < oldestReader { freed.append(entry.list) } else { kept.append(entry) }
         }
         retired = kept
+        return freed
     }
 
     /// Whether some retired list waits for a trigger to finish.
     var hasRetired: Bool { !retired.isEmpty }
 
-    /// Takes the lists that can be released (after `reclaim()`), for release outside the lock.
-    mutating func takeGarbage() -> [WatcherList] {
-        reclaim()
-        defer { garbage.removeAll() }
-        return garbage
-    }
 
     /// Removes and deactivates the watchers for which `shouldRemove` is true; returns them
     /// for the caller to drop outside the lock.
