@@ -17,9 +17,7 @@ public final class EventRecorder {
 
     public init(bus: EventBus, limit: Int = 500) {
         self.limit = limit
-        bus.watch("*", owner: self, delivery: .mainActor) { [weak self] event in
-            MainActor.assumeIsolated { self?.record(event) }
-        }
+        bus.watchOnMainActor("*", owner: self) { recorder, event in recorder.record(event) }
     }
 
     private func record(_ event: Event) {

@@ -29,8 +29,8 @@ public final class HeadlessFrontend: Frontend {
     public init(shell: Shell) {
         self.shell = shell
         shell.frontend = self
-        shell.bus.watch("activity:changed", owner: self, delivery: .mainActor) { [weak self] event in
-            MainActor.assumeIsolated { self?.isActivityVisible = event.data["active"]?.boolValue ?? false }
+        shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
+            frontend.isActivityVisible = event.data["active"]?.boolValue ?? false
         }
     }
 

@@ -5,10 +5,10 @@ import TrellisCore
 /// `trellis-bench bus`: trigger throughput of the event bus against Foundation's
 /// `NotificationCenter` posting to the same number of block observers.
 ///
-/// `bus-N` uses token watches (`bus.watch(_:_:) -> WatchToken`), the bus's counterpart of
-/// `addObserver(forName:object:queue:using:)` and its token. The owner forms, whose watches
-/// end with an owner object the bus holds weakly and loads on delivery, are reported beside
-/// it: `bus-N-owner` (every watcher of one owner) and `bus-N-owners` (one owner each).
+/// `bus-N` uses token watches (`bus.watch(_:from:_:) -> WatchToken`), the bus's counterpart
+/// of `addObserver(forName:object:queue:using:)` and its token. The owner form, whose watches
+/// end with an owner object the bus holds weakly and loads on each delivery, is reported
+/// beside it: `bus-N-owner` (every watcher of one owner) and `bus-N-owners` (one owner each).
 struct BusBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "bus",
@@ -31,6 +31,9 @@ struct BusBenchmark: ParsableCommand {
         @exclusivity(unchecked) var value = 0
     }
 
+    /// An owner for the owner form of watch.
+    final class Owner: Sendable {}
+
     @Option(parsing: .upToNextOption, help: "Watcher counts to measure.")
     var watchers: [Int] = [1, 100]
 
@@ -42,14 +45,12 @@ struct BusBenchmark: ParsableCommand {
             Report.figure("notificationcenter-\(count) post", foundation, "posts/s")
             Report.figure("bus-\(count) delivery", trellis * Double(count), "deliveries/s")
             Report.ratio("bus-\(count)", trellis / foundation)
-            // Watches that end with an owner: one weak load of the owner per run of its
-            // watchers, so one per trigger here...
+            // Watches that end with an owner: one weak load of the owner per delivery...
             let owned = try measureBus(watchers: count, owners: 1)
             Report.figure("bus-\(count) trigger, one owner", owned, "triggers/s")
             Report.ratio("bus-\(count)-owner", owned / foundation)
             if count > 1 {
-                // ...and the worst case, every watcher with its own owner: one weak load per
-                // delivery.
+                // ...whether the watchers share one owner or each has its own.
                 let spread = try measureBus(watchers: count, owners: count)
                 Report.figure("bus-\(count) trigger, one owner per watcher", spread, "triggers/s")
                 Report.ratio("bus-\(count)-owners", spread / foundation)
@@ -62,14 +63,14 @@ struct BusBenchmark: ParsableCommand {
     /// watches when `owners` is 0.
     private func measureBus(watchers: Int, owners: Int) throws -> Double {
         let bus = EventBus()
-        let ownerObjects = (0..<owners).map { _ in NSObject() }
+        let ownerObjects = (0..<owners).map { _ in Owner() }
         let tally = Tally()
         var tokens: [WatchToken] = []
         for index in 0..<watchers {
             if owners == 0 {
                 bus.watch("bench:tick") { _ in tally.value += 1 }.store(in: &tokens)
             } else {
-                bus.watch("bench:tick", owner: ownerObjects[index * owners / watchers]) { _ in tally.value += 1 }
+                bus.watch("bench:tick", owner: ownerObjects[index * owners / watchers]) { _, _ in tally.value += 1 }
             }
         }
         bus.watch("bench:other") { _ in tally.value -= 1 }.store(in: &tokens)

@@ -1,7 +1,7 @@
 /// One delivery of a triggered message: what a watcher's handler receives.
 ///
 /// ```swift
-/// bus.watch("note:saved", owner: self) { event in
+/// bus.watch("note:saved", owner: self) { _, event in
 ///     print(event.message, event.data["id"]?.intValue ?? -1)
 /// }
 /// bus.trigger("note:saved", ["id": 7], from: note)
@@ -25,19 +25,8 @@ public struct Event: Sendable {
     }
 }
 
-/// Where a watcher's handler runs.
-public enum Delivery: Sendable, Hashable {
-    /// On the triggering thread, inside `trigger`, before `trigger` returns.
-    case synchronous
-    /// On the main actor (the main dispatch queue), enqueued when the message is triggered.
-    ///
-    /// Always asynchronous, even when `trigger` is called on the main thread. Deliveries
-    /// enqueued by one thread run in the order that thread triggered them. Under GTK the main
-    /// actor is the GTK thread (through the main-queue bridge), so the handler may touch widgets.
-    case mainActor
-}
-
-/// The handle of one watch, returned by `EventBus.watch`, for `EventBus.unwatch(_:)`.
+/// The handle of one watch, returned by `EventBus.watch(_:from:owner:_:)`, for
+/// `EventBus.unwatch(_:)`.
 ///
 /// Identifiers are never reused within one bus; they increase in registration order.
 public struct WatchID: Hashable, Sendable, Comparable, CustomStringConvertible {

@@ -1,6 +1,6 @@
 /// Keeps one watch alive: the watch ends when the token is deallocated or cancelled.
 ///
-/// Returned by the `EventBus.watch` variants without an `owner:`. Store it in the object the
+/// Returned by the `EventBus.watch` forms without an `owner:`. Store it in the object the
 /// watch belongs to (a property, or an array or set of tokens with `store(in:)`), and the
 /// watch ends with that object; discard it (`_ = bus.watch(…)`) and the watch ends at once.
 ///

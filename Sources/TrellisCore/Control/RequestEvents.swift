@@ -5,7 +5,7 @@
 /// Every request triggers `request:started`, then exactly one of the four others.
 ///
 /// ```swift
-/// bus.watch("request:*", owner: log) { event in
+/// bus.watch("request:*", owner: log) { _, event in
 ///     print(event.message, event.data["command"]?.stringValue ?? "")
 /// }
 /// ```

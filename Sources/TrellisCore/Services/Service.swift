@@ -9,7 +9,7 @@
 /// ```swift
 /// final class GreeterService: Service {
 ///     func start(options: JSONValue, bus: EventBus) throws {
-///         bus.watch("app:ready", owner: self) { _ in print("hello") }
+///         bus.watch("app:ready", owner: self) { _, _ in print("hello") }
 ///     }
 ///     func stop(options: JSONValue) {}
 /// }

@@ -37,11 +37,9 @@ final class GenrePage: PageController {
         self.index = index
         title = model.catalog[index]
         show(model)
-        shell.bus.watch("favourites:changed", owner: self, delivery: .mainActor) { [weak self] _ in
-            MainActor.assumeIsolated {
-                guard let self, let model = DemoContext.model(of: self.shell) else { return }
-                self.show(model)
-            }
+        shell.bus.watchOnMainActor("favourites:changed", owner: self) { page, _ in
+            guard let model = DemoContext.model(of: page.shell) else { return }
+            page.show(model)
         }
     }
 

@@ -12,8 +12,8 @@ final class EventsPage: PageController {
         let container = TableContainer.list(log)
         content = .table(container)
         for line in DemoContext.recentEvents(of: shell).reversed() { try? log.insert(line, at: TableIndexPath(row: 0)) }
-        shell.bus.watch("*", owner: self, delivery: .mainActor) { [weak self] event in
-            MainActor.assumeIsolated { try? self?.log.insert(EventsPage.line(for: event), at: TableIndexPath(row: 0)) }
+        shell.bus.watchOnMainActor("*", owner: self) { page, event in
+            try? page.log.insert(EventsPage.line(for: event), at: TableIndexPath(row: 0))
         }
     }
 

@@ -9,14 +9,12 @@ import TrellisCore
 extension GtkFrontend {
     /// Watches the bus for badge and notification announcements.
     func installNotificationDisplay() {
-        shell.bus.watch(NotificationRouter.Message.badgeChanged, owner: self, delivery: .mainActor) { [weak self] event in
-            MainActor.assumeIsolated { self?.window.setBadge(event.data["count"]?.intValue ?? 0) }
+        shell.bus.watchOnMainActor(NotificationRouter.Message.badgeChanged, owner: self) { frontend, event in
+            frontend.window.setBadge(event.data["count"]?.intValue ?? 0)
         }
-        shell.bus.watch(NotificationRouter.Message.show, owner: self, delivery: .mainActor) { [weak self] event in
-            MainActor.assumeIsolated {
-                guard let self, let body = event.data["body"]?.stringValue else { return }
-                self.sendDesktopNotification(body: body, path: event.data["path"]?.stringValue)
-            }
+        shell.bus.watchOnMainActor(NotificationRouter.Message.show, owner: self) { frontend, event in
+            guard let body = event.data["body"]?.stringValue else { return }
+            frontend.sendDesktopNotification(body: body, path: event.data["path"]?.stringValue)
         }
     }
 

@@ -36,8 +36,8 @@ public final class GtkFrontend: Frontend {
             self?.topView?.container?.searchText = text
             self?.topView?.refreshPlaceholder()
         }
-        shell.bus.watch("activity:changed", owner: self, delivery: .mainActor) { [weak self] event in
-            MainActor.assumeIsolated { self?.window.setActivity(event.data["active"]?.boolValue ?? false) }
+        shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
+            frontend.window.setActivity(event.data["active"]?.boolValue ?? false)
         }
         Actions.add("back", to: window.window, scope: "win", application: application.pointer,
                     accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }

@@ -9,7 +9,7 @@ struct EventBusDeliveryTests {
         let owner = WatchOwner()
         let sender = WatchOwner()
         let seen = LockedState<[Event]>([])
-        bus.watch("note:saved", owner: owner) { event in seen.withLock { $0.append(event) } }
+        bus.watch("note:saved", owner: owner) { _, event in seen.withLock { $0.append(event) } }
 
         bus.trigger("note:saved", ["id": 7], from: sender)
         bus.trigger("note:deleted", ["id": 8])
@@ -26,7 +26,7 @@ struct EventBusDeliveryTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let seen = LockedState<Event?>(nil)
-        bus.watch("ping", owner: owner) { event in seen.withLock { $0 = event } }
+        bus.watch("ping", owner: owner) { _, event in seen.withLock { $0 = event } }
         bus.trigger("ping")
         #expect(seen.withLock { $0?.data } == .null)
         #expect(seen.withLock { $0?.sender } == nil)
@@ -37,11 +37,11 @@ struct EventBusDeliveryTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("a:b", owner: owner) { _ in recorder.record("exact-1") }
-        bus.watch("a:*", owner: owner) { _ in recorder.record("wild-2") }
-        bus.watch("a:b", owner: owner) { _ in recorder.record("exact-3") }
-        bus.watch("*", owner: owner) { _ in recorder.record("all-4") }
-        bus.watch("a:b", owner: owner) { _ in recorder.record("exact-5") }
+        bus.watch("a:b", owner: owner) { _, _ in recorder.record("exact-1") }
+        bus.watch("a:*", owner: owner) { _, _ in recorder.record("wild-2") }
+        bus.watch("a:b", owner: owner) { _, _ in recorder.record("exact-3") }
+        bus.watch("*", owner: owner) { _, _ in recorder.record("all-4") }
+        bus.watch("a:b", owner: owner) { _, _ in recorder.record("exact-5") }
 
         bus.trigger("a:b")
 
@@ -53,10 +53,10 @@ struct EventBusDeliveryTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("tick", owner: owner) { event in
+        bus.watch("tick", owner: owner) { _, event in
             recorder.record("first \(event.data)")
             if event.data == 1 {
-                bus.watch("tick", owner: owner) { event in recorder.record("late \(event.data)") }
+                bus.watch("tick", owner: owner) { _, event in recorder.record("late \(event.data)") }
             }
         }
 
@@ -72,11 +72,11 @@ struct EventBusDeliveryTests {
         let owner = WatchOwner()
         let victim = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("tick", owner: owner) { _ in
+        bus.watch("tick", owner: owner) { _, _ in
             recorder.record("remover")
             bus.unwatch(owner: victim)
         }
-        bus.watch("tick", owner: victim) { _ in recorder.record("victim") }
+        bus.watch("tick", owner: victim) { _, _ in recorder.record("victim") }
 
         bus.trigger("tick")
         bus.trigger("tick")
@@ -89,14 +89,14 @@ struct EventBusDeliveryTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("outer", owner: owner) { _ in
+        bus.watch("outer", owner: owner) { _, _ in
             recorder.record("outer-1 begin")
             bus.trigger("inner")
             recorder.record("outer-1 end")
         }
-        bus.watch("outer", owner: owner) { _ in recorder.record("outer-2") }
-        bus.watch("inner", owner: owner) { _ in recorder.record("inner-1") }
-        bus.watch("inner", owner: owner) { _ in recorder.record("inner-2") }
+        bus.watch("outer", owner: owner) { _, _ in recorder.record("outer-2") }
+        bus.watch("inner", owner: owner) { _, _ in recorder.record("inner-1") }
+        bus.watch("inner", owner: owner) { _, _ in recorder.record("inner-2") }
 
         bus.trigger("outer")
 
@@ -109,8 +109,8 @@ struct EventBusDeliveryTests {
         let owner = WatchOwner()
         let helper = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("go", owner: owner) { _ in
-            let id = bus.watch("temp", owner: helper) { _ in recorder.record("temp") }
+        bus.watch("go", owner: owner) { _, _ in
+            let id = bus.watch("temp", owner: helper) { _, _ in recorder.record("temp") }
             recorder.record("count \(bus.watchCount)")
             bus.trigger("temp")
             bus.unwatch(id)

@@ -9,7 +9,7 @@ struct EventBusMainActorTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("done", owner: owner, delivery: .mainActor) { event in
+        bus.watchOnMainActor("done", owner: owner) { _, event in
             recorder.record("\(event.data) main=\(MainQueueProbe.isOnMainQueue)")
         }
 
@@ -25,7 +25,7 @@ struct EventBusMainActorTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("done", owner: owner, delivery: .mainActor) { _ in recorder.record("delivered") }
+        bus.watchOnMainActor("done", owner: owner) { _, _ in recorder.record("delivered") }
 
         bus.trigger("done")
         recorder.record("trigger returned")
@@ -39,8 +39,8 @@ struct EventBusMainActorTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("step", owner: owner, delivery: .mainActor) { event in recorder.record("main \(event.data)") }
-        bus.watch("step", owner: owner) { event in recorder.record("sync \(event.data)") }
+        bus.watchOnMainActor("step", owner: owner) { _, event in recorder.record("main \(event.data)") }
+        bus.watch("step", owner: owner) { _, event in recorder.record("sync \(event.data)") }
 
         await Task.detached {
             for step in 1...50 { bus.trigger("step", .number(Double(step))) }
@@ -59,8 +59,8 @@ struct EventBusMainActorTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("late", owner: owner, delivery: .mainActor) { _ in recorder.record("late") }
-        bus.watch("marker", owner: owner, delivery: .mainActor) { _ in recorder.record("marker") }
+        bus.watchOnMainActor("late", owner: owner) { _, _ in recorder.record("late") }
+        bus.watchOnMainActor("marker", owner: owner) { _, _ in recorder.record("marker") }
 
         // On the main actor, nothing queued can run until this function suspends.
         bus.trigger("late")

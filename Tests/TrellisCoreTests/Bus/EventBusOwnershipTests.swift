@@ -8,8 +8,8 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let counter = AtomicCounter()
         var owner: WatchOwner? = WatchOwner()
-        bus.watch("tick", owner: owner!) { _ in counter.increment() }
-        bus.watch("tock:*", owner: owner!) { _ in counter.increment() }
+        bus.watch("tick", owner: owner!) { _, _ in counter.increment() }
+        bus.watch("tock:*", owner: owner!) { _, _ in counter.increment() }
         bus.trigger("tick")
         #expect(bus.watchCount == 2)
 
@@ -25,9 +25,9 @@ struct EventBusOwnershipTests {
     func watchCountPrunesUntriggeredDeadOwners() {
         let bus = EventBus()
         let survivor = WatchOwner()
-        bus.watch("kept", owner: survivor) { _ in }
+        bus.watch("kept", owner: survivor) { _, _ in }
         var owner: WatchOwner? = WatchOwner()
-        for index in 0..<10 { bus.watch("message-\(index)", owner: owner!) { _ in } }
+        for index in 0..<10 { bus.watch("message-\(index)", owner: owner!) { _, _ in } }
         #expect(bus.watchCount == 11)
         owner = nil
         #expect(bus.watchCount == 1)
@@ -58,13 +58,13 @@ struct EventBusOwnershipTests {
         weak let weakOwner = holder.withLock { $0 }
         let other = WatchOwner()
         let owner = holder.withLock { $0! }
-        bus.watch("go", owner: owner) { _ in
+        bus.watch("go", owner: owner) { _, _ in
             recorder.record("first")
             holder.withLock { $0 = nil }
         }
-        bus.watch("go", owner: owner) { _ in recorder.record("second, owner alive: \(weakOwner != nil)") }
-        bus.watch("go", owner: other) { _ in recorder.record("other, first owner gone: \(weakOwner == nil)") }
-        bus.watch("go", owner: owner) { _ in recorder.record("must not run") }
+        bus.watch("go", owner: owner) { _, _ in recorder.record("second, owner alive: \(weakOwner != nil)") }
+        bus.watch("go", owner: other) { _, _ in recorder.record("other, first owner gone: \(weakOwner == nil)") }
+        bus.watch("go", owner: owner) { _, _ in recorder.record("must not run") }
         _ = consume owner
         bus.trigger("go")
         #expect(recorder.all == ["first", "second, owner alive: true", "other, first owner gone: true"])
@@ -78,12 +78,12 @@ struct EventBusOwnershipTests {
         let a = WatchOwner()
         var b: WatchOwner? = WatchOwner()
         let c = WatchOwner()
-        bus.watch("x", owner: a) { _ in recorder.record("a1") }
-        bus.watch("x", owner: b!) { _ in recorder.record("b1") }
-        bus.watch("x", owner: a) { _ in recorder.record("a2") }
-        bus.watch("x", owner: b!) { _ in recorder.record("b2") }
-        bus.watch("x", owner: c) { _ in recorder.record("c1") }
-        bus.watch("x", owner: c, delivery: .synchronous) { _ in recorder.record("c2") }
+        bus.watch("x", owner: a) { _, _ in recorder.record("a1") }
+        bus.watch("x", owner: b!) { _, _ in recorder.record("b1") }
+        bus.watch("x", owner: a) { _, _ in recorder.record("a2") }
+        bus.watch("x", owner: b!) { _, _ in recorder.record("b2") }
+        bus.watch("x", owner: c) { _, _ in recorder.record("c1") }
+        bus.watch("x", owner: c) { _, _ in recorder.record("c2") }
         bus.trigger("x")
         #expect(recorder.all == ["a1", "b1", "a2", "b2", "c1", "c2"])
         b = nil
@@ -105,12 +105,12 @@ struct EventBusOwnershipTests {
             if !fresh {
                 bus.trigger("ping")
                 #expect(counter.count == 0, "a dead owner's watch ran for the object now at its address")
-                bus.watch("ping", owner: owner) { _ in counter.increment() }
+                bus.watch("ping", owner: owner) { _, _ in counter.increment() }
                 bus.trigger("ping")
                 #expect(counter.count == 1)
                 return
             }
-            bus.watch("ping", owner: owner) { _ in counter.increment() }
+            bus.watch("ping", owner: owner) { _, _ in counter.increment() }
         }
         Issue.record("no address was reused in 1,000 allocations")
     }
@@ -122,7 +122,7 @@ struct EventBusOwnershipTests {
         let noteA = WatchOwner()
         let noteB = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("changed", from: noteA, owner: owner) { event in recorder.record("A \(event.data)") }
+        bus.watch("changed", from: noteA, owner: owner) { _, event in recorder.record("A \(event.data)") }
 
         bus.trigger("changed", 1, from: noteA)
         bus.trigger("changed", 2, from: noteB)
@@ -136,9 +136,9 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         var note: WatchOwner? = WatchOwner()
-        bus.watch("changed", from: note!, owner: owner) { _ in }
-        bus.watch(everyMessageFrom: note!, owner: owner) { _ in }
-        bus.watch("changed", owner: owner) { _ in }
+        bus.watch("changed", from: note!, owner: owner) { _, _ in }
+        bus.watch("*", from: note!, owner: owner) { _, _ in }
+        bus.watch("changed", owner: owner) { _, _ in }
         #expect(bus.watchCount == 3)
 
         note = nil
@@ -153,7 +153,7 @@ struct EventBusOwnershipTests {
         let owner = WatchOwner()
         let model = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch(everyMessageFrom: model, owner: owner) { event in recorder.record(event.message) }
+        bus.watch("*", from: model, owner: owner) { _, event in recorder.record(event.message) }
 
         bus.trigger("saved", from: model)
         bus.trigger("deleted", from: model)
@@ -168,10 +168,10 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let other = WatchOwner()
-        bus.watch("a", owner: owner) { _ in }
-        bus.watch("b:*", owner: owner) { _ in }
-        bus.watch(everyMessageFrom: other, owner: owner) { _ in }
-        bus.watch("a", owner: other) { _ in }
+        bus.watch("a", owner: owner) { _, _ in }
+        bus.watch("b:*", owner: owner) { _, _ in }
+        bus.watch("*", from: other, owner: owner) { _, _ in }
+        bus.watch("a", owner: other) { _, _ in }
 
         bus.unwatch(owner: owner)
 
@@ -184,9 +184,9 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("net:on", owner: owner) { _ in recorder.record("exact") }
-        bus.watch("net:*", owner: owner) { _ in recorder.record("wildcard") }
-        bus.watch("net:on", from: owner, owner: owner) { _ in recorder.record("filtered") }
+        bus.watch("net:on", owner: owner) { _, _ in recorder.record("exact") }
+        bus.watch("net:*", owner: owner) { _, _ in recorder.record("wildcard") }
+        bus.watch("net:on", from: owner, owner: owner) { _, _ in recorder.record("filtered") }
 
         bus.unwatch(owner: owner, message: "net:on")
         bus.trigger("net:on", from: owner)
@@ -203,9 +203,9 @@ struct EventBusOwnershipTests {
         let noteA = WatchOwner()
         let noteB = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("changed", from: noteA, owner: owner) { _ in recorder.record("A") }
-        bus.watch("changed", from: noteB, owner: owner) { _ in recorder.record("B") }
-        bus.watch("changed", owner: owner) { _ in recorder.record("any") }
+        bus.watch("changed", from: noteA, owner: owner) { _, _ in recorder.record("A") }
+        bus.watch("changed", from: noteB, owner: owner) { _, _ in recorder.record("B") }
+        bus.watch("changed", owner: owner) { _, _ in recorder.record("any") }
 
         bus.unwatch(owner: owner, message: "changed", from: noteA)
         bus.trigger("changed", from: noteA)
@@ -219,10 +219,10 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let note = WatchOwner()
-        bus.watch("changed", from: note, owner: owner) { _ in }
-        bus.watch("saved:*", from: note, owner: owner) { _ in }
-        bus.watch(everyMessageFrom: note, owner: owner) { _ in }
-        bus.watch("changed", owner: owner) { _ in }
+        bus.watch("changed", from: note, owner: owner) { _, _ in }
+        bus.watch("saved:*", from: note, owner: owner) { _, _ in }
+        bus.watch("*", from: note, owner: owner) { _, _ in }
+        bus.watch("changed", owner: owner) { _, _ in }
 
         bus.unwatch(owner: owner, from: note)
 
@@ -234,8 +234,8 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        let first = bus.watch("tick", owner: owner) { _ in recorder.record("first") }
-        bus.watch("tick", owner: owner) { _ in recorder.record("second") }
+        let first = bus.watch("tick", owner: owner) { _, _ in recorder.record("first") }
+        bus.watch("tick", owner: owner) { _, _ in recorder.record("second") }
 
         bus.unwatch(first)
         bus.unwatch(first)
@@ -249,8 +249,8 @@ struct EventBusOwnershipTests {
     func watchIDsIncrease() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let first = bus.watch("a", owner: owner) { _ in }
-        let second = bus.watch("b:*", owner: owner) { _ in }
+        let first = bus.watch("a", owner: owner) { _, _ in }
+        let second = bus.watch("b:*", owner: owner) { _, _ in }
         #expect(first < second)
         #expect(first != second)
     }

@@ -2,14 +2,14 @@ import Foundation
 import Testing
 @testable import TrellisCore
 
-/// The watcher lists a trigger borrows without a retain (reader slots and retired lists).
-@Suite("EventBus borrowed watcher lists")
+/// The watcher list a trigger takes under the lock and delivers from after it.
+@Suite("EventBus watcher lists taken by a trigger")
 struct EventBusSnapshotTests {
     /// Something a handler captures, to see when the bus lets go of the handler.
     final class Captured: Sendable {}
 
     @Test("a watch ended during a delivery releases its handler by the time trigger returns")
-    func retiredListsAreFreedAfterTheTrigger() {
+    func endedWatchIsReleasedAfterTheTrigger() {
         let bus = EventBus()
         var captured: Captured? = Captured()
         weak let weakCaptured = captured
@@ -24,8 +24,8 @@ struct EventBusSnapshotTests {
         withExtendedLifetime(first) {}
     }
 
-    @Test("re-entrant triggers deeper than the reader slots still deliver every event")
-    func deeperThanTheSlots() {
+    @Test("re-entrant triggers 40 levels deep still deliver every event")
+    func deepReentrantTriggers() {
         let bus = EventBus()
         let depth = AtomicCounter()
         let token = bus.watch("down") { event in
@@ -71,5 +71,51 @@ struct EventBusSnapshotTests {
         #expect(counter.count == 1)
         #expect(bus.watchCount == 1)
         withExtendedLifetime(token) {}
+    }
+}
+
+@Suite("EventBus releases handlers outside its lock")
+struct EventBusReleaseTests {
+    /// Captured by a handler; calls back into the bus when deallocated, which would deadlock
+    /// if the bus released the handler while holding its lock.
+    final class CallsBackOnDeinit: Sendable {
+        let bus: EventBus
+        let recorder: EventRecorder
+        let name: String
+
+        init(bus: EventBus, recorder: EventRecorder, name: String) {
+            self.bus = bus
+            self.recorder = recorder
+            self.name = name
+        }
+
+        deinit {
+            bus.trigger("released", ["name": .string(name)])
+            recorder.record("\(name) released, \(bus.watchCount) watches")
+        }
+    }
+
+    @Test("ending a watch in any way releases its handler after the lock: a deinit may call the bus")
+    func releasedOutsideTheLock() {
+        let bus = EventBus()
+        let recorder = EventRecorder()
+        let owner = WatchOwner()
+        func capture(_ name: String) -> CallsBackOnDeinit {
+            CallsBackOnDeinit(bus: bus, recorder: recorder, name: name)
+        }
+        // Each handler holds the only reference to what it captures.
+        let id = bus.watch("x", owner: owner) { [held = capture("by id")] _, _ in withExtendedLifetime(held) {} }
+        bus.unwatch(id)
+        bus.watch("x", owner: owner) { [held = capture("by owner")] _, _ in withExtendedLifetime(held) {} }
+        bus.unwatch(owner: owner, message: "x")
+        bus.watch("x") { [held = capture("by token")] _ in withExtendedLifetime(held) {} }.cancel()
+        var dying: WatchOwner? = WatchOwner()
+        bus.watch("x", owner: dying!) { [held = capture("by sweep")] _, _ in withExtendedLifetime(held) {} }
+        dying = nil
+        bus.trigger("x")
+        #expect(recorder.all == [
+            "by id released, 0 watches", "by owner released, 0 watches", "by token released, 0 watches",
+            "by sweep released, 0 watches",
+        ])
     }
 }

@@ -12,11 +12,11 @@ struct EventBusStressTests {
         let wildcardCount = AtomicCounter()
         let filteredCount = AtomicCounter()
         let source = WatchOwner()
-        bus.watch("stress:tick", owner: stableOwner) { _ in exactCount.increment() }
-        bus.watch("stress:*", owner: stableOwner) { event in
+        bus.watch("stress:tick", owner: stableOwner) { _, _ in exactCount.increment() }
+        bus.watch("stress:*", owner: stableOwner) { _, event in
             if event.message == "stress:tick" { wildcardCount.increment() }
         }
-        bus.watch("stress:tick", from: source, owner: stableOwner) { _ in filteredCount.increment() }
+        bus.watch("stress:tick", from: source, owner: stableOwner) { _, _ in filteredCount.increment() }
 
         let triggerThreads = 4
         let triggersPerThread = 5_000
@@ -39,9 +39,13 @@ struct EventBusStressTests {
             Thread.detachNewThread {
                 for round in 0..<churnRounds {
                     let owner = WatchOwner()
-                    let id = bus.watch("stress:tick", owner: owner) { _ in }
-                    bus.watch("stress:*", owner: owner, delivery: round % 10 == 0 ? .mainActor : .synchronous) { _ in }
-                    bus.watch(everyMessageFrom: source, owner: owner) { _ in }
+                    let id = bus.watch("stress:tick", owner: owner) { _, _ in }
+                    if round % 10 == 0 {
+                        bus.watchOnMainActor("stress:*", owner: owner) { _, _ in }
+                    } else {
+                        bus.watch("stress:*", owner: owner) { _, _ in }
+                    }
+                    bus.watch("*", from: source, owner: owner) { _, _ in }
                     if round % 2 == 0 { bus.unwatch(id) }
                     if round % 3 == 0 { bus.unwatch(owner: owner) }
                     _ = bus.watchCount(owner: owner)

@@ -50,7 +50,7 @@ struct MessagePatternTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("network:*", owner: owner) { event in recorder.record(event.message) }
+        bus.watch("network:*", owner: owner) { _, event in recorder.record(event.message) }
 
         bus.trigger("network:on")
         bus.trigger("network:off")
@@ -65,9 +65,9 @@ struct MessagePatternTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let recorder = EventRecorder()
-        bus.watch("x:*", owner: owner) { event in recorder.record("first \(event.message)") }
+        bus.watch("x:*", owner: owner) { _, event in recorder.record("first \(event.message)") }
         bus.trigger("x:1")
-        bus.watch("*:1", owner: owner) { event in recorder.record("second \(event.message)") }
+        bus.watch("*:1", owner: owner) { _, event in recorder.record("second \(event.message)") }
         bus.trigger("x:1")
         bus.unwatch(owner: owner, message: "x:*")
         bus.trigger("x:1")
@@ -80,7 +80,7 @@ struct MessagePatternTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let counter = AtomicCounter()
-        bus.watch("item:*", owner: owner) { _ in counter.increment() }
+        bus.watch("item:*", owner: owner) { _, _ in counter.increment() }
         let total = WatchTable.routeCacheLimit * 2 + 10
         for index in 0..<total { bus.trigger("item:\(index)") }
         for index in 0..<total { bus.trigger("other:\(index)") }

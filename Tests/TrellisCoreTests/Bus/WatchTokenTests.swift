@@ -72,9 +72,9 @@ struct WatchTokenTests {
         let recorder = EventRecorder()
         let owner = WatchOwner()
         var tokens: [WatchToken] = []
-        bus.watch("x", owner: owner) { _ in recorder.record("owner 1") }
+        bus.watch("x", owner: owner) { _, _ in recorder.record("owner 1") }
         bus.watch("x") { _ in recorder.record("token 1") }.store(in: &tokens)
-        bus.watch("x", owner: owner) { _ in recorder.record("owner 2") }
+        bus.watch("x", owner: owner) { _, _ in recorder.record("owner 2") }
         bus.watch("*") { _ in recorder.record("token wildcard") }.store(in: &tokens)
         bus.watch("x") { _ in recorder.record("token 2") }.store(in: &tokens)
         bus.trigger("x")
@@ -86,7 +86,7 @@ struct WatchTokenTests {
         let bus = EventBus()
         let counter = AtomicCounter()
         let owner = WatchOwner()
-        bus.watch("x", owner: owner) { _ in counter.increment() }
+        bus.watch("x", owner: owner) { _, _ in counter.increment() }
         let token = bus.watch("x") { _ in counter.increment() }
         bus.unwatch(owner: owner)
         bus.trigger("x")
@@ -134,7 +134,7 @@ struct WatchTokenTests {
         let model = WatchOwner()
         let tokens = [
             bus.watch("saved", from: model) { event in recorder.record("saved \(event.data)") },
-            bus.watch(everyMessageFrom: model) { event in recorder.record("every \(event.message)") },
+            bus.watch("*", from: model) { event in recorder.record("every \(event.message)") },
         ]
         bus.trigger("saved", 1, from: model)
         bus.trigger("saved", 2, from: WatchOwner())

@@ -73,13 +73,13 @@ final class LifecycleLog: Sendable {
     let recorder = EventRecorder()
 
     init(bus: EventBus) {
-        bus.watch("request:*", owner: self) { [recorder] event in
+        bus.watch("request:*", owner: self) { log, event in
             let command = event.data["command"]?.stringValue ?? "?"
             let fields = (event.data.objectValue ?? [:])
                 .filter { $0.key != "id" && $0.key != "command" }
                 .sorted { $0.key < $1.key }
                 .map { "\($0.key)=\($0.value.stringValue ?? $0.value.jsonString)" }
-            recorder.record(([event.message, command] + fields).joined(separator: " "))
+            log.recorder.record(([event.message, command] + fields).joined(separator: " "))
         }
     }
 

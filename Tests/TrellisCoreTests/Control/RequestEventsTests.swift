@@ -44,7 +44,7 @@ struct RequestEventsTests {
         let controller = controller()
         let seen = LockedState<[Event]>([])
         let owner = WatchOwner()
-        bus.watch("request:*", from: controller, owner: owner) { event in seen.withLock { $0.append(event) } }
+        bus.watch("request:*", from: controller, owner: owner) { _, event in seen.withLock { $0.append(event) } }
 
         let first = controller.submit("save")
         _ = await first.outcome

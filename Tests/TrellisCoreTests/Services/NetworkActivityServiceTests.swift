@@ -13,7 +13,7 @@ struct NetworkActivityServiceTests {
     func startService(logger: Logger? = nil) throws -> NetworkActivityService {
         let service = logger.map(NetworkActivityService.init(logger:)) ?? NetworkActivityService()
         try service.start(options: .null, bus: bus)
-        bus.watch(NetworkActivityService.activityChanged, owner: observer) { [changes] event in
+        bus.watch(NetworkActivityService.activityChanged, owner: observer) { [changes] _, event in
             changes.record("\(event.data["active"]?.boolValue ?? false)/\(event.data["count"]?.intValue ?? -1)")
         }
         return service
@@ -65,7 +65,7 @@ struct NetworkActivityServiceTests {
         let registry = ServiceRegistry(bus: bus)
         try registry.register(NetworkActivityService.name) { NetworkActivityService() }
         try registry.start(NetworkActivityService.name)
-        bus.watch(NetworkActivityService.activityChanged, owner: observer) { [changes] event in
+        bus.watch(NetworkActivityService.activityChanged, owner: observer) { [changes] _, event in
             changes.record("\(event.data["active"]?.boolValue ?? false)")
         }
         bus.trigger("network:on")

@@ -140,7 +140,7 @@ struct NavigatorTests {
         weak var page: PageController?
         try shell.navigate(to: "/notes/1")
         page = shell.navigator.top
-        shell.bus.watch("x", owner: try #require(page)) { _ in }
+        shell.bus.watch("x", owner: try #require(page)) { _, _ in }
         #expect(shell.bus.watchCount == baseline + 1)
         shell.back()
         #expect(page == nil, "nothing keeps a popped page alive")

@@ -34,7 +34,7 @@ final class EventLog: Sendable {
     private let storage = LockedState<[Event]>([])
 
     init(_ bus: EventBus, _ pattern: String = "*") {
-        bus.watch(pattern, owner: self) { [weak self] event in self?.storage.withLock { $0.append(event) } }
+        bus.watch(pattern, owner: self) { log, event in log.storage.withLock { $0.append(event) } }
     }
 
     var events: [Event] { storage.withLock { $0 } }

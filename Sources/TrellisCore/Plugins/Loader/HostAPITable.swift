@@ -20,7 +20,7 @@ enum HostAPITable {
                 let callback = EventCallback(handler: handler, userData: userData, release: release)
                 guard let context = PluginContextPointer(context)?.context, context.acceptsCalls,
                       let pattern, handler != nil, let text = String(validatingCString: pattern), !text.isEmpty else { return 0 }
-                let id = context.bus.watch(text, owner: context) { event in callback.deliver(event) }
+                let id = context.bus.watch(text, owner: context) { _, event in callback.deliver(event) }
                 context.remember(id)
                 if !context.acceptsCalls {
                     // Disabled while the watch was being made: do not let it outlive the plugin.
