@@ -36,9 +36,9 @@ import Logging
 ///   capture, are released outside the lock too, as a `deinit` may call back into the bus.
 /// - A watcher added during a delivery does not receive that event. One removed (or whose
 ///   owner died) is not called afterwards, even by a delivery under way or still queued.
-/// - The owner of the watcher being called is held until the bus moves on to a watcher of
-///   another owner: an owner whose last other reference is dropped by one of its handlers
-///   still gets its next consecutive handlers of that event.
+/// - The owner of the watcher being called is held until the bus calls a watcher of another
+///   owner: an owner whose last other reference is dropped by one of its handlers still gets
+///   its next handlers of that event that come before another owner's.
 /// - A trigger from inside a synchronous handler is delivered depth-first: all its
 ///   synchronous watchers run before the outer trigger moves on to its next watcher.
 /// - Main-actor handlers are enqueued on the main queue by `trigger` (one block per
@@ -145,14 +145,14 @@ public final class EventBus: Sendable {
         let event = Event(message: message, data: data, sender: sender.map(ObjectIdentifier.init))
         var queued: [Watcher] = []
         var foundDead = false
-        // The owner of the watcher being called, kept until the next watcher is loaded.
+        // The owner of the last owner watch called, kept until the next one's owner is loaded
+        // (token watches, whose handlers ignore it, leave it alone).
         var runOwner: AnyObject?
         // Read through a span, each watcher is borrowed rather than retained and released.
         let list = watchers.span
         for index in list.indices where list[index].isActive && list[index].accepts(sender: sender) {
-            let hasOwner = list[index].hasOwner
-            runOwner = hasOwner ? list[index].owner : nil
-            if hasOwner && runOwner == nil {
+            if list[index].hasOwner { runOwner = list[index].owner }
+            if list[index].hasOwner && runOwner == nil {
                 foundDead = true
             } else if list[index].runsOnMainActor {
                 queued.append(list[index])

@@ -10,11 +10,14 @@ struct MessageName: Hashable, Sendable {
     }
 
     static func == (lhs: MessageName, rhs: MessageName) -> Bool {
-        // Compared through spans: `utf8.elementsEqual` took a fifth of a trigger.
+        // Byte-equal names are equal strings, so `String`'s fast comparison rejects first;
+        // the bytes are compared through spans (`utf8.elementsEqual` took a fifth of a trigger).
+        guard lhs.text == rhs.text else { return false }
         let left = lhs.text.utf8.span
         let right = rhs.text.utf8.span
         guard left.count == right.count else { return false }
-        return left.indices.allSatisfy { left[$0] == right[$0] }
+        for index in left.indices where left[index] != right[index] { return false }
+        return true
     }
 
     /// `String`'s hash: names with the same bytes are equal strings, so they hash alike;

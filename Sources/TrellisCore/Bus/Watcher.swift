@@ -14,7 +14,7 @@ final class Watcher: @unchecked Sendable {
     let matcher: MessagePattern
     /// Whether the handler runs on the main actor, enqueued by `trigger`, rather than inside it.
     let runsOnMainActor: Bool
-    /// The handler, given the owner (nil for a token watch) and the event.
+    /// The handler, given the owner and the event (a token watch's handler ignores the owner).
     let handler: @Sendable (AnyObject?, Event) -> Void
     /// Whether the watch ends with an owner; a token watch ends when its ``WatchToken`` does.
     let hasOwner: Bool

@@ -71,6 +71,23 @@ struct EventBusOwnershipTests {
         #expect(bus.watchCount == 1)
     }
 
+    @Test("a token watch between two watches of one owner does not end that owner's run")
+    func tokenInsideAnOwnersRun() {
+        let bus = EventBus()
+        let recorder = EventRecorder()
+        let holder = LockedState<WatchOwner?>(WatchOwner())
+        weak let weakOwner = holder.withLock { $0 }
+        let owner = holder.withLock { $0! }
+        bus.watch("go", owner: owner) { _, _ in holder.withLock { $0 = nil } }
+        let token = bus.watch("go") { _ in recorder.record("token") }
+        bus.watch("go", owner: owner) { _, _ in recorder.record("owner alive: \(weakOwner != nil)") }
+        _ = consume owner
+        bus.trigger("go")
+        #expect(recorder.all == ["token", "owner alive: true"])
+        #expect(weakOwner == nil)
+        withExtendedLifetime(token) {}
+    }
+
     @Test("interleaved owners each get their own watches, a dead one in between is skipped")
     func interleavedOwners() {
         let bus = EventBus()
