@@ -68,7 +68,8 @@ public final class PluginSettings: Sendable {
             if enabled { changed.remove(id) } else { changed.insert(id) }
             let json: JSONValue = ["disabled": .array(changed.sorted().map(JSONValue.string))]
             do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
                 try json.jsonData().write(to: url, options: .atomic)
             } catch {
                 throw .unwritable(file: url.path, reason: error.localizedDescription)
