@@ -11,8 +11,8 @@ import TrellisPluginSDK
 ///
 /// Updates come from a DispatchSource timer on the service's private queue; watchers of
 /// `location:update` run on that queue, with no lock held, so they may stop the service or wait
-/// for a thread that does. After `stop(options:)` returns no update begins; one already under
-/// way may still be delivered (as with any DispatchSource's cancel).
+/// for a thread that does. After `stop(options:)` returns, at most the one update already under
+/// way is still delivered (as with any DispatchSource's cancel).
 final class LocationService: PluginService {
     static let name = "location"
     static let update = "location:update"
@@ -20,7 +20,7 @@ final class LocationService: PluginService {
 
     /// A started timer and the points it walks through.
     // A DispatchSource is not marked Sendable, but libdispatch makes its methods thread-safe;
-    // this one is only resumed once and cancelled once, each by the thread that holds it.
+    // this one is resumed once, by `start`, and cancelled once, by whoever takes it out of `run`.
     private struct Run: @unchecked Sendable {
         let timer: any DispatchSourceTimer
         let points: [LocationPoint]
