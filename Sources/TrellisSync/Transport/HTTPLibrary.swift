@@ -62,12 +62,13 @@ final class HTTPLibrary: Sendable {
             return .failure(LoadError(description: "\(path) is not Trellis's HTTP library (its functions are missing)"))
         }
         // abi_version and struct_size come first in every version (trellis_http.c checks it).
-        let version = table.pointee.abi_version
-        guard version == abiVersion, Int(table.pointee.struct_size) >= MemoryLayout<trellis_http_api>.size else {
+        let (version, size) = (table.pointee.abi_version, Int(table.pointee.struct_size))
+        guard version == abiVersion else {
             return .failure(LoadError(description: "\(path) has ABI version \(version), this build needs \(abiVersion)"))
         }
-        guard table.pointee.start != nil, table.pointee.cancel != nil, table.pointee.release != nil else {
-            return .failure(LoadError(description: "\(path) is not Trellis's HTTP library (its functions are missing)"))
+        guard size >= MemoryLayout<trellis_http_api>.size,
+              table.pointee.start != nil, table.pointee.cancel != nil, table.pointee.release != nil else {
+            return .failure(LoadError(description: "\(path) has a broken function table (\(size) bytes, or a function missing)"))
         }
         return .success(HTTPLibrary(api: table.pointee))
     }
