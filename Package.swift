@@ -99,11 +99,15 @@ let package = Package(
             dependencies: [
                 "TrellisCore",
                 "TrellisStore",
+                "TrellisHTTPABI",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
-        // URLSession behind a C boundary, in a library of its own (Sources/TrellisHTTP says why).
-        .target(name: "TrellisHTTP"),
+        // The C boundary of libTrellisHTTP.so, used by both sides: a header only (plus layout
+        // checks); see trellis_http.h.
+        .target(name: "TrellisHTTPABI"),
+        // URLSession behind that boundary, in a library of its own (Sources/TrellisHTTP says why).
+        .target(name: "TrellisHTTP", dependencies: ["TrellisHTTPABI"]),
         // Helper for the store's crash-safety test: saves in a loop until it is killed.
         .executableTarget(
             name: "trellis-store-crasher",

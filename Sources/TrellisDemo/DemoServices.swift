@@ -1,9 +1,8 @@
 import Foundation
 import TrellisCore
 
-/// Starts the demo's services: the plugins (network activity, location, …) and, when the
-/// network-activity plugin did not load, the built-in `net_state`; shows location updates in
-/// the window's status area.
+/// Starts the demo's services, all of them plugins (network activity, location, …), and shows
+/// location updates in the window's status area.
 @MainActor
 public enum DemoServices {
     /// Loads the plugins from the standard places and `pluginDirectories`, and returns their reports.
@@ -40,16 +39,12 @@ public enum DemoServices {
         return host.loadAll(serviceOptions: ["location": ["interval": 2, "track": .string(track)]])
     }
 
-    /// The last step: when the network-activity plugin did not load, the built-in `net_state`.
+    /// The last step: says in the log when no plugin provides `net_state`, the service behind
+    /// the activity indicator (which then stays hidden); the plugin's own failure, if it
+    /// failed, is logged by the host.
     public static func finish(on shell: Shell) {
-        if !shell.services.services.contains(where: { $0.name == NetworkActivityService.name }) {
-            // The plugin supersedes the built-in service; without it the spinner still works.
-            do {
-                try shell.services.register(NetworkActivityService.name, owner: "demo") { NetworkActivityService() }
-                try shell.services.start(NetworkActivityService.name)
-            } catch {
-                shell.logger.error("net_state could not start: \(error)")
-            }
+        if !shell.services.services.contains(where: { $0.name == NetworkActivity.serviceName }) {
+            shell.logger.warning("no plugin provides '\(NetworkActivity.serviceName)': the network activity indicator stays hidden")
         }
     }
 }

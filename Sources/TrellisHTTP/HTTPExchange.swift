@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import TrellisHTTPABI
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -12,40 +13,9 @@ import FoundationNetworking
 // LDAP, Kerberos…) into every process that links it, ~9,000 symbol bindings before `main`:
 // a cost every launch of the window paid, server or not. Only this file links it now.
 //
-// The boundary is C functions over plain values (no Swift type crosses it), so this library
-// needs no copy of TrellisCore or TrellisSync. Version 1:
-//
-//   int32_t trellis_http_abi_version(void);
-//   void *trellis_http_start(const char *method, const char *url,
-//                            const char *headers,        // "Name: value\n" lines
-//                            const uint8_t *body, intptr_t length, double timeout,
-//                            void *context, trellis_http_done done);
-//   void trellis_http_cancel(void *request);            // never blocks; no-op once done
-//   void trellis_http_release(void *request);           // once, after `done` was called
-//
-//   typedef void (*trellis_http_done)(void *context, int32_t kind, int32_t status,
-//                                     const char *etag, const uint8_t *body, intptr_t length,
-//                                     const char *message);
-//
-// `done` is called exactly once, on a URLSession queue; its pointers are valid only during
-// the call. `kind` is one of the values of `Outcome` below. Inputs are copied before
-// `trellis_http_start` returns.
-
-/// What became of a request (`kind` in `trellis_http_done`).
-enum Outcome: Int32 {
-    /// An HTTP answer, whatever its status: `status`, `etag` and `body` are set.
-    case answered = 0
-    case cancelled = 1
-    case timedOut = 2
-    /// No connection: refused, host not found, network down.
-    case unreachable = 3
-    /// Anything else; `message` says what.
-    case failed = 4
-}
-
-public typealias DoneCallback = @convention(c) (
-    UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int, UnsafePointer<CChar>?
-) -> Void
+// The boundary is Sources/TrellisHTTPABI/include/trellis_http.h, which both sides compile
+// against: this library exports `trellis_http_entry`, returning the function table below.
+// No Swift type crosses it, so this library needs no copy of TrellisCore or TrellisSync.
 
 /// One session for the process: ephemeral (no cookies, no cache), like every request needs.
 private let session: URLSession = {
@@ -56,23 +26,45 @@ private let session: URLSession = {
     return URLSession(configuration: configuration)
 }()
 
-@_cdecl("trellis_http_abi_version")
-public func trellisHTTPABIVersion() -> Int32 { 1 }
+/// The table `trellis_http_entry` returns.
+// Written once, by Swift's thread-safe initialisation of globals, and only read afterwards.
+nonisolated(unsafe) private let table: UnsafeMutablePointer<trellis_http_api> = {
+    let table = UnsafeMutablePointer<trellis_http_api>.allocate(capacity: 1)
+    table.initialize(to: trellis_http_api(
+        abi_version: UInt32(TRELLIS_HTTP_ABI_VERSION),
+        struct_size: UInt32(MemoryLayout<trellis_http_api>.size),
+        start: { method, url, headers, body, length, timeout, context, done in
+            guard let done else { return Unmanaged.passRetained(DataRequest(task: nil)).toOpaque() }
+            guard let method, let url, let headers else {
+                finish(done, context, TRELLIS_HTTP_FAILED, message: "the method, URL or headers are NULL")
+                return Unmanaged.passRetained(DataRequest(task: nil)).toOpaque()
+            }
+            return start(String(cString: method), String(cString: url), String(cString: headers), body, length, timeout,
+                         context, done)
+        },
+        // A handle is a `DataRequest` retained by `start` until `release`.
+        cancel: { request in request.map { Unmanaged<DataRequest>.fromOpaque($0).takeUnretainedValue().cancel() } },
+        release: { request in request.map { Unmanaged<DataRequest>.fromOpaque($0).release() } }
+    ))
+    return table
+}()
 
-@_cdecl("trellis_http_start")
-public func trellisHTTPStart(
-    _ method: UnsafePointer<CChar>, _ url: UnsafePointer<CChar>, _ headers: UnsafePointer<CChar>,
-    _ body: UnsafePointer<UInt8>?, _ length: Int, _ timeout: Double,
-    _ context: UnsafeMutableRawPointer?, _ done: DoneCallback
-) -> UnsafeMutableRawPointer {
-    guard let target = URL(string: String(cString: url)) else {
-        finish(done, context, .failed, message: "not a URL: \(String(cString: url))")
+@_cdecl("trellis_http_entry")
+public func trellisHTTPEntry() -> UnsafePointer<trellis_http_api> {
+    UnsafePointer(table)
+}
+
+/// `start` of the table: the request's handle is a retained `DataRequest`.
+private func start(_ method: String, _ url: String, _ headers: String, _ body: UnsafePointer<UInt8>?, _ length: Int,
+                   _ timeout: Double, _ context: UnsafeMutableRawPointer?, _ done: trellis_http_done) -> UnsafeMutableRawPointer {
+    guard let target = URL(string: url) else {
+        finish(done, context, TRELLIS_HTTP_FAILED, message: "not a URL: \(url)")
         return Unmanaged.passRetained(DataRequest(task: nil)).toOpaque()
     }
     var urlRequest = URLRequest(url: target)
-    urlRequest.httpMethod = String(cString: method)
+    urlRequest.httpMethod = method
     urlRequest.timeoutInterval = timeout
-    for line in String(cString: headers).split(separator: "\n") {
+    for line in headers.split(separator: "\n") {
         guard let colon = line.firstIndex(of: ":") else { continue }
         urlRequest.setValue(line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces),
                             forHTTPHeaderField: String(line[..<colon]))
@@ -83,37 +75,27 @@ public func trellisHTTPStart(
     let task = session.dataTask(with: urlRequest) { data, response, error in
         let context = UnsafeMutableRawPointer(bitPattern: contextAddress)
         if let error {
-            let (kind, message) = describe(error)
-            finish(done, context, kind, message: message)
+            let (outcome, message) = describe(error)
+            finish(done, context, outcome, message: message)
         } else if let http = response as? HTTPURLResponse {
             let etag = http.value(forHTTPHeaderField: "ETag")
             let data = data ?? Data()
             data.withUnsafeBytes { bytes in
                 withOptionalCString(etag) { etag in
-                    done(context, Outcome.answered.rawValue, Int32(clamping: http.statusCode), etag,
+                    done(context, TRELLIS_HTTP_ANSWERED, Int32(clamping: http.statusCode), etag,
                          bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, nil)
                 }
             }
         } else {
-            finish(done, context, .failed, message: "the answer is not HTTP")
+            finish(done, context, TRELLIS_HTTP_FAILED, message: "the answer is not HTTP")
         }
     }
     task.resume()
     return Unmanaged.passRetained(DataRequest(task: task)).toOpaque()
 }
 
-@_cdecl("trellis_http_cancel")
-public func trellisHTTPCancel(_ reference: UnsafeMutableRawPointer) {
-    Unmanaged<DataRequest>.fromOpaque(reference).takeUnretainedValue().cancel()
-}
-
-@_cdecl("trellis_http_release")
-public func trellisHTTPRelease(_ reference: UnsafeMutableRawPointer) {
-    Unmanaged<DataRequest>.fromOpaque(reference).release()
-}
-
-private func finish(_ done: DoneCallback, _ context: UnsafeMutableRawPointer?, _ kind: Outcome, message: String) {
-    message.withCString { done(context, kind.rawValue, 0, nil, nil, 0, $0) }
+private func finish(_ done: trellis_http_done, _ context: UnsafeMutableRawPointer?, _ outcome: Int32, message: String) {
+    message.withCString { done(context, outcome, 0, nil, nil, 0, $0) }
 }
 
 private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {
@@ -121,16 +103,16 @@ private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CC
     return string.withCString(body)
 }
 
-/// A URLSession (or task) error as an outcome and a reason.
-private func describe(_ error: any Error) -> (Outcome, String) {
-    guard let urlError = error as? URLError else { return (.failed, String(describing: error)) }
+/// A URLSession (or task) error as an outcome (`TRELLIS_HTTP_*`) and a reason.
+private func describe(_ error: any Error) -> (Int32, String) {
+    guard let urlError = error as? URLError else { return (TRELLIS_HTTP_FAILED, String(describing: error)) }
     let reason = (urlError.userInfo[NSLocalizedDescriptionKey] as? String) ?? "URL error \(urlError.code.rawValue)"
     switch urlError.code {
-    case .cancelled: return (.cancelled, reason)
-    case .timedOut: return (.timedOut, reason)
+    case .cancelled: return (TRELLIS_HTTP_CANCELLED, reason)
+    case .timedOut: return (TRELLIS_HTTP_TIMED_OUT, reason)
     case .cannotConnectToHost, .cannotFindHost, .networkConnectionLost, .notConnectedToInternet, .dnsLookupFailed:
-        return (.unreachable, reason)
-    default: return (.failed, reason)
+        return (TRELLIS_HTTP_UNREACHABLE, reason)
+    default: return (TRELLIS_HTTP_FAILED, reason)
     }
 }
 

@@ -9,3 +9,17 @@ import TrellisShared
 /// here for its value semantics only: a plugin links a private copy of it, and nothing but
 /// JSON text crosses the C ABI, so the two copies never meet.
 public typealias JSONValue = TrellisShared.JSONValue
+
+/// A value guarded by a lock that ThreadSanitizer sees: the lock Trellis uses everywhere,
+/// for a plugin's own state. Never call out of `withLock`'s body (a trigger, a log line):
+/// copy what you need and call after it returns.
+///
+/// ```swift
+/// private let count = LockedState(0)
+/// let now = count.withLock { count in
+///     count += 1
+///     return count
+/// }
+/// bus.trigger("counter:changed", ["count": .number(Double(now))])
+/// ```
+public typealias LockedState<State: Sendable> = TrellisShared.LockedState<State>

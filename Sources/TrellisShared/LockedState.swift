@@ -3,11 +3,14 @@ import Foundation
 /// A value guarded by a lock that ThreadSanitizer understands; Trellis's own lock, public so
 /// that apps and plugins can use it too.
 ///
-/// `Synchronization.Mutex` would be the first choice, but on Linux ThreadSanitizer does not
-/// see its lock and reports every access it guards as a race (checked with Swift 6.3.1), so
-/// `swift test --sanitize=thread` could not check the code using it. This is a plain
-/// `pthread_mutex_t`, which ThreadSanitizer intercepts (`NSLock` wraps one too, behind two
-/// more calls).
+/// `Synchronization.Mutex` would be the first choice, but on Linux ThreadSanitizer sees its lock
+/// only when it is free: a contended `Mutex` is taken and handed over inside
+/// libswiftSynchronization (futex calls that TSan does not instrument), so TSan reports the
+/// accesses it guards as races whenever two threads meet at it (Swift 6.3.1;
+/// `.ci/lock-visibility/check` proves it on every CI run, for this lock and the others). This is
+/// a plain `pthread_mutex_t`, which ThreadSanitizer intercepts (`NSLock` wraps one too, behind
+/// two more calls). Never call out of `withLock`'s body (a handler, a trigger, a plugin): copy
+/// what you need and call after it returns.
 ///
 /// ```swift
 /// let names = LockedState<[String]>([])

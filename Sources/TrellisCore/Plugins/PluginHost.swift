@@ -15,13 +15,19 @@ import Logging
 /// for report in host.loadAll() where report.state.failure != nil {
 ///     logger.warning("\(report)")
 /// }
-/// if !shell.services.services.contains(where: { $0.name == NetworkActivityService.name }) {
-///     try shell.services.register(NetworkActivityService.name) { NetworkActivityService() }   // built-in fallback
-/// }
 /// ```
 ///
 /// Libraries are never unloaded. Disabling a loaded plugin stops its services and removes its
 /// watches; enabling it again restarts its autostart services.
+///
+/// ## Threads
+/// `loadAll` and `setEnabled` may be called from any thread and run one at a time, holding no
+/// lock while plugin code runs: a call from another thread waits for the one in progress. A
+/// call made while one runs on the same thread (by a watcher of an event a plugin's start
+/// triggered, say) cannot wait for it: it is queued, and runs as soon as the current call's
+/// own work is done, before that call returns (whose result shows its effect); the queued call
+/// itself returns the report(s) as they are when it is queued. Plugin code must therefore not
+/// wait for another thread that calls them.
 public final class PluginHost: Sendable {
     private struct State: Sendable {
         var reports: [PluginReport] = []
@@ -35,9 +41,12 @@ public final class PluginHost: Sendable {
     private let loader: PluginLoader
     private let logger: Logger
     private let state = LockedState(State())
-    /// Serialises `loadAll` and `setEnabled`, which run plugin code and so cannot hold `state`'s
-    /// lock; recursive so that a watcher run by a plugin's start may call `setEnabled`.
-    private let operations = NSRecursiveLock()
+    /// Runs `loadAll` and `setEnabled` one at a time (see "Threads"), on their caller's thread.
+    private let operations = DispatchQueue(label: "trellis.plugins.operations")
+    /// Set on `operations`: tells a call made during an operation on the same thread.
+    private let onOperations = DispatchSpecificKey<Bool>()
+    /// Calls queued during an operation on its own thread, run before that operation returns.
+    private let queued = LockedState<[@Sendable () -> Void]>([])
 
     /// A host loading plugins onto `bus` and `services`.
     /// - Parameters:
@@ -58,6 +67,20 @@ public final class PluginHost: Sendable {
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, navigate: navigate,
                                    handleRequest: handleRequest)
         self.logger = logger
+        operations.setSpecific(key: onOperations, value: true)
+    }
+
+    /// Runs `operation` once the one in progress is done, or queues it when called during an
+    /// operation on this thread (see "Threads").
+    private func perform(_ operation: @escaping @Sendable () -> Void) {
+        guard DispatchQueue.getSpecific(key: onOperations) == nil else {
+            queued.withLock { $0.append(operation) }
+            return
+        }
+        operations.sync {
+            operation()
+            while let next = queued.withLock({ $0.isEmpty ? nil : $0.removeFirst() }) { next() }
+        }
     }
 
     /// Reads the settings, finds every plugin and loads the enabled ones in dependency order.
@@ -68,8 +91,11 @@ public final class PluginHost: Sendable {
     /// - Returns: one report per plugin folder found, in search order.
     @discardableResult
     public func loadAll(serviceOptions: [String: JSONValue] = [:]) -> [PluginReport] {
-        operations.lock()
-        defer { operations.unlock() }
+        perform { self.discoverAndLoad(serviceOptions: serviceOptions) }
+        return reports
+    }
+
+    private func discoverAndLoad(serviceOptions: [String: JSONValue]) {
         do { try settings.load() } catch { logger.error("\(error); every plugin stays enabled") }
         let previous = state.withLock { state in
             state.options.merge(serviceOptions) { _, new in new }
@@ -93,7 +119,6 @@ public final class PluginHost: Sendable {
             reports[index] = load(reports[index], loadedSoFar: reports)
         }
         state.withLock { $0.reports = reports }
-        return reports
     }
 
     /// Why each plugin that will not load is unavailable, for its dependents' failures.
@@ -114,25 +139,37 @@ public final class PluginHost: Sendable {
         state.withLock { $0.reports }
     }
 
-    /// The report of the plugin `id` that counts (the loaded one when several folders share the id).
+    /// The report of the plugin `id` that counts (the loaded or disabled one when several
+    /// folders share the id).
     public func report(for id: String) -> PluginReport? {
         let reports = self.reports
-        return reports.first { $0.id == id && $0.state == .loaded } ?? reports.first { $0.id == id }
+        return Self.index(of: id, in: reports).map { reports[$0] }
+    }
+
+    private static func index(of id: String, in reports: [PluginReport]) -> Int? {
+        reports.firstIndex { $0.id == id && ($0.state == .loaded || $0.state == .disabled) }
+            ?? reports.firstIndex { $0.id == id }
     }
 
     /// Enables or disables plugin `id`, remembers it in the settings, and applies it now:
     /// disabling a loaded plugin stops its services and removes its watches; enabling a
     /// disabled plugin loads it (or, if it was loaded earlier in this run, restarts its
     /// autostart services). For a plugin that failed, the choice takes effect at the next start.
-    /// - Returns: the plugin's report afterwards, or `nil` if no plugin has this id.
+    /// Calls from several threads at once end with the plugin as the settings last say.
+    /// - Returns: the plugin's report afterwards (as it is now, if the call was queued: see
+    ///   "Threads"), or `nil` if no plugin has this id.
     @discardableResult
     public func setEnabled(_ id: String, _ enabled: Bool) throws(PluginSettingsError) -> PluginReport? {
-        operations.lock()
-        defer { operations.unlock() }
         try settings.setEnabled(id, enabled)
+        perform { self.applySetting(of: id) }
+        return report(for: id)
+    }
+
+    /// Brings plugin `id` to the state its setting asks for.
+    private func applySetting(of id: String) {
+        let enabled = settings.isEnabled(id)
         var reports = self.reports
-        guard let index = reports.firstIndex(where: { $0.id == id && ($0.state == .loaded || $0.state == .disabled) })
-                ?? reports.firstIndex(where: { $0.id == id }) else { return nil }
+        guard let index = Self.index(of: id, in: reports) else { return }
         let (context, options) = state.withLock { ($0.contexts[id], $0.options) }
         var report = reports[index]
         switch (enabled, report.state) {
@@ -158,7 +195,6 @@ public final class PluginHost: Sendable {
         reports[index] = report
         state.withLock { $0.reports = reports }
         logger.info("plugin \(id) \(enabled ? "enabled" : "disabled"): \(report.state)")
-        return report
     }
 
     /// Loads one found plugin whose dependencies are all loaded.

@@ -122,12 +122,12 @@ public final class RouteTable<Target: Sendable>: Sendable {
     /// - Returns: the number of routes removed.
     @discardableResult
     public func remove(owner: String) -> Int {
-        let count = state.withLock { state in
-            let ids = state.entries.values.lazy.filter { $0.owner == owner }.map(\.id)
-            return Array(ids).reduce(0) { count, id in count + (state.remove(id) == nil ? 0 : 1) }
+        // The removed entries (and their targets) are released once `withLock` has returned.
+        let removed = state.withLock { state in
+            state.entries.values.filter { $0.owner == owner }.compactMap { state.remove($0.id) }
         }
-        logger.debug("removed \(count) route(s) of \(owner)")
-        return count
+        logger.debug("removed \(removed.count) route(s) of \(owner)")
+        return removed.count
     }
 
     /// Every registered route, in registration order (what `trellis routes` prints).

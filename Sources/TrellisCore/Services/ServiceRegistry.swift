@@ -6,10 +6,10 @@ import Logging
 ///
 /// ```swift
 /// let registry = ServiceRegistry(bus: bus)
-/// try registry.register(NetworkActivityService.name) { NetworkActivityService() }
-/// try registry.start(NetworkActivityService.name)
-/// try registry.start(NetworkActivityService.name)   // no-op: already running
-/// try registry.stop(NetworkActivityService.name)    // its watches end
+/// try registry.register("greeter") { GreeterService() }   // GreeterService: see ``Service``
+/// try registry.start("greeter")
+/// try registry.start("greeter")   // no-op: already running
+/// try registry.stop("greeter")    // its watches end
 /// ```
 ///
 /// A registration holds a factory; `start` makes one instance, which the registry keeps until

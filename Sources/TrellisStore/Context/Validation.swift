@@ -1,4 +1,4 @@
-import Synchronization
+import TrellisCore
 
 /// One problem found by validation at save.
 public struct ValidationIssue: Sendable, Equatable, CustomStringConvertible {
@@ -51,7 +51,7 @@ public struct ValidationRule: Sendable {
 
 /// The custom rules registered on a store, shared by all its contexts.
 final class ValidationRules: Sendable {
-    private let rules = Mutex<[String: [ValidationRule]]>([:])
+    private let rules = LockedState<[String: [ValidationRule]]>([:])
 
     func add(_ rule: ValidationRule) {
         rules.withLock { $0[rule.entityName, default: []].append(rule) }

@@ -1,13 +1,13 @@
 import Dispatch
 import Logging
-import Synchronization
+import TrellisCore
 
 /// Follows the store's saves for one fetched results controller, off the main thread: on
 /// each save it opens a new snapshot, works out the transition from the state the
 /// controller will show, and hands it over. Saves that come in while it works are
 /// coalesced into the next transition.
 final class FetchedResultsWorker: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var current: SnapshotState
         var isScheduled = false
         var observation: StoreObservation?
@@ -15,7 +15,7 @@ final class FetchedResultsWorker: Sendable {
 
     private let store: PersistentStore
     private let queue = DispatchQueue(label: "trellis.store.fetched-results")
-    private let state: Mutex<State>
+    private let state: LockedState<State>
     private let deliver: @Sendable (Result<FetchedTransition, any Error>) -> Void
     private let logger = Logger(label: "trellis.store.fetched")
 
@@ -24,7 +24,7 @@ final class FetchedResultsWorker: Sendable {
          deliver: @escaping @Sendable (Result<FetchedTransition, any Error>) -> Void)
     {
         self.store = store
-        self.state = Mutex(State(current: initial))
+        self.state = LockedState(State(current: initial))
         self.deliver = deliver
         let observation = store.changeCenter.addObserver { [weak self] _ in self?.schedule() }
         state.withLock { $0.observation = observation }
@@ -32,7 +32,8 @@ final class FetchedResultsWorker: Sendable {
 
     /// Stops following saves.
     func stop() {
-        state.withLock { $0.observation = nil }
+        // Ended once `withLock` has returned: ending it takes the change center's lock.
+        _ = state.withLock { $0.observation.take() }
     }
 
     /// Looks for saves now, e.g. after another process wrote.

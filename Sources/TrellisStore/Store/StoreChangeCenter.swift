@@ -1,5 +1,5 @@
 import Foundation
-import Synchronization
+import TrellisCore
 
 /// Remembers what recent saves changed, numbered by the store's commit sequence, and tells
 /// observers (fetched results) that a save happened.
@@ -8,7 +8,7 @@ import Synchronization
 /// the commit, so any snapshot that sees a commit can find its changes here; a save that
 /// fails to commit discards its entry.
 final class StoreChangeCenter: Sendable {
-    private struct State {
+    private struct State: Sendable {
         var log: [(sequence: Int, changes: StoreChanges)] = []
         var observers: [UUID: @Sendable (Int) -> Void] = [:]
     }
@@ -16,7 +16,7 @@ final class StoreChangeCenter: Sendable {
     /// Saves remembered; an observer further behind than this reloads instead of diffing.
     static let capacity = 512
 
-    private let state = Mutex(State())
+    private let state = LockedState(State())
 
     func record(_ changes: StoreChanges, sequence: Int) {
         state.withLock { state in
@@ -47,7 +47,8 @@ final class StoreChangeCenter: Sendable {
     func addObserver(_ callback: @escaping @Sendable (Int) -> Void) -> StoreObservation {
         let id = UUID()
         state.withLock { $0.observers[id] = callback }
-        return StoreObservation { [weak self] in self?.state.withLock { _ = $0.observers.removeValue(forKey: id) } }
+        // The removed callback is released once `withLock` has returned: its captures may end with it.
+        return StoreObservation { [weak self] in _ = self?.state.withLock { $0.observers.removeValue(forKey: id) } }
     }
 
     func notify(sequence: Int) {

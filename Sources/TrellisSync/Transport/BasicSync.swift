@@ -74,7 +74,7 @@ public final class BasicSync: Sync {
     private func send(_ request: SyncRequest, attempt: Int) async throws(SyncError) -> SyncResponse {
         let details: JSONValue = ["method": .string(request.method.rawValue), "url": .string(request.url.absoluteString),
                                   "attempt": .number(Double(attempt))]
-        bus?.trigger(NetworkActivityService.networkOn, details, from: self)
+        bus?.trigger(NetworkActivity.on, details, from: self)
         let outcome: Result<SyncResponse, SyncError>
         do {
             outcome = .success(try await exchange(request).result())
@@ -83,7 +83,7 @@ public final class BasicSync: Sync {
         }
         var finished = details
         finished["outcome"] = .string(Self.summary(of: outcome))
-        bus?.trigger(NetworkActivityService.networkOff, finished, from: self)
+        bus?.trigger(NetworkActivity.off, finished, from: self)
         logger.debug("request finished", metadata: ["request": "\(request.method) \(request.url.absoluteString)",
                                                     "attempt": "\(attempt)", "outcome": "\(Self.summary(of: outcome))"])
         return try outcome.get()

@@ -1,48 +1,37 @@
 import Foundation
 import TrellisCore
+import TrellisHTTPABI
 
 #if canImport(Glibc)
 import Glibc
 #endif
 
-/// The HTTP transport library, `libTrellisHTTP.so` (URLSession behind four C functions; its
-/// source, `Sources/TrellisHTTP`, says why it is a library of its own), opened with `dlopen`
-/// the first time a request is sent, so that a process that never syncs never loads
-/// FoundationNetworking and libcurl.
+/// The HTTP transport library, `libTrellisHTTP.so` (URLSession behind the C table of
+/// `trellis_http.h`; its source, `Sources/TrellisHTTP`, says why it is a library of its own),
+/// opened with `dlopen` the first time a request is sent, so that a process that never syncs
+/// never loads FoundationNetworking and libcurl.
 ///
 /// Looked for, in order: `$TRELLIS_HTTP_LIBRARY`; beside the running executable (a SwiftPM
 /// build folder, tests included); `<prefix>/lib/trellis/`, where the executable is
 /// `<prefix>/bin/<name>` (`meson install`).
 final class HTTPLibrary: Sendable {
     static let fileName = "libTrellisHTTP.so"
-    static let abiVersion: Int32 = 1
+    static let abiVersion = UInt32(TRELLIS_HTTP_ABI_VERSION)
 
     /// The library, loaded once per process on first use, or why it could not be.
     static let shared: Result<HTTPLibrary, LoadError> = load(from: candidates())
 
-    typealias Done = @convention(c) (
-        UnsafeMutableRawPointer?, Int32, Int32, UnsafePointer<CChar>?, UnsafePointer<UInt8>?, Int, UnsafePointer<CChar>?
-    ) -> Void
-    private typealias Start = @convention(c) (
-        UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafePointer<CChar>, UnsafePointer<UInt8>?, Int, Double,
-        UnsafeMutableRawPointer?, Done
-    ) -> UnsafeMutableRawPointer
-    private typealias Handle = @convention(c) (UnsafeMutableRawPointer) -> Void
-    private typealias Version = @convention(c) () -> Int32
-
-    private let startFunction: Start
-    private let cancelFunction: Handle
-    private let releaseFunction: Handle
+    /// The library's function table; `start`, `cancel` and `release` are not NULL (``load(from:)``
+    /// checks them).
+    private let api: trellis_http_api
 
     /// Why the library could not be used.
     struct LoadError: Error, CustomStringConvertible {
         let description: String
     }
 
-    private init(start: Start, cancel: Handle, release: Handle) {
-        startFunction = start
-        cancelFunction = cancel
-        releaseFunction = release
+    private init(api: trellis_http_api) {
+        self.api = api
     }
 
     /// The places looked in, in order.
@@ -66,20 +55,22 @@ final class HTTPLibrary: Sendable {
             let reason = dlerror().map { String(cString: $0) } ?? "unknown dlopen error"
             return .failure(LoadError(description: "\(path) cannot be loaded: \(reason)"))
         }
-        func symbol<T>(_ name: String, as type: T.Type) -> T? {
-            dlsym(handle, name).map { unsafeBitCast($0, to: type) }
-        }
-        guard let version = symbol("trellis_http_abi_version", as: Version.self),
-              let start = symbol("trellis_http_start", as: Start.self),
-              let cancel = symbol("trellis_http_cancel", as: Handle.self),
-              let release = symbol("trellis_http_release", as: Handle.self)
+        // The symbol is the entry trellis_http.h declares, so its type is the header's.
+        guard let entry = dlsym(handle, TRELLIS_HTTP_ENTRY_SYMBOL).map({ unsafeBitCast($0, to: trellis_http_entry_fn.self) }),
+              let table = entry()
         else {
             return .failure(LoadError(description: "\(path) is not Trellis's HTTP library (its functions are missing)"))
         }
-        guard version() == abiVersion else {
-            return .failure(LoadError(description: "\(path) has ABI version \(version()), this build needs \(abiVersion)"))
+        // abi_version and struct_size come first in every version (trellis_http.c checks it).
+        let (version, size) = (table.pointee.abi_version, Int(table.pointee.struct_size))
+        guard version == abiVersion else {
+            return .failure(LoadError(description: "\(path) has ABI version \(version), this build needs \(abiVersion)"))
         }
-        return .success(HTTPLibrary(start: start, cancel: cancel, release: release))
+        guard size >= MemoryLayout<trellis_http_api>.size,
+              table.pointee.start != nil, table.pointee.cancel != nil, table.pointee.release != nil else {
+            return .failure(LoadError(description: "\(path) has a broken function table (\(size) bytes, or a function missing)"))
+        }
+        return .success(HTTPLibrary(api: table.pointee))
     }
 
     /// A request for ``exchange(_:)``.
@@ -93,7 +84,7 @@ final class HTTPLibrary: Sendable {
         let timeout: TimeInterval
     }
 
-    /// What became of a request (`Outcome` in the library).
+    /// What became of a request (`TRELLIS_HTTP_*` in trellis_http.h).
     enum Answer: Sendable {
         case answered(status: Int, etag: String?, body: Data)
         case cancelled
@@ -110,16 +101,17 @@ final class HTTPLibrary: Sendable {
                 let context = Unmanaged.passRetained(AnswerBox(continuation)).toOpaque()
                 let headers = request.headers.map { "\($0.name): \($0.value)\n" }.joined()
                 let reference = (request.body ?? Data()).withUnsafeBytes { body in
-                    startFunction(request.method, request.url, headers, body.bindMemory(to: UInt8.self).baseAddress,
-                                  body.count, request.timeout, context, { context, kind, status, etag, body, length, message in
+                    api.start!(request.method, request.url, headers, body.bindMemory(to: UInt8.self).baseAddress,
+                               body.count, request.timeout, context, { context, outcome, status, etag, body, length, message in
                         let answer: Answer
                         let text = message.map { String(cString: $0) } ?? "unknown error"
-                        switch kind {
-                        case 0: answer = .answered(status: Int(status), etag: etag.map { String(cString: $0) },
-                                                   body: body.map { Data(bytes: $0, count: length) } ?? Data())
-                        case 1: answer = .cancelled
-                        case 2: answer = .timedOut
-                        case 3: answer = .unreachable(text)
+                        switch outcome {
+                        case TRELLIS_HTTP_ANSWERED:
+                            answer = .answered(status: Int(status), etag: etag.map { String(cString: $0) },
+                                               body: body.map { Data(bytes: $0, count: length) } ?? Data())
+                        case TRELLIS_HTTP_CANCELLED: answer = .cancelled
+                        case TRELLIS_HTTP_TIMED_OUT: answer = .timedOut
+                        case TRELLIS_HTTP_UNREACHABLE: answer = .unreachable(text)
                         default: answer = .failed(text)
                         }
                         Unmanaged<AnswerBox>.fromOpaque(context!).takeRetainedValue().continuation.resume(returning: answer)
@@ -133,11 +125,11 @@ final class HTTPLibrary: Sendable {
     }
 
     fileprivate func cancel(_ reference: UInt) {
-        UnsafeMutableRawPointer(bitPattern: reference).map(cancelFunction)
+        UnsafeMutableRawPointer(bitPattern: reference).map { api.cancel!($0) }
     }
 
     fileprivate func release(_ reference: UInt) {
-        UnsafeMutableRawPointer(bitPattern: reference).map(releaseFunction)
+        UnsafeMutableRawPointer(bitPattern: reference).map { api.release!($0) }
     }
 }
 
@@ -164,7 +156,9 @@ private final class PendingRequest: Sendable {
         library.release(state.withLock { $0.reference })
     }
 
-    func started(_ reference: UnsafeMutableRawPointer) {
+    /// `reference` is the library's handle (never NULL by trellis_http.h; NULL is kept as 0,
+    /// which nothing cancels or releases).
+    func started(_ reference: UnsafeMutableRawPointer?) {
         let address = UInt(bitPattern: reference)
         let cancelled = state.withLock { state in
             state.reference = address

@@ -146,7 +146,7 @@ struct PluginFailureMatrixTests {
         let sandbox = try PluginSandbox()
         try sandbox.install("NetworkActivity")
         let harness = PluginHarness(sandbox: sandbox)
-        try harness.services.register(NetworkActivityService.name) { NetworkActivityService() }
+        try harness.services.register("net_state") { ProbeService() }
         let report = try load(sandbox, id: "network-activity", harness: harness)
         #expect(report.state == .failed(.serviceAlreadyRegistered(service: "net_state", reason: "registered by the host")))
         #expect(harness.services.services.first { $0.name == "net_state" }?.owner == "host")

@@ -126,6 +126,34 @@ struct PluginHostTests {
         #expect(harness.services.isRunning("template"))
     }
 
+    @Test("a watcher run by a plugin's start may disable that plugin: applied before loadAll returns")
+    func setEnabledFromAWatcherDuringLoad() throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Location")
+        let harness = PluginHarness(sandbox: sandbox)
+        let owner = WatchOwner()
+        let answers = LockedState<[PluginReport.State?]>([])
+        // The Location plugin's start triggers location:error at once, on the loading thread,
+        // for a track it cannot read.
+        harness.bus.watch("location:error", owner: owner) { _, _ in
+            let answer = try? harness.host.setEnabled("location", false)
+            answers.withLock { $0.append(answer?.state) }
+        }
+        let missing = sandbox.root.appendingPathComponent("nowhere.json").path
+        let reports = harness.host.loadAll(serviceOptions: ["location": ["track": .string(missing)]])
+
+        #expect(answers.withLock { $0 } == [nil], "queued: the plugin had no report yet")
+        #expect(reports[id: "location"]?.state == .disabled)
+        #expect(!harness.services.isRunning("location"))
+
+        // Enabled again, it starts, triggers location:error again, and the watcher's queued
+        // call disables it before this call returns.
+        let enabled = try harness.host.setEnabled("location", true)
+        #expect(answers.withLock { $0.count } == 2)
+        #expect(enabled?.state == .disabled)
+        #expect(!harness.services.isRunning("location"))
+    }
+
     @Test("plugins load after their dependencies, whatever the folder order")
     func dependencyOrder() throws {
         let sandbox = try PluginSandbox()

@@ -35,6 +35,23 @@ struct PluginSettingsTests {
         }
     }
 
+    @Test("a choice that cannot be written is an error naming the file, and changes nothing")
+    func unwritable() throws {
+        let sandbox = try PluginSandbox()
+        // A regular file where the settings folder should be: the folder cannot be created.
+        let blocker = sandbox.root.appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: blocker)
+        let settings = PluginSettings(url: blocker.appendingPathComponent("plugins.json"))
+        #expect {
+            try settings.setEnabled("location", false)
+        } throws: { error in
+            guard case PluginSettingsError.unwritable(let file, _) = error else { return false }
+            return file == blocker.appendingPathComponent("plugins.json").path
+        }
+        #expect(settings.isEnabled("location"))
+        #expect(settings.disabledIDs.isEmpty)
+    }
+
     @Test("the default file is under XDG_CONFIG_HOME, or ~/.config")
     func defaultLocation() {
         #expect(PluginSettings.defaultURL(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/home/u"]).path == "/cfg/trellis/plugins.json")

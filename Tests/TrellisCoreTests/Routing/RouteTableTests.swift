@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 import Testing
 @testable import TrellisCore
 
@@ -99,7 +98,7 @@ struct RouteTableTests {
         let table = RouteTable<Int>()
         try table.add("/stable/:id", owner: "stable", target: -1)
         let writers = 4, routesPerWriter = 300, readers = 4
-        let failures = Mutex<[String]>([])
+        let failures = LockedState<[String]>([])
         DispatchQueue.concurrentPerform(iterations: writers + readers) { worker in
             if worker < writers {
                 for index in 0..<routesPerWriter {

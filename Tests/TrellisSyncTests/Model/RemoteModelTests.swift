@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import Testing
 import TrellisCore
 @testable import TrellisSync
@@ -158,7 +157,7 @@ struct RemoteModelTests {
 
 /// Counts the events triggered from one sender, through the bus's sender filter.
 private final class FromRecorder: Sendable {
-    private let counter = Mutex(0)
+    private let counter = LockedState(0)
 
     init(bus: EventBus, sender: AnyObject) {
         bus.watch("*", from: sender, owner: self) { recorder, _ in recorder.counter.withLock { $0 += 1 } }

@@ -51,6 +51,57 @@ struct HTTPLibraryTests {
         #expect(other.description == "\(plugin) is not Trellis's HTTP library (its functions are missing)")
     }
 
+    /// A library exporting trellis_http_entry, built from trellis_http.h like the real one, whose
+    /// table is broken as `definitions` say (VERSION, SIZE, NO_CANCEL).
+    private func fakeLibrary(_ definitions: [String], in folder: URL) throws -> String {
+        let source = folder.appendingPathComponent("fake.c")
+        try Data("""
+            #include "trellis_http.h"
+            #ifndef VERSION
+            #define VERSION TRELLIS_HTTP_ABI_VERSION
+            #endif
+            #ifndef SIZE
+            #define SIZE sizeof(trellis_http_api)
+            #endif
+            static void *start(const char *m, const char *u, const char *h, const uint8_t *b, intptr_t l, double t,
+                               void *c, trellis_http_done d) { return 0; }
+            static void handle(void *request) {}
+            #ifdef NO_CANCEL
+            static const trellis_http_api table = {VERSION, SIZE, start, 0, handle};
+            #else
+            static const trellis_http_api table = {VERSION, SIZE, start, handle, handle};
+            #endif
+            const trellis_http_api *trellis_http_entry(void) { return &table; }
+            """.utf8).write(to: source)
+        let library = folder.appendingPathComponent("libfake-\(definitions.joined()).so").path
+        let include = SyncFixtures.repositoryRoot.appendingPathComponent("Sources/TrellisHTTPABI/include").path
+        let compiler = Process()
+        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        compiler.arguments = ["cc", "-shared", "-fPIC", "-I", include] + definitions.map { "-D\($0)" } + ["-o", library, source.path]
+        try compiler.run()
+        compiler.waitUntilExit()
+        #expect(compiler.terminationStatus == 0, "cc failed")
+        return library
+    }
+
+    @Test("a library of another ABI version, or with a broken table, is refused naming what is wrong")
+    func brokenTable() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-http-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+
+        let good = try fakeLibrary([], in: folder)
+        #expect((try? HTTPLibrary.load(from: [good]).get()) != nil, "the header's own table loads")
+        let newer = try fakeLibrary(["VERSION=99"], in: folder)
+        guard case .failure(let version) = HTTPLibrary.load(from: [newer]) else { Issue.record("version 99 loaded"); return }
+        #expect(version.description == "\(newer) has ABI version 99, this build needs \(HTTPLibrary.abiVersion)")
+        for broken in [["SIZE=8"], ["NO_CANCEL"]] {
+            let library = try fakeLibrary(broken, in: folder)
+            guard case .failure(let error) = HTTPLibrary.load(from: [library]) else { Issue.record("\(broken) loaded"); continue }
+            #expect(error.description.hasPrefix("\(library) has a broken function table"), "\(error)")
+        }
+    }
+
     @Test("without the library a request fails as a transport error naming it; edits stay queued as when offline")
     func sendWithoutLibrary() async throws {
         let bus = EventBus()

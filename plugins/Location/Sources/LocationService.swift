@@ -10,23 +10,29 @@ import TrellisPluginSDK
 /// `location:error` with `{"reason", "file"}` instead, and the service stays idle until stopped.
 ///
 /// Updates come from a DispatchSource timer on the service's private queue; watchers of
-/// `location:update` run on that queue. After `stop(options:)` returns, no update is triggered.
-// `timer`, `points` and `next` are only accessed on `queue`.
-final class LocationService: PluginService, @unchecked Sendable {
+/// `location:update` run on that queue, with no lock held, so they may stop the service or wait
+/// for a thread that does. After `stop(options:)` returns, at most the one update already under
+/// way is still delivered (as with any DispatchSource's cancel).
+final class LocationService: PluginService {
     static let name = "location"
     static let update = "location:update"
     static let error = "location:error"
 
+    /// A started timer and the points it walks through.
+    // A DispatchSource is not marked Sendable, but libdispatch makes its methods thread-safe;
+    // this one is resumed once, by `start`, and cancelled once, by whoever takes it out of `run`.
+    private struct Run: @unchecked Sendable {
+        let timer: any DispatchSourceTimer
+        let points: [LocationPoint]
+        var next = 0
+    }
+
     private let bus: PluginBus
     private let queue = DispatchQueue(label: "trellis.plugin.location")
-    private let onQueue = DispatchSpecificKey<Bool>()
-    private var timer: (any DispatchSourceTimer)?
-    private var points: [LocationPoint] = []
-    private var next = 0
+    private let run = LockedState<Run?>(nil)
 
     init(host: TrellisHost) {
         bus = host.bus
-        queue.setSpecific(key: onQueue, value: true)
     }
 
     func start(options: JSONValue) throws {
@@ -44,36 +50,29 @@ final class LocationService: PluginService, @unchecked Sendable {
                 return
             }
         }
-        onQueueSync {
-            self.points = points
-            next = 0
-            let timer = DispatchSource.makeTimerSource(queue: queue)
-            timer.schedule(deadline: .now(), repeating: options.interval)
-            timer.setEventHandler { [weak self] in self?.tick() }
-            self.timer = timer
-            timer.resume()
+        let timer = DispatchSource.makeTimerSource(queue: queue)
+        timer.schedule(deadline: .now(), repeating: options.interval)
+        timer.setEventHandler { [weak self] in self?.tick() }
+        let previous = run.withLock { run in
+            defer { run = Run(timer: timer, points: points) }
+            return run
         }
+        previous?.timer.cancel()
+        timer.resume()
     }
 
     func stop(options: JSONValue) {
-        onQueueSync {
-            timer?.cancel()
-            timer = nil
-            points = []
-        }
+        run.withLock { $0.take() }?.timer.cancel()
     }
 
-    /// Triggers the next update; runs on `queue`.
+    /// Triggers the next update, outside the lock; runs on `queue`.
     private func tick() {
-        guard timer != nil, !points.isEmpty else { return }
-        let point = points[next]
-        next = (next + 1) % points.count
+        let point = run.withLock { run -> LocationPoint? in
+            guard let current = run, !current.points.isEmpty else { return nil }
+            run?.next = (current.next + 1) % current.points.count
+            return current.points[current.next]
+        }
+        guard let point else { return }
         bus.trigger(Self.update, point.update(at: Date()))
-    }
-
-    /// Runs `body` on `queue`, waiting for it; directly when already there (a watcher of
-    /// `location:update` that stops the service).
-    private func onQueueSync(_ body: () -> Void) {
-        if DispatchQueue.getSpecific(key: onQueue) == true { body() } else { queue.sync(execute: body) }
     }
 }

@@ -59,18 +59,22 @@ public final class PluginSettings: Sendable {
         disabled.withLock { $0.sorted() }
     }
 
-    /// Enables or disables plugin `id` and writes the file (creating its folder).
+    /// Enables or disables plugin `id` and writes the file (creating its folder); when the file
+    /// cannot be written, nothing changes.
     public func setEnabled(_ id: String, _ enabled: Bool) throws(PluginSettingsError) {
-        let ids = disabled.withLock { set -> [String] in
-            if enabled { set.remove(id) } else { set.insert(id) }
-            return set.sorted()
-        }
-        let json: JSONValue = ["disabled": .array(ids.map(JSONValue.string))]
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            try json.jsonData().write(to: url, options: .atomic)
-        } catch {
-            throw .unwritable(file: url.path, reason: error.localizedDescription)
+        // Written under the lock, so that concurrent calls leave the file as the last one says.
+        try disabled.withLock { set throws(PluginSettingsError) in
+            var changed = set
+            if enabled { changed.remove(id) } else { changed.insert(id) }
+            let json: JSONValue = ["disabled": .array(changed.sorted().map(JSONValue.string))]
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                        withIntermediateDirectories: true)
+                try json.jsonData().write(to: url, options: .atomic)
+            } catch {
+                throw .unwritable(file: url.path, reason: error.localizedDescription)
+            }
+            set = changed
         }
     }
 }
