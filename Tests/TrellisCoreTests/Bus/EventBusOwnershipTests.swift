@@ -1,5 +1,6 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("EventBus ownership and unwatching")
 struct EventBusOwnershipTests {
@@ -53,7 +54,7 @@ struct EventBusOwnershipTests {
     @Test("an owner released by its own handler gets the rest of its run, then is gone; later owners still run")
     func ownerHeldForItsRun() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let holder = LockedState<WatchOwner?>(WatchOwner())
         weak let weakOwner = holder.withLock { $0 }
         let other = WatchOwner()
@@ -74,7 +75,7 @@ struct EventBusOwnershipTests {
     @Test("interleaved owners each get their own watches, a dead one in between is skipped")
     func interleavedOwners() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let a = WatchOwner()
         var b: WatchOwner? = WatchOwner()
         let c = WatchOwner()
@@ -121,7 +122,7 @@ struct EventBusOwnershipTests {
         let owner = WatchOwner()
         let noteA = WatchOwner()
         let noteB = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("changed", from: noteA, owner: owner) { event in recorder.record("A \(event.data)") }
 
         bus.trigger("changed", 1, from: noteA)
@@ -152,7 +153,7 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let model = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch(everyMessageFrom: model, owner: owner) { event in recorder.record(event.message) }
 
         bus.trigger("saved", from: model)
@@ -183,7 +184,7 @@ struct EventBusOwnershipTests {
     func unwatchMessage() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("net:on", owner: owner) { _ in recorder.record("exact") }
         bus.watch("net:*", owner: owner) { _ in recorder.record("wildcard") }
         bus.watch("net:on", from: owner, owner: owner) { _ in recorder.record("filtered") }
@@ -202,7 +203,7 @@ struct EventBusOwnershipTests {
         let owner = WatchOwner()
         let noteA = WatchOwner()
         let noteB = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("changed", from: noteA, owner: owner) { _ in recorder.record("A") }
         bus.watch("changed", from: noteB, owner: owner) { _ in recorder.record("B") }
         bus.watch("changed", owner: owner) { _ in recorder.record("any") }
@@ -233,7 +234,7 @@ struct EventBusOwnershipTests {
     func unwatchByID() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let first = bus.watch("tick", owner: owner) { _ in recorder.record("first") }
         bus.watch("tick", owner: owner) { _ in recorder.record("second") }
 

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 /// The watcher lists a trigger borrows without a retain (reader slots and retired lists).
 @Suite("EventBus borrowed watcher lists")
@@ -41,7 +42,7 @@ struct EventBusSnapshotTests {
     @Test("watching and unwatching the message being delivered, at every depth, never breaks the list in use")
     func churnDuringNestedDelivery() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let added = LockedState<[WatchToken]>([])
         let token = bus.watch("tick") { event in
             let level = event.data.intValue ?? 0

@@ -1,5 +1,6 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("NameTable, the bus's lookup by message name")
 struct NameTableTests {
@@ -77,7 +78,7 @@ struct NameTableTests {
     @Test("the bus matches exact names by bytes, as it matches wildcards")
     func busUsesBytes() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let owner = WatchOwner()
         bus.watch("caf\u{E9}:saved", owner: owner) { _ in recorder.record("exact composed") }
         bus.watch("caf\u{E9}:*", owner: owner) { _ in recorder.record("wildcard composed") }
@@ -108,7 +109,7 @@ struct EventBusRemovalScaleTests {
     @Test("canonically equal names with different bytes keep separate watch lists through removal")
     func byteDistinctNamesOnRemoval() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let first = WatchOwner()
         let second = WatchOwner()
         bus.watch("caf\u{E9}", owner: first) { _ in recorder.record("composed, first") }

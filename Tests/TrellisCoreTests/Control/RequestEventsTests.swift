@@ -1,10 +1,11 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("FrontController lifecycle events")
 struct RequestEventsTests {
     let bus = EventBus()
-    let trace = ControlTrace()
+    let trace = Trace()
 
     func controller() -> FrontController {
         let controller = FrontController(bus: bus)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 /// The NetworkActivity plugin behaves exactly like the host's built-in `NetworkActivityService`:
 /// every test runs against both.
@@ -18,7 +19,7 @@ struct NetworkActivityPluginTests {
     private struct Setup {
         let sandbox: PluginSandbox
         let harness: PluginHarness
-        let changes: EventLog
+        let changes: Trace
 
         init(_ implementation: Implementation) throws {
             sandbox = try PluginSandbox()
@@ -33,9 +34,9 @@ struct NetworkActivityPluginTests {
                 try harness.services.register("net_state") { NetworkActivityService(logger: logger) }
                 try harness.services.start("net_state")
             }
-            changes = EventLog()
+            changes = Trace()
             harness.bus.watch("activity:changed", owner: changes) { log, event in
-                log.append("\(event.data["active"]?.boolValue.map(String.init) ?? "?")/\(event.data["count"]?.intValue ?? -1)")
+                log.record("\(event.data["active"]?.boolValue.map(String.init) ?? "?")/\(event.data["count"]?.intValue ?? -1)")
             }
         }
 

@@ -2,12 +2,13 @@ import Foundation
 import Logging
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("NetworkActivityService")
 struct NetworkActivityServiceTests {
     let bus = EventBus()
     let observer = WatchOwner()
-    let changes = EventRecorder()
+    let changes = Trace()
 
     /// Starts a service on `bus` and records every `activity:changed` as "active/count".
     func startService(logger: Logger? = nil) throws -> NetworkActivityService {

@@ -3,6 +3,7 @@ import Synchronization
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("RemoteModel: a resource on the server")
 @MainActor

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("BasicSync: JSON over HTTP against a real server")
 struct BasicSyncTests {
