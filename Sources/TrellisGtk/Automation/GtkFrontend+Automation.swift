@@ -26,14 +26,19 @@ import TrellisCore
 /// | `quit` | quits |
 ///
 /// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`.
+///
+/// Test hooks, not API: reached with `@_spi(Testing) import TrellisGtk`.
 extension GtkFrontend {
     /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
     /// photographs after a frame is the settled state, as GTK's own tests do.
+    @_spi(Testing)
     public static func disableAnimations() {
         guard let settings = gtk_settings_get_default() else { return }
         GtkSettingsProperty.setBool(gobj(settings), "gtk-enable-animations", false)
     }
 
+    /// Runs one automation command (see the table above) and calls `reply` once with its answer.
+    @_spi(Testing)
     public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
         func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
         func done() { reply(["ok": true]) }
