@@ -137,6 +137,7 @@ extension GtkFrontend {
             "search": .string(window.searchText),
             "searchActive": .bool(window.isSearchActive),
             "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
+            "frame": .number(Double(frameCounter)),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
@@ -156,6 +157,13 @@ extension GtkFrontend {
         }
         desktopSnapshot(into: &result)
         return result
+    }
+
+    /// How many frames the window's frame clock has painted: it goes up while the main loop
+    /// runs and paints, and stands still while something blocks it.
+    private var frameCounter: Int {
+        guard let clock = gtk_widget_get_frame_clock(window.window.as()) else { return 0 }
+        return Int(gdk_frame_clock_get_frame_counter(clock))
     }
 
     /// Saves a screenshot after the next frame; when the renderer has nothing yet (a popover

@@ -26,10 +26,13 @@ struct LocationPluginTests {
         let sandbox = try PluginSandbox()
         let harness = try loaded(sandbox)
         let updates = Trace()
+        let started = Date().timeIntervalSince1970
         harness.bus.watch("location:update", owner: updates) { log, event in
             let data = event.data
-            let age = Date().timeIntervalSince1970 - (data["timestamp"]?.doubleValue ?? 0)
-            log.record("\(data["latitude"] ?? nil) \(data["longitude"] ?? nil) \(data["accuracy"] ?? nil) fresh:\(age >= 0 && age < 5)")
+            // Fresh: stamped after the service started and before the update arrived.
+            let stamp = data["timestamp"]?.doubleValue ?? 0
+            let fresh = started <= stamp && stamp <= Date().timeIntervalSince1970
+            log.record("\(data["latitude"] ?? nil) \(data["longitude"] ?? nil) \(data["accuracy"] ?? nil) fresh:\(fresh)")
         }
 
         try harness.services.start("location", options: ["interval": 0.02, "latitude": 59.9343, "longitude": 30.3351, "accuracy": 25])
