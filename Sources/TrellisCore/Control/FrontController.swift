@@ -47,7 +47,7 @@ public final class FrontController: Sendable {
     /// Creates a front controller with nothing mapped.
     public init(
         bus: EventBus, objects: ControlObjectRegistry = ControlObjectRegistry(),
-        logger: Logger = Logger(label: "trellis.control")
+        logger: Logger = Logger(trellis: "trellis.control")
     ) {
         self.bus = bus
         self.objects = objects

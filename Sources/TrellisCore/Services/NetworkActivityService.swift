@@ -40,7 +40,7 @@ public final class NetworkActivityService: Service, @unchecked Sendable {
     private var bus: EventBus?
 
     /// Creates a stopped service.
-    public init(logger: Logger = Logger(label: "trellis.services.net_state")) {
+    public init(logger: Logger = Logger(trellis: "trellis.services.net_state")) {
         self.logger = logger
     }
 

@@ -6,10 +6,12 @@ import TrellisTesting
 struct FrontControllerCancellationTests {
     let bus = EventBus()
     let trace = Trace()
+    /// What the controller logs (unknown commands' errors), kept out of the test log.
+    let logs = LogCapture()
 
     /// A controller whose `slow` command has a business object that waits a minute.
     func slowController() -> FrontController {
-        let controller = FrontController(bus: bus)
+        let controller = FrontController(bus: bus, logger: logs.logger())
         let trace = trace
         controller.mapBusiness("slow") { ProbeStep(label: "waiting", trace: trace, sleep: .seconds(60)) }
         controller.mapView("slow") { ProbeView("view", trace) }

@@ -89,7 +89,7 @@ final class PluginHarness: Sendable {
 
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity()) {
         bus = EventBus()
-        services = ServiceRegistry(bus: bus)
+        services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
