@@ -26,6 +26,7 @@ public final class LogCapture: Sendable {
         /// The logger's metadata merged with the message's.
         public let metadata: Logger.Metadata
 
+        /// An entry, as a test writes the one it expects.
         public init(level: Logger.Level, message: String, metadata: Logger.Metadata = [:]) {
             self.level = level
             self.message = message

@@ -4,8 +4,8 @@ import TrellisCore
 /// order, and awaited until a condition holds.
 ///
 /// A wait registers a waiter; every append checks the waiters' conditions (outside the lock,
-/// on a copy of the list) and resumes those that hold. The timeout and the waiting task's
-/// cancellation end a wait the same way, by resuming it with `false`.
+/// on a copy of the list) and resumes those that hold with that copy. The timeout and the
+/// waiting task's cancellation end a wait the same way, by resuming it with `nil`.
 final class Recording<Element: Sendable>: Sendable {
     private typealias Condition = @Sendable ([Element]) -> Bool
 
@@ -13,7 +13,7 @@ final class Recording<Element: Sendable>: Sendable {
     /// before it could wait).
     private enum Slot: Sendable {
         case reserved
-        case waiting(Condition, CheckedContinuation<Bool, Never>)
+        case waiting(Condition, CheckedContinuation<[Element]?, Never>)
         case ended
     }
 
@@ -42,7 +42,7 @@ final class Recording<Element: Sendable>: Sendable {
             return (state.elements, state.waitingConditions)
         }
         for (id, condition) in waiting where condition(elements) {
-            resume(id, with: true)
+            resume(id, with: elements)
         }
     }
 
@@ -59,21 +59,19 @@ final class Recording<Element: Sendable>: Sendable {
             return state.lastSlot
         }
         defer { state.withLock { _ = $0.slots.removeValue(forKey: id) } }
-        let satisfied = await withTaskGroup(of: Bool.self) { group in
+        return await withTaskGroup(of: [Element]?.self) { group in
             group.addTask { await self.suspend(id, until: condition) }
             group.addTask {
                 try? await Task.sleep(for: timeout)
-                return false
+                return nil
             }
-            let first = await group.next() ?? false
+            let first = await group.next() ?? nil
             group.cancelAll()
             return first
         }
-        guard satisfied else { return nil }
-        return all
     }
 
-    private func suspend(_ id: UInt64, until condition: @escaping Condition) async -> Bool {
+    private func suspend(_ id: UInt64, until condition: @escaping Condition) async -> [Element]? {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
                 let elements = state.withLock { state -> [Element]? in
@@ -81,8 +79,8 @@ final class Recording<Element: Sendable>: Sendable {
                     state.slots[id] = .waiting(condition, continuation)
                     return state.elements
                 }
-                guard let elements else { return continuation.resume(returning: false) }
-                if condition(elements) { resume(id, with: true) }
+                guard let elements else { return continuation.resume(returning: nil) }
+                if condition(elements) { resume(id, with: elements) }
             }
         } onCancel: {
             let endedBeforeWaiting = state.withLock { state -> Bool in
@@ -90,40 +88,17 @@ final class Recording<Element: Sendable>: Sendable {
                 state.slots[id] = .ended
                 return true
             }
-            if !endedBeforeWaiting { resume(id, with: false) }
+            if !endedBeforeWaiting { resume(id, with: nil) }
         }
     }
 
     /// Resumes wait `id` if it is still waiting (each wait is resumed exactly once).
-    private func resume(_ id: UInt64, with value: Bool) {
-        let continuation = state.withLock { state -> CheckedContinuation<Bool, Never>? in
+    private func resume(_ id: UInt64, with value: [Element]?) {
+        let continuation = state.withLock { state -> CheckedContinuation<[Element]?, Never>? in
             guard case .waiting(_, let continuation)? = state.slots[id] else { return nil }
             state.slots[id] = .ended
             return continuation
         }
         continuation?.resume(returning: value)
-    }
-}
-
-/// A wait of ``EventRecorder`` or ``Trace`` that ran out of time: what was awaited, for how
-/// long, and what had been recorded by then, so the failure says what happened instead.
-public struct WaitTimeout: Error, CustomStringConvertible, Sendable {
-    /// What the wait was for, in words ("2 events 'sync:finished'").
-    public let expectation: String
-    /// How long the wait lasted.
-    public let timeout: Duration
-    /// What had been recorded when the time ran out (message names, or trace entries).
-    public let recorded: [String]
-
-    public init(expectation: String, timeout: Duration, recorded: [String]) {
-        self.expectation = expectation
-        self.timeout = timeout
-        self.recorded = recorded
-    }
-
-    public var description: String {
-        let shown = recorded.suffix(20)
-        let list = shown.isEmpty ? "nothing" : (recorded.count > shown.count ? "…, " : "") + shown.joined(separator: ", ")
-        return "waited \(timeout) for \(expectation); recorded \(recorded.count): \(list)"
     }
 }
