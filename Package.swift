@@ -13,6 +13,9 @@ let package = Package(
     products: [
         .library(name: "TrellisCore", targets: ["TrellisCore"]),
         .library(name: "TrellisHeadless", targets: ["TrellisHeadless"]),
+        // For app authors' tests (as NIOEmbedded is for SwiftNIO's): an event recorder, a
+        // trace, a log capture.
+        .library(name: "TrellisTesting", targets: ["TrellisTesting"]),
         .library(name: "TrellisGtk", targets: ["TrellisGtk"]),
         .library(name: "TrellisPluginSDK", targets: ["TrellisPluginSDK"]),
         // The plugins in plugins/, one shared library each, loaded at run time by the host.
@@ -28,7 +31,7 @@ let package = Package(
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -118,6 +121,14 @@ let package = Package(
             dependencies: ["TrellisCore"]
         ),
         .target(
+            name: "TrellisTesting",
+            dependencies: [
+                "TrellisCore",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryLogging", package: "swift-log"),
+            ]
+        ),
+        .target(
             name: "TrellisDemo",
             dependencies: ["TrellisCore", "TrellisStore", "TrellisSync"]
         ),
@@ -143,7 +154,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TrellisCoreTests",
-            dependencies: ["TrellisCore"],
+            dependencies: ["TrellisCore", "TrellisTesting"],
             // The plugin tests load the plugins' shared libraries. Under `--sanitize=thread` those
             // are instrumented too and call into the ThreadSanitizer runtime linked into the test
             // executable, which exports most of its entry points but not these four (gold takes
@@ -154,22 +165,25 @@ let package = Package(
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
         .testTarget(
             name: "TrellisFuzzTests",
-            dependencies: ["TrellisCore", "TrellisStore", "TrellisPluginABI", .product(name: "Logging", package: "swift-log"),
+            dependencies: ["TrellisCore", "TrellisStore", "TrellisPluginABI", "TrellisTesting",
+                           .product(name: "Logging", package: "swift-log"),
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "TrellisStoreTests",
             // The crash-safety test runs trellis-store-crasher as a child process.
-            dependencies: ["TrellisStore", "TrellisCore", "trellis-store-crasher"]
+            dependencies: ["TrellisStore", "TrellisCore", "TrellisTesting", "trellis-store-crasher"]
         ),
         .testTarget(
             name: "TrellisSyncTests",
             dependencies: [
-                "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless",
+                "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless", "TrellisTesting",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ]
         ),
-        .testTarget(name: "TrellisHeadlessTests", dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisStore"]),
+        .testTarget(name: "TrellisHeadlessTests",
+                    dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisStore", "TrellisTesting"]),
+        .testTarget(name: "TrellisTestingTests", dependencies: ["TrellisTesting", "TrellisCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TrellisGtkTests",
             dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore"]

@@ -30,7 +30,7 @@ public enum DemoApp {
     ///   - store: the store holding notes and people.
     ///   - syntheticRows: show this many synthetic rows in the catalog instead (`--rows`).
     public static func install(on shell: Shell, catalog: [String], store: PersistentStore, syntheticRows: Int? = nil) throws {
-        shell.provide(EventRecorder(bus: shell.bus))
+        shell.provide(EventHistory(bus: shell.bus))
         shell.provide(StoreBox(store))
         NoteCommands.map(on: shell, store: store)
         shell.provide(DemoModel(catalog: catalog, syntheticRows: syntheticRows, bus: shell.bus))

@@ -5,17 +5,17 @@ import TrellisCore
 enum DemoContext {
     static func model(of shell: Shell?) -> DemoModel? { shell?.resolve(DemoModel.self) }
 
-    static func recentEvents(of shell: Shell?) -> [String] { shell?.resolve(EventRecorder.self)?.lines ?? [] }
+    static func recentEvents(of shell: Shell?) -> [String] { shell?.resolve(EventHistory.self)?.lines ?? [] }
 }
 
 /// Keeps the last bus events since start, so the event log page shows what happened before
 /// it was opened.
 @MainActor
-public final class EventRecorder {
-    public private(set) var lines: [String] = []
+final class EventHistory {
+    private(set) var lines: [String] = []
     private let limit: Int
 
-    public init(bus: EventBus, limit: Int = 500) {
+    init(bus: EventBus, limit: Int = 500) {
         self.limit = limit
         bus.watchOnMainActor("*", owner: self) { recorder, event in recorder.record(event) }
     }

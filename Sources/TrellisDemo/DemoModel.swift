@@ -7,8 +7,6 @@ public final class DemoModel {
     public let catalog: [String]
     /// When set (`trellis --rows N`), the catalog page shows this many synthetic rows instead.
     public let syntheticRows: Int?
-    /// Store the synthetic rows in an editable `ArraySource` (`--stress-inserts`).
-    public var editableSyntheticRows = false
     /// Favourite genres, by catalog index.
     public private(set) var favourites: Set<Int> = []
     private let bus: EventBus

@@ -1,4 +1,3 @@
-import Dispatch
 import TrellisCore
 
 /// The front end with no display: shows the shell's navigation stack as text and takes clicks,
@@ -10,8 +9,9 @@ import TrellisCore
 /// try DemoApp.install(on: shell, catalog: genres)
 /// let screen = HeadlessFrontend(shell: shell)
 /// try shell.navigate(to: "/catalog")
-/// screen.type("фэнтези")
+/// try screen.type("фэнтези")
 /// try screen.click(row: 0)          // opens /catalog/5
+/// try await screen.settle()         // runs what the click queued on the main actor
 /// print(screen.render())
 /// ```
 @MainActor
@@ -24,10 +24,16 @@ public final class HeadlessFrontend: Frontend {
     public private(set) var status: String?
     /// Every push and pop, in order (`push /catalog`, `pop /catalog/5`), for tests.
     public private(set) var history: [String] = []
-    private var tables: [ObjectIdentifier: HeadlessTableView] = [:]
+    var tables: [ObjectIdentifier: HeadlessTableView] = [:]
+    /// How often the screen changed (pages pushed, popped or changed, the status line), for
+    /// ``settle(maximumRounds:timeout:)``.
+    private(set) var screenChanges = 0
+    /// Every message triggered on the shell's bus, counted for ``settle(maximumRounds:timeout:)``.
+    let busActivity: BusActivity
 
     public init(shell: Shell) {
         self.shell = shell
+        busActivity = BusActivity(bus: shell.bus)
         shell.frontend = self
         shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
             frontend.isActivityVisible = event.data["active"]?.boolValue ?? false
@@ -38,15 +44,18 @@ public final class HeadlessFrontend: Frontend {
 
     public func navigator(_ navigator: Navigator, didPush page: PageController) {
         history.append("push \(page.values.path)")
+        screenChanges += 1
         attach(page)
     }
 
     public func navigator(_ navigator: Navigator, didPop page: PageController) {
         history.append("pop \(page.values.path)")
+        screenChanges += 1
         tables[ObjectIdentifier(page)] = nil
     }
 
     public func pageDidChange(_ page: PageController) {
+        screenChanges += 1
         attach(page)
     }
 
@@ -74,7 +83,10 @@ public final class HeadlessFrontend: Frontend {
         return nil
     }
 
-    public func showStatus(_ text: String?) { status = text }
+    public func showStatus(_ text: String?) {
+        status = text
+        screenChanges += 1
+    }
 
     /// The whole screen as text: the header (back, title, search, activity), the message, the
     /// content, the status line.
@@ -155,15 +167,6 @@ public final class HeadlessFrontend: Frontend {
     @discardableResult
     public func back() -> Bool { shell.back() }
 
-    /// Runs everything queued on the main actor so far (main-actor bus deliveries, view
-    /// stages of requests), so a test sees their effect.
-    public func settle() async {
-        for _ in 0..<3 {
-            await withCheckedContinuation { continuation in DispatchQueue.main.async { continuation.resume() } }
-            await Task.yield()
-        }
-    }
-
     private func requireTable() throws(HeadlessError) -> HeadlessTableView {
         guard let table else { throw .noTable(page: page?.title ?? "") }
         return table
@@ -178,6 +181,8 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
     case noSuchField(String)
     case noSuchAction(String)
     case table(HeadlessTableError)
+    /// ``HeadlessFrontend/settle(maximumRounds:timeout:)`` gave up: what was still busy.
+    case neverSettled(String)
 
     public var description: String {
         switch self {
@@ -187,6 +192,7 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
         case .noSuchField(let id): return "no editable field \"\(id)\" on this page"
         case .noSuchAction(let id): return "no button \"\(id)\" on this page"
         case .table(let error): return error.description
+        case .neverSettled(let busy): return "the shell never settled: \(busy)"
         }
     }
 }

@@ -5,6 +5,7 @@ enum BenchmarkList {
     static let all: [any ParsableCommand.Type] = [
         FirstFrameBenchmark.self,
         ListStressBenchmark.self,
+        ListStressWindow.self,
         StartupBenchmark.self,
         BusBenchmark.self,
         RoutesBenchmark.self,

@@ -16,12 +16,12 @@ struct ListStressBenchmark: ParsableCommand {
 
     func run() throws {
         try ProcessRunner.requireDisplay()
-        let trellis = try ProcessRunner.sibling("trellis")
+        let bench = ProcessRunner.currentExecutable
         let baseline = try ProcessRunner.buildBaseline("stringlist-window")
         var ours: [Double] = []
         var theirs: [Double] = []
         for _ in 0..<runs {
-            ours.append(try Self.reported(trellis, ["--rows", "\(rows)", "--stress-inserts", "\(inserts)"]))
+            ours.append(try Self.reported(bench, ["liststress-window", "\(rows)", "\(inserts)"]))
             theirs.append(try Self.reported(baseline, ["\(rows)", "\(inserts)"]))
         }
         let ourTime = Report.median(ours)

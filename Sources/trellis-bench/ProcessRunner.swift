@@ -55,10 +55,14 @@ enum ProcessRunner {
         return output
     }
 
+    /// This `trellis-bench` executable (to run one of its hidden subcommands as a child).
+    static var currentExecutable: String {
+        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().path
+    }
+
     /// A sibling executable of `trellis-bench` in the same build folder (e.g. `trellis`).
     static func sibling(_ name: String) throws -> String {
-        let path = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(name).path
+        let path = URL(fileURLWithPath: currentExecutable).deletingLastPathComponent().appendingPathComponent(name).path
         guard FileManager.default.isExecutableFile(atPath: path) else {
             throw BenchError.missing("\(path) — build it first: swift build -c release")
         }

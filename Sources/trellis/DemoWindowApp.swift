@@ -1,7 +1,8 @@
 import Foundation
 import TrellisCore
 import TrellisDemo
-import TrellisGtk
+// The automation channel (`--automation`, for the GUI tests) is a test hook of TrellisGtk.
+@_spi(Testing) import TrellisGtk
 
 /// Runs the demo in a GTK window.
 @MainActor
@@ -10,7 +11,6 @@ final class DemoWindowApp {
     let path: String
     let exitAfterFirstFrame: Bool
     let automation: Bool
-    let stressInserts: Int?
     let app: Application
     private(set) var frontend: GtkFrontend?
     /// What this launch asks for (handed to the running instance when there is one).
@@ -20,16 +20,15 @@ final class DemoWindowApp {
     /// Why completing the shell failed: the window was not opened, and the command fails with it.
     private(set) var startFailure: (any Error)?
 
-    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool, stressInserts: Int? = nil,
+    init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool,
          applicationID: String? = nil, finishShell: (@MainActor () throws -> Void)? = nil) {
         self.finishShell = finishShell
-        self.stressInserts = stressInserts
         self.shell = shell
         self.path = path
         self.exitAfterFirstFrame = exitAfterFirstFrame
         self.automation = automation
         app = Application(id: applicationID ?? Self.applicationID,
-                          unique: applicationID != nil || !(exitAfterFirstFrame || automation || stressInserts != nil))
+                          unique: applicationID != nil || !(exitAfterFirstFrame || automation))
         app.onActivate = { [weak self] _ in self?.activate() }
     }
 
@@ -62,7 +61,6 @@ final class DemoWindowApp {
         }
         routeLaunchNotification()
         if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
-        if let stressInserts { frontend.window.afterFirstFrame { [weak self] in self?.stress(stressInserts) } }
         if automation {
             GtkFrontend.disableAnimations()
             AutomationChannel(handler: { [weak frontend] command, argument, reply in
@@ -71,24 +69,5 @@ final class DemoWindowApp {
             }, onEndOfInput: { [app] in app.quit() }).start()
         }
         frontend.window.present()
-    }
-
-    /// Inserts rows one at a time into the list shown, then reports the time to the frame
-    /// that shows them (`trellis-bench liststress`).
-    private func stress(_ count: Int) {
-        guard let frontend else { return }
-        let start = DispatchTime.now().uptimeNanoseconds
-        do {
-            try ListStress.insert(count, into: shell)
-        } catch {
-            FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
-            app.quit()
-            return
-        }
-        frontend.window.afterNextFrame { [app] in
-            let elapsed = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6
-            print("liststress: \(String(format: "%.3f", elapsed)) ms")
-            app.quit()
-        }
     }
 }

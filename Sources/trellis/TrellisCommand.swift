@@ -146,9 +146,6 @@ struct Open: ParsableCommand {
     @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))
     var automation = false
 
-    @Option(name: .long, help: ArgumentHelp("After the first frame, insert K rows one at a time, print the time to the frame showing them, and quit (benchmarks).", visibility: .hidden))
-    var stressInserts: Int?
-
     func run() throws {
         let payload = try notification.map { file throws(NotificationPayloadError) in
             try PushNotification(contentsOf: URL(fileURLWithPath: file))
@@ -171,11 +168,9 @@ struct Open: ParsableCommand {
             let options = shellOptions
             // The store opens while GTK starts; the window is built once both are done.
             let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins) }
-            let stressInserts = self.stressInserts
             let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
-                                    automation: automation, stressInserts: stressInserts, applicationID: applicationId) {
+                                    automation: automation, applicationID: applicationId) {
                 _ = try options.finishShell(shell, try preparing.wait())
-                shell.resolve(DemoModel.self)?.editableSyntheticRows = stressInserts != nil
             }
             app.launch = LaunchRequest(path: self.path, notification: payload)
             let status = app.run()

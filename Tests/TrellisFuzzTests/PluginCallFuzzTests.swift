@@ -1,8 +1,9 @@
 import Foundation
 import PropertyBased
 import Testing
-import TrellisPluginABI
 @testable import TrellisCore
+import TrellisPluginABI
+import TrellisTesting
 
 /// What a plugin hands the host through the C ABI — a name and JSON text for `trigger`,
 /// `navigate` and `handle_request` — called through the real host table with hostile bytes:

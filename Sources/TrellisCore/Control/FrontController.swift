@@ -42,11 +42,12 @@ public final class FrontController: Sendable {
     let logger: Logger
     let commandMap = LockedState(CommandMap())
     private let lastRequestID = Atomic<UInt64>(0)
+    private let running = Atomic<Int>(0)
 
     /// Creates a front controller with nothing mapped.
     public init(
         bus: EventBus, objects: ControlObjectRegistry = ControlObjectRegistry(),
-        logger: Logger = Logger(label: "trellis.control")
+        logger: Logger = Logger(trellis: "trellis.control")
     ) {
         self.bus = bus
         self.objects = objects
@@ -137,13 +138,34 @@ public final class FrontController: Sendable {
     /// the calling task cancels the request (it ends `.cancelled` before its next object).
     /// An unknown command ends `.failed` with ``ControlError/unknownCommand(_:)``.
     public func handleRequest(_ command: String, parameters: [String: JSONValue] = [:]) async -> RequestOutcome {
-        await run(makeRequest(command, parameters))
+        requestBegan()
+        defer { requestEnded() }
+        return await run(makeRequest(command, parameters))
     }
 
     /// Starts a request for `command` in a new task and returns its handle, to await or cancel.
     public func submit(_ command: String, parameters: [String: JSONValue] = [:]) -> RequestHandle {
         let request = makeRequest(command, parameters)
-        return RequestHandle(id: request.id, task: Task { await self.run(request) })
+        requestBegan()
+        return RequestHandle(id: request.id, task: Task {
+            defer { self.requestEnded() }
+            return await self.run(request)
+        })
+    }
+
+    /// How many requests (and batches) were started, by ``submit(_:parameters:)`` or another
+    /// call, and have not ended yet: counted from the call, before the request's task runs.
+    /// For the headless front end's `settle()`, which waits until this is 0.
+    package var requestsInFlight: Int {
+        running.load(ordering: .acquiring)
+    }
+
+    func requestBegan() {
+        running.add(1, ordering: .relaxed)
+    }
+
+    func requestEnded() {
+        running.subtract(1, ordering: .releasing)
     }
 
     private func makeRequest(_ command: String, _ parameters: [String: JSONValue]) -> ControlRequest {

@@ -74,7 +74,9 @@ extension FrontController {
     public func submitBatch(
         _ requests: [BatchRequest], completion: @escaping @MainActor @Sendable ([RequestOutcome]) -> Void
     ) -> BatchHandle {
-        BatchHandle(task: Task {
+        requestBegan()
+        return BatchHandle(task: Task {
+            defer { self.requestEnded() }
             let outcomes = await self.handleBatch(requests)
             await completion(outcomes)
             return outcomes

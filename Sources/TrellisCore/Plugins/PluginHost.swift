@@ -61,7 +61,7 @@ public final class PluginHost: Sendable {
                 security: PluginFileSecurity = PluginFileSecurity(),
                 navigate: @escaping @Sendable (String, JSONValue) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
-                logger: Logger = Logger(label: "trellis.plugins")) {
+                logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
         self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, navigate: navigate,

@@ -14,7 +14,7 @@ extension Shell {
     ///   plugin's thread.
     public func pluginHost(searchPaths: [PluginSearchPath], settings: PluginSettings = PluginSettings(),
                            handleRequest: @escaping @Sendable (String, JSONValue) -> Void) -> PluginHost {
-        let logger = Logger(label: "trellis.plugins")
+        let logger = Logger(trellis: "trellis.plugins")
         return PluginHost(
             bus: bus, services: services, searchPaths: searchPaths, settings: settings,
             navigate: { [weak self] path, data in

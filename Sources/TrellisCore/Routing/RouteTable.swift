@@ -71,7 +71,7 @@ public final class RouteTable<Target: Sendable>: Sendable {
     }
 
     private let state = LockedState(State())
-    private let logger = Logger(label: "trellis.routing")
+    private let logger = Logger(trellis: "trellis.routing")
 
     /// Creates an empty table.
     public init() {}

@@ -36,7 +36,7 @@ public final class ServiceRegistry: Sendable {
     private let entries = LockedState<OrderedDictionary<String, Entry>>([:])
 
     /// Creates an empty registry whose services are started with `bus`.
-    public init(bus: EventBus, logger: Logger = Logger(label: "trellis.services")) {
+    public init(bus: EventBus, logger: Logger = Logger(trellis: "trellis.services")) {
         self.bus = bus
         self.logger = logger
     }

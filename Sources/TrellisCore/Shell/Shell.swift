@@ -27,7 +27,7 @@ public final class Shell {
     /// Values provided to pages, by type.
     var environment: [ObjectIdentifier: AnyObject] = [:]
 
-    public init(logger: Logger = Logger(label: "trellis.shell"), bus: EventBus? = nil) {
+    public init(logger: Logger = Logger(trellis: "trellis.shell"), bus: EventBus? = nil) {
         self.logger = logger
         self.bus = bus ?? EventBus()
         self.routes = RouteTable()

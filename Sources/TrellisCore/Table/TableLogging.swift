@@ -1,4 +1,4 @@
 import Logging
 
 /// The logger of the table container and its strategies.
-let tableLogger = Logger(label: "trellis.table")
+let tableLogger = Logger(trellis: "trellis.table")

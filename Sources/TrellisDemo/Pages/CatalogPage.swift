@@ -10,9 +10,7 @@ final class CatalogPage: PageController {
                                           navigate: { [weak shell] path in try? shell?.navigate(to: path) })
         let source: any TableSource
         if let rows = model?.syntheticRows {
-            // Editable rows for the list stress benchmark; otherwise nothing stored per row.
-            source = model?.editableSyntheticRows == true
-                ? ArraySource((0..<rows).map { "row \($0)" }) : SyntheticSource(count: rows)
+            source = SyntheticSource(count: rows)
         } else {
             source = ArraySource(model?.catalog ?? [])
         }

@@ -40,7 +40,7 @@ public final class ColorSchemeFollower {
     private let defaultPrefersDark: Bool
     private let connection: OpaquePointer
     private var subscription: guint = 0
-    private let logger = Logger(label: "trellis.gtk.appearance")
+    private let logger = Logger(trellis: "trellis.gtk.appearance")
 
     /// Starts following the preference. Returns `nil` (GTK's default applies) when there is no
     /// display or no session bus.
@@ -51,7 +51,7 @@ public final class ColorSchemeFollower {
         guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if let error { g_error_free(error) }
-            Logger(label: "trellis.gtk.appearance").info("no session bus; GTK's default colours apply", metadata: ["reason": "\(reason)"])
+            Logger(trellis: "trellis.gtk.appearance").info("no session bus; GTK's default colours apply", metadata: ["reason": "\(reason)"])
             return nil
         }
         let follower = ColorSchemeFollower(settings: gobj(settings), connection: connection)

@@ -11,6 +11,9 @@ import TrellisCore
 /// Replies may come later than the command (for example after the next frame is painted),
 /// but always in command order. End of input quits the application once every command read
 /// before it has been answered.
+///
+/// A test hook, not API: reached with `@_spi(Testing) import TrellisGtk`.
+@_spi(Testing)
 @MainActor
 public final class AutomationChannel {
     /// Handles one command; calls `reply` exactly once, now or later.

@@ -26,14 +26,19 @@ import TrellisCore
 /// | `quit` | quits |
 ///
 /// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`.
+///
+/// Test hooks, not API: reached with `@_spi(Testing) import TrellisGtk`.
 extension GtkFrontend {
     /// Turns off GTK's animations (page slides, search bar reveal), so that what a test reads or
     /// photographs after a frame is the settled state, as GTK's own tests do.
+    @_spi(Testing)
     public static func disableAnimations() {
         guard let settings = gtk_settings_get_default() else { return }
         GtkSettingsProperty.setBool(gobj(settings), "gtk-enable-animations", false)
     }
 
+    /// Runs one automation command (see the table above) and calls `reply` once with its answer.
+    @_spi(Testing)
     public func automate(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
         func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
         func done() { reply(["ok": true]) }
@@ -132,6 +137,7 @@ extension GtkFrontend {
             "search": .string(window.searchText),
             "searchActive": .bool(window.isSearchActive),
             "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
+            "frame": .number(Double(frameCounter)),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
@@ -151,6 +157,13 @@ extension GtkFrontend {
         }
         desktopSnapshot(into: &result)
         return result
+    }
+
+    /// How many frames the window's frame clock has painted: it goes up while the main loop
+    /// runs and paints, and stands still while something blocks it.
+    private var frameCounter: Int {
+        guard let clock = gtk_widget_get_frame_clock(window.window.as()) else { return 0 }
+        return Int(gdk_frame_clock_get_frame_counter(clock))
     }
 
     /// Saves a screenshot after the next frame; when the renderer has nothing yet (a popover

@@ -20,5 +20,5 @@ public enum MainQueueBridge {
     public static func remove() { trellis_main_queue_bridge_remove() }
 
     /// How many times the bridge has woken the loop (tests check an idle loop does not spin).
-    public static var wakeups: UInt64 { UInt64(trellis_main_queue_bridge_wakeups()) }
+    static var wakeups: UInt64 { UInt64(trellis_main_queue_bridge_wakeups()) }
 }

@@ -117,16 +117,16 @@ public final class VirtualListView {
         }
     }
 
-    // MARK: - Acting as the user (automation, tests)
+    // MARK: - Acting as the user (automation)
 
     /// Activates row `position` through `GtkListView::activate`, as a click or Enter does.
-    public func activate(position: Int) {
+    func activate(position: Int) {
         trellis_list_view_emit_activate(listView.as(), guint(position))
     }
 
     /// Clicks the checkbox of row `position`. Returns `false` when that row has no widget
     /// (it is scrolled out of view) or no checkbox.
-    public func clickCheckbox(position: Int) -> Bool {
+    func clickCheckbox(position: Int) -> Bool {
         for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
             guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box),
                   gtk_widget_get_visible(check) != 0 else { return false }
@@ -136,11 +136,11 @@ public final class VirtualListView {
         return false
     }
 
-    // MARK: - Inspection (automation, tests)
+    // MARK: - Inspection (automation)
 
     /// The rows whose widgets are at least partly inside the visible part of the list, in
     /// position order, as `(position, text, checkbox)`.
-    public func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)] {
+    func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)] {
         let viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
                                        size: .init(width: Float(gtk_widget_get_width(widget.as())),
                                                    height: Float(gtk_widget_get_height(widget.as()))))

@@ -21,14 +21,14 @@ public enum Actions {
     }
 
     /// Activates action `detailedName` (`"win.back"`) on `widget`'s action groups, as a key
-    /// press or menu item does. Returns `false` when no such action is reachable.
+    /// press or menu item does. Returns `false` when no such action is reachable (automation).
     @discardableResult
-    public static func activate(_ detailedName: String, on widget: GObjectPointer) -> Bool {
+    static func activate(_ detailedName: String, on widget: GObjectPointer) -> Bool {
         gtk_widget_activate_action_variant(widget.as(), detailedName, nil) != 0
     }
 
-    /// The accelerators bound to `detailedName`.
-    public static func accelerators(for detailedName: String, application: GObjectPointer) -> [String] {
+    /// The accelerators bound to `detailedName` (automation).
+    static func accelerators(for detailedName: String, application: GObjectPointer) -> [String] {
         guard let list = gtk_application_get_accels_for_action(application.as(), detailedName) else { return [] }
         defer { g_strfreev(list) }
         var result: [String] = []

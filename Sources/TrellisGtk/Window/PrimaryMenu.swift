@@ -22,12 +22,12 @@ public final class PrimaryMenu {
         case application
     }
 
-    /// One menu entry, read back from the model (automation, tests).
-    public struct Item: Equatable, Sendable {
+    /// One menu entry, read back from the model (automation).
+    struct Item: Equatable, Sendable {
         /// The text shown.
-        public let label: String
+        let label: String
         /// The detailed action name (`win.back`).
-        public let action: String
+        let action: String
     }
 
     /// The `GtkMenuButton` packed in the header bar.
@@ -66,8 +66,8 @@ public final class PrimaryMenu {
         }
     }
 
-    /// Every item, top to bottom.
-    public var items: [Item] {
+    /// Every item, top to bottom (automation).
+    var items: [Item] {
         sections.flatMap { section -> [Item] in
             (0..<g_menu_model_get_n_items(section.as())).compactMap { index in
                 guard let label = Self.attribute(G_MENU_ATTRIBUTE_LABEL, of: section, at: index),

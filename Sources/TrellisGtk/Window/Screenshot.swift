@@ -3,13 +3,13 @@ import CGtk
 /// Renders a widget (usually the whole window) to a PNG file with the window's own GSK
 /// renderer, so screenshots need no X tools and show exactly what GTK painted.
 @MainActor
-public enum Screenshot {
-    public enum Failure: Error, CustomStringConvertible {
+enum Screenshot {
+    enum Failure: Error, CustomStringConvertible {
         case notRealized
         case renderFailed
         case writeFailed(path: String)
 
-        public var description: String {
+        var description: String {
             switch self {
             case .notRealized: return "screenshot: the window is not shown yet"
             case .renderFailed: return "screenshot: the renderer produced no image"
@@ -19,7 +19,7 @@ public enum Screenshot {
     }
 
     /// Saves what `widget` shows now to `path` as PNG.
-    public static func save(_ widget: GObjectPointer, to path: String) throws(Failure) {
+    static func save(_ widget: GObjectPointer, to path: String) throws(Failure) {
         guard let native = gtk_widget_get_native(widget.as()),
               let renderer = gtk_native_get_renderer(native) else { throw .notRealized }
         let width = gtk_widget_get_width(widget.as())

@@ -39,7 +39,7 @@ public final class ShellWindow {
     private var nextFrameHandlers: [() -> Void] = []
     private var pageTitle = ""
     /// The badge count shown after the title; 0 shows none.
-    public private(set) var badge = 0
+    private(set) var badge = 0
 
     public init(application: GObjectPointer, title: String) {
         window = GObjectPointer(gtk_application_window_new(application.as()))!
@@ -153,7 +153,7 @@ public final class ShellWindow {
     }
 
     /// The number of pages on the stack.
-    public var depth: Int { pageNames.count }
+    var depth: Int { pageNames.count }
 
     /// Sets the page title (the header bar shows it, with the badge count if any).
     public func setTitle(_ title: String) {
@@ -210,7 +210,8 @@ public final class ShellWindow {
         if active { gtk_spinner_start(spinner.opaque) } else { gtk_spinner_stop(spinner.opaque) }
     }
 
-    public var isActivityVisible: Bool { gtk_widget_get_visible(spinner.as()) != 0 }
+    /// Whether the activity spinner is shown (automation).
+    var isActivityVisible: Bool { gtk_widget_get_visible(spinner.as()) != 0 }
 
     /// Shows a line in the status area (`nil` hides it).
     public func setStatus(_ text: String?) {
@@ -240,26 +241,26 @@ public final class ShellWindow {
 
     public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.opaque) != 0 }
 
-    /// The text in the search entry.
-    public var searchText: String { String(cString: gtk_editable_get_text(searchEntry.opaque)) }
+    /// The text in the search entry (automation).
+    var searchText: String { String(cString: gtk_editable_get_text(searchEntry.opaque)) }
 
     /// Replaces the search text (as typing does: `search-changed` follows).
     public func setSearchText(_ text: String) {
         gtk_editable_set_text(searchEntry.opaque, text)
     }
 
-    /// The message shown above the page, if any.
-    public var message: String? {
+    /// The message shown above the page, if any (automation).
+    var message: String? {
         gtk_widget_get_visible(messageLabel.as()) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
     }
 
-    /// The status line, if shown.
-    public var status: String? {
+    /// The status line, if shown (automation).
+    var status: String? {
         gtk_widget_get_visible(statusLabel.as()) != 0 ? String(cString: gtk_label_get_text(statusLabel.opaque)) : nil
     }
 
-    /// The window title, with the badge count if any.
-    public var title: String { gtk_window_get_title(window.as()).map { String(cString: $0) } ?? "" }
+    /// The window title, with the badge count if any (automation).
+    var title: String { gtk_window_get_title(window.as()).map { String(cString: $0) } ?? "" }
 
     public func present() { gtk_window_present(window.as()) }
 
@@ -272,7 +273,9 @@ public final class ShellWindow {
     }
 
     /// Runs `handler` once, right after the next frame is painted (a redraw is queued so
-    /// one comes even when nothing changed).
+    /// one comes even when nothing changed). For automation and benchmarks: reached with
+    /// `@_spi(Testing) import TrellisGtk`.
+    @_spi(Testing)
     public func afterNextFrame(_ handler: @escaping () -> Void) {
         nextFrameHandlers.append(handler)
         gtk_widget_queue_draw(window.as())

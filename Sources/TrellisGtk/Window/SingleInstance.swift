@@ -23,7 +23,7 @@ public enum SingleInstance {
     /// `app.push-notification`: a notification payload as JSON text, routed by ``NotificationRouter``.
     public static let notificationAction = "push-notification"
 
-    private static let logger = Logger(label: "trellis.gtk.instance")
+    private static let logger = Logger(trellis: "trellis.gtk.instance")
 
     /// Adds the two actions to `application` (call before `run()`). A path that cannot be
     /// opened shows why on the page on top; it never ends the application.

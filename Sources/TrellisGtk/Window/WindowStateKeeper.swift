@@ -21,7 +21,7 @@ public final class WindowStateKeeper {
     /// The state as it is now.
     public private(set) var state: WindowState
     private let window: GObjectPointer
-    private let logger = Logger(label: "trellis.gtk.window-state")
+    private let logger = Logger(trellis: "trellis.gtk.window-state")
 
     private init(window: GObjectPointer, file: URL) {
         self.window = window

@@ -35,7 +35,7 @@ public final class ManagedObjectContext {
     /// Objects that became inserted, changed or deleted since the last save, in order.
     private(set) var pending: [ManagedObject] = []
     var undoStack = UndoStack<UndoAction>()
-    let logger = Logger(label: "trellis.store.context")
+    let logger = Logger(trellis: "trellis.store.context")
 
     /// A context on `store`; `undoEnabled: false` for imports that need no undo.
     public init(store: PersistentStore, undoEnabled: Bool = true) {

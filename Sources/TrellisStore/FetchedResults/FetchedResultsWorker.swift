@@ -17,7 +17,7 @@ final class FetchedResultsWorker: Sendable {
     private let queue = DispatchQueue(label: "trellis.store.fetched-results")
     private let state: LockedState<State>
     private let deliver: @Sendable (Result<FetchedTransition, any Error>) -> Void
-    private let logger = Logger(label: "trellis.store.fetched")
+    private let logger = Logger(trellis: "trellis.store.fetched")
 
     /// Starts following saves from `initial`; `deliver` runs on the worker's queue.
     init(store: PersistentStore, initial: SnapshotState,

@@ -33,7 +33,7 @@ public final class FetchedSource: TableSource {
     }
 
     private var announcement: Announcement?
-    private let logger = Logger(label: "trellis.store.fetched-source")
+    private let logger = Logger(trellis: "trellis.store.fetched-source")
 
     /// A source over `results`, which it follows from now on.
     public init(_ results: FetchedResultsController) {

@@ -31,7 +31,7 @@ public final class PersistentStore: Sendable {
     let pool: DatabasePool
     /// Where `store:did-save` is triggered.
     let bus: EventBus?
-    let logger = Logger(label: "trellis.store")
+    let logger = Logger(trellis: "trellis.store")
     let changeCenter = StoreChangeCenter()
     let validationRules = ValidationRules()
 

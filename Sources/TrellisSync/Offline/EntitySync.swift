@@ -77,7 +77,7 @@ public final class EntitySync {
     let context: ManagedObjectContext
     let outbox: Outbox
     let records: SyncRecords
-    let logger = Logger(label: "trellis.sync")
+    let logger = Logger(trellis: "trellis.sync")
 
     private var isSyncing = false
     private var waiting: [CheckedContinuation<Void, Never>] = []

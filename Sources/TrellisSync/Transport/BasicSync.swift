@@ -34,7 +34,7 @@ public final class BasicSync: Sync {
     private let bus: EventBus?
     /// The transport library (``HTTPLibrary/shared`` but in tests), asked for on each request.
     private let transport: @Sendable () -> Result<HTTPLibrary, HTTPLibrary.LoadError>
-    private let logger = Logger(label: "trellis.sync.http")
+    private let logger = Logger(trellis: "trellis.sync.http")
 
     /// A sync that announces network activity on `bus` (if given).
     public convenience init(settings: SyncSettings = SyncSettings(), bus: EventBus? = nil) {

@@ -20,7 +20,7 @@ static GtkStringList *strings;
 static gint64 stress_start;
 static gboolean stress_done;
 
-/* The same pseudo-random positions as `trellis --stress-inserts`. */
+/* The same pseudo-random positions as `trellis-bench liststress-window`. */
 static guint64 stress_seed = 0x2545F4914F6CDD1DULL;
 
 static guint

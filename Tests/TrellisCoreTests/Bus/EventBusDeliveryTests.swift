@@ -1,5 +1,6 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("EventBus delivery")
 struct EventBusDeliveryTests {
@@ -36,7 +37,7 @@ struct EventBusDeliveryTests {
     func registrationOrder() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("a:b", owner: owner) { _, _ in recorder.record("exact-1") }
         bus.watch("a:*", owner: owner) { _, _ in recorder.record("wild-2") }
         bus.watch("a:b", owner: owner) { _, _ in recorder.record("exact-3") }
@@ -52,7 +53,7 @@ struct EventBusDeliveryTests {
     func addedDuringDeliveryMissesCurrentEvent() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("tick", owner: owner) { _, event in
             recorder.record("first \(event.data)")
             if event.data == 1 {
@@ -71,7 +72,7 @@ struct EventBusDeliveryTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let victim = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("tick", owner: owner) { _, _ in
             recorder.record("remover")
             bus.unwatch(owner: victim)
@@ -88,7 +89,7 @@ struct EventBusDeliveryTests {
     func nestedTriggerIsDepthFirst() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("outer", owner: owner) { _, _ in
             recorder.record("outer-1 begin")
             bus.trigger("inner")
@@ -108,7 +109,7 @@ struct EventBusDeliveryTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let helper = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("go", owner: owner) { _, _ in
             let id = bus.watch("temp", owner: helper) { _, _ in recorder.record("temp") }
             recorder.record("count \(bus.watchCount)")

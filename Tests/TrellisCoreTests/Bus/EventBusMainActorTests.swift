@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("EventBus main-actor delivery")
 struct EventBusMainActorTests {
@@ -8,7 +9,7 @@ struct EventBusMainActorTests {
     func runsOnMainQueueFromAnyThread() async {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watchOnMainActor("done", owner: owner) { _, event in
             recorder.record("\(event.data) main=\(MainQueueProbe.isOnMainQueue)")
         }
@@ -24,7 +25,7 @@ struct EventBusMainActorTests {
     func runsAfterTriggerReturns() async {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watchOnMainActor("done", owner: owner) { _, _ in recorder.record("delivered") }
 
         bus.trigger("done")
@@ -38,7 +39,7 @@ struct EventBusMainActorTests {
     func triggerOrder() async {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watchOnMainActor("step", owner: owner) { _, event in recorder.record("main \(event.data)") }
         bus.watch("step", owner: owner) { _, event in recorder.record("sync \(event.data)") }
 
@@ -58,7 +59,7 @@ struct EventBusMainActorTests {
     func queuedDeliveryDroppedAfterUnwatch() async {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watchOnMainActor("late", owner: owner) { _, _ in recorder.record("late") }
         bus.watchOnMainActor("marker", owner: owner) { _, _ in recorder.record("marker") }
 

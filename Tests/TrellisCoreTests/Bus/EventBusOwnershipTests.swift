@@ -1,5 +1,6 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("EventBus ownership and unwatching")
 struct EventBusOwnershipTests {
@@ -53,7 +54,7 @@ struct EventBusOwnershipTests {
     @Test("an owner released by its own handler gets the rest of its run, then is gone; later owners still run")
     func ownerHeldForItsRun() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let holder = LockedState<WatchOwner?>(WatchOwner())
         weak let weakOwner = holder.withLock { $0 }
         let other = WatchOwner()
@@ -74,7 +75,7 @@ struct EventBusOwnershipTests {
     @Test("a token watch between two watches of one owner does not end that owner's run")
     func tokenInsideAnOwnersRun() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let holder = LockedState<WatchOwner?>(WatchOwner())
         weak let weakOwner = holder.withLock { $0 }
         let owner = holder.withLock { $0! }
@@ -91,7 +92,7 @@ struct EventBusOwnershipTests {
     @Test("interleaved owners each get their own watches, a dead one in between is skipped")
     func interleavedOwners() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let a = WatchOwner()
         var b: WatchOwner? = WatchOwner()
         let c = WatchOwner()
@@ -138,7 +139,7 @@ struct EventBusOwnershipTests {
         let owner = WatchOwner()
         let noteA = WatchOwner()
         let noteB = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("changed", from: noteA, owner: owner) { _, event in recorder.record("A \(event.data)") }
 
         bus.trigger("changed", 1, from: noteA)
@@ -169,7 +170,7 @@ struct EventBusOwnershipTests {
         let bus = EventBus()
         let owner = WatchOwner()
         let model = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("*", from: model, owner: owner) { _, event in recorder.record(event.message) }
 
         bus.trigger("saved", from: model)
@@ -200,7 +201,7 @@ struct EventBusOwnershipTests {
     func unwatchMessage() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("net:on", owner: owner) { _, _ in recorder.record("exact") }
         bus.watch("net:*", owner: owner) { _, _ in recorder.record("wildcard") }
         bus.watch("net:on", from: owner, owner: owner) { _, _ in recorder.record("filtered") }
@@ -219,7 +220,7 @@ struct EventBusOwnershipTests {
         let owner = WatchOwner()
         let noteA = WatchOwner()
         let noteB = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("changed", from: noteA, owner: owner) { _, _ in recorder.record("A") }
         bus.watch("changed", from: noteB, owner: owner) { _, _ in recorder.record("B") }
         bus.watch("changed", owner: owner) { _, _ in recorder.record("any") }
@@ -250,7 +251,7 @@ struct EventBusOwnershipTests {
     func unwatchByID() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let first = bus.watch("tick", owner: owner) { _, _ in recorder.record("first") }
         bus.watch("tick", owner: owner) { _, _ in recorder.record("second") }
 

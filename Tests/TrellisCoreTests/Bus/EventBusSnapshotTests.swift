@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 /// The watcher list a trigger takes under the lock and delivers from after it.
 @Suite("EventBus watcher lists taken by a trigger")
@@ -41,7 +42,7 @@ struct EventBusSnapshotTests {
     @Test("watching and unwatching the message being delivered, at every depth, never breaks the list in use")
     func churnDuringNestedDelivery() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let added = LockedState<[WatchToken]>([])
         let token = bus.watch("tick") { event in
             let level = event.data.intValue ?? 0
@@ -80,10 +81,10 @@ struct EventBusReleaseTests {
     /// if the bus released the handler while holding its lock.
     final class CallsBackOnDeinit: Sendable {
         let bus: EventBus
-        let recorder: EventRecorder
+        let recorder: Trace
         let name: String
 
-        init(bus: EventBus, recorder: EventRecorder, name: String) {
+        init(bus: EventBus, recorder: Trace, name: String) {
             self.bus = bus
             self.recorder = recorder
             self.name = name
@@ -98,7 +99,7 @@ struct EventBusReleaseTests {
     @Test("ending a watch in any way releases its handler after the lock: a deinit may call the bus")
     func releasedOutsideTheLock() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let owner = WatchOwner()
         func capture(_ name: String) -> CallsBackOnDeinit {
             CallsBackOnDeinit(bus: bus, recorder: recorder, name: name)

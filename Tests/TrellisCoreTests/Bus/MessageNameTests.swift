@@ -1,5 +1,6 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("Message names are compared by UTF-8 bytes")
 struct MessageNameTests {
@@ -32,7 +33,7 @@ struct MessageNameTests {
     @Test("the bus matches exact names by bytes, as it matches wildcards")
     func busUsesBytes() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let owner = WatchOwner()
         bus.watch("caf\u{E9}:saved", owner: owner) { _, _ in recorder.record("exact composed") }
         bus.watch("caf\u{E9}:*", owner: owner) { _, _ in recorder.record("wildcard composed") }
@@ -45,7 +46,7 @@ struct MessageNameTests {
     @Test("unwatch(owner:message:) compares the pattern by bytes")
     func unwatchUsesBytes() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let owner = WatchOwner()
         bus.watch("caf\u{E9}", owner: owner) { _, _ in recorder.record("composed") }
         bus.watch("cafe\u{301}", owner: owner) { _, _ in recorder.record("decomposed") }
@@ -77,7 +78,7 @@ struct EventBusRemovalScaleTests {
     @Test("canonically equal names with different bytes keep separate watch lists through removal")
     func byteDistinctNamesOnRemoval() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let first = WatchOwner()
         let second = WatchOwner()
         bus.watch("caf\u{E9}", owner: first) { _, _ in recorder.record("composed, first") }

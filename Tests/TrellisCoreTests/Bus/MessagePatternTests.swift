@@ -1,5 +1,6 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("Message patterns")
 struct MessagePatternTests {
@@ -49,7 +50,7 @@ struct MessagePatternTests {
     func wildcardWatchOnBus() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("network:*", owner: owner) { _, event in recorder.record(event.message) }
 
         bus.trigger("network:on")
@@ -64,7 +65,7 @@ struct MessagePatternTests {
     func wildcardAddedAfterCaching() {
         let bus = EventBus()
         let owner = WatchOwner()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         bus.watch("x:*", owner: owner) { _, event in recorder.record("first \(event.message)") }
         bus.trigger("x:1")
         bus.watch("*:1", owner: owner) { _, event in recorder.record("second \(event.message)") }

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("EventBus token watches")
 struct WatchTokenTests {
@@ -47,7 +48,7 @@ struct WatchTokenTests {
     @Test("tokens stored in an array or a set keep their watches until the collection goes")
     func storedTokens() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         final class Page {
             var list: [WatchToken] = []
             var set: Set<WatchToken> = []
@@ -69,7 +70,7 @@ struct WatchTokenTests {
     @Test("token and owner watches interleave in registration order")
     func orderWithOwners() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let owner = WatchOwner()
         var tokens: [WatchToken] = []
         bus.watch("x", owner: owner) { _, _ in recorder.record("owner 1") }
@@ -98,7 +99,7 @@ struct WatchTokenTests {
     @Test("a handler that releases its own token is not called again, even later in the same event")
     func tokenReleasedDuringDelivery() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let holder = LockedState<[WatchToken]>([])
         do {
             let first = bus.watch("go") { _ in
@@ -130,7 +131,7 @@ struct WatchTokenTests {
     @Test("a token watch filtered on a sender gets only that sender's messages")
     func senderFilter() {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         let model = WatchOwner()
         let tokens = [
             bus.watch("saved", from: model) { event in recorder.record("saved \(event.data)") },
@@ -146,7 +147,7 @@ struct WatchTokenTests {
     @Test("a main-actor token watch runs on the main queue, and not after its token is released")
     func mainActorToken() async {
         let bus = EventBus()
-        let recorder = EventRecorder()
+        let recorder = Trace()
         var token: WatchToken? = bus.watchOnMainActor("done") { event in
             recorder.record("\(event.data) main=\(MainQueueProbe.isOnMainQueue)")
         }

@@ -1,13 +1,14 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("FrontController mapping by name")
 struct ControlMappingTests {
     let bus = EventBus()
-    let trace = ControlTrace()
+    let trace = Trace()
 
     struct NoteTitleValidation: ControlObject {
-        let trace: ControlTrace
+        let trace: Trace
         func handle(_ request: inout ControlRequest) async throws -> ControlResult {
             trace.record("NoteTitleValidation")
             return request.parameters["title"]?.stringValue?.isEmpty == false
@@ -16,7 +17,7 @@ struct ControlMappingTests {
     }
 
     struct SaveNoteBusiness: ControlObject {
-        let trace: ControlTrace
+        let trace: Trace
         func handle(_ request: inout ControlRequest) async throws -> ControlResult {
             trace.record("SaveNoteBusiness")
             request.parameters["id"] = 1
@@ -26,8 +27,8 @@ struct ControlMappingTests {
 
     @MainActor
     final class ShowMessageView: ViewControlObject {
-        let trace: ControlTrace
-        init(trace: ControlTrace) { self.trace = trace }
+        let trace: Trace
+        init(trace: Trace) { self.trace = trace }
         func handle(_ request: inout ControlRequest) async throws -> ControlResult {
             trace.record("ShowMessageView \(request.failure?.reason ?? "")")
             return .stop

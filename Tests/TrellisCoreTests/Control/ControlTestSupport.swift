@@ -1,16 +1,9 @@
 @testable import TrellisCore
+import TrellisTesting
 
-/// What the control objects of a test saw, in the order they ran.
-final class ControlTrace: Sendable {
-    private let entries = LockedState<[String]>([])
-
-    func record(_ entry: String) {
-        entries.withLock { $0.append(entry) }
-    }
-
-    var all: [String] { entries.withLock { $0 } }
-
-    /// Only the labels (each entry's text before the first space).
+extension Trace {
+    /// Only the labels of what the control objects recorded (each entry's text before the
+    /// first space).
     var labels: [String] { all.map { String($0.split(separator: " ")[0]) } }
 }
 
@@ -24,7 +17,7 @@ struct ProbeError: Error, CustomStringConvertible {
 /// returns or throws what it is told.
 struct ProbeStep: ControlObject {
     let label: String
-    let trace: ControlTrace
+    let trace: Trace
     var adds: [String: JSONValue] = [:]
     var result: ControlResult = .continue
     var error: ProbeError?
@@ -45,11 +38,11 @@ struct ProbeStep: ControlObject {
 @MainActor
 final class ProbeView: ViewControlObject {
     let label: String
-    let trace: ControlTrace
+    let trace: Trace
     let result: ControlResult
     let error: ProbeError?
 
-    init(_ label: String, _ trace: ControlTrace, result: ControlResult = .continue, error: ProbeError? = nil) {
+    init(_ label: String, _ trace: Trace, result: ControlResult = .continue, error: ProbeError? = nil) {
         self.label = label
         self.trace = trace
         self.result = result
@@ -68,20 +61,22 @@ final class ProbeView: ViewControlObject {
     }
 }
 
-/// Records the front controller's lifecycle events as "message command [field=value…]".
+/// The front controller's lifecycle events as "message command [field=value…]".
 final class LifecycleLog: Sendable {
-    let recorder = EventRecorder()
+    let recorder: EventRecorder
 
     init(bus: EventBus) {
-        bus.watch("request:*", owner: self) { log, event in
+        recorder = EventRecorder(bus: bus, pattern: "request:*")
+    }
+
+    var all: [String] {
+        recorder.all.map { event in
             let command = event.data["command"]?.stringValue ?? "?"
             let fields = (event.data.objectValue ?? [:])
                 .filter { $0.key != "id" && $0.key != "command" }
                 .sorted { $0.key < $1.key }
                 .map { "\($0.key)=\($0.value.stringValue ?? $0.value.jsonString)" }
-            log.recorder.record(([event.message, command] + fields).joined(separator: " "))
+            return ([event.message, command] + fields).joined(separator: " ")
         }
     }
-
-    var all: [String] { recorder.all }
 }

@@ -1,14 +1,17 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("FrontController cancellation and batches")
 struct FrontControllerCancellationTests {
     let bus = EventBus()
-    let trace = ControlTrace()
+    let trace = Trace()
+    /// What the controller logs (unknown commands' errors), kept out of the test log.
+    let logs = LogCapture()
 
     /// A controller whose `slow` command has a business object that waits a minute.
     func slowController() -> FrontController {
-        let controller = FrontController(bus: bus)
+        let controller = FrontController(bus: bus, logger: logs.logger())
         let trace = trace
         controller.mapBusiness("slow") { ProbeStep(label: "waiting", trace: trace, sleep: .seconds(60)) }
         controller.mapView("slow") { ProbeView("view", trace) }
@@ -59,7 +62,7 @@ struct FrontControllerCancellationTests {
     @Test("a batch of one fires its completion exactly once, on the main actor")
     func batchOfOne() async {
         let controller = slowController()
-        let calls = EventRecorder()
+        let calls = Trace()
         let handle = controller.submitBatch([BatchRequest("quick", parameters: ["n": 1])]) { outcomes in
             calls.record("\(outcomes.count) \(outcomes.map(\.isCompleted)) main=\(MainQueueProbe.isOnMainQueue)")
         }
@@ -71,7 +74,7 @@ struct FrontControllerCancellationTests {
     @Test("a batch of many fires its completion exactly once, with the outcomes in request order")
     func batchOfMany() async {
         let controller = slowController()
-        let calls = EventRecorder()
+        let calls = Trace()
         let requests = (0..<25).map { index in
             index % 5 == 4 ? BatchRequest("unknown-\(index)") : BatchRequest("quick", parameters: ["n": .number(Double(index))])
         }
@@ -93,7 +96,7 @@ struct FrontControllerCancellationTests {
     @Test("an empty batch fires its completion once, at once")
     func emptyBatch() async {
         let controller = slowController()
-        let calls = EventRecorder()
+        let calls = Trace()
         let handle = controller.submitBatch([]) { outcomes in calls.record("\(outcomes.count)") }
         _ = await handle.outcomes
         #expect(calls.all == ["0"])
@@ -102,7 +105,7 @@ struct FrontControllerCancellationTests {
     @Test("a cancelled batch still fires its completion exactly once, with the requests cancelled")
     func cancelledBatch() async {
         let controller = slowController()
-        let calls = EventRecorder()
+        let calls = Trace()
         let trace = trace
         let handle = controller.submitBatch([BatchRequest("slow"), BatchRequest("slow")]) { outcomes in
             calls.record(outcomes.map { if case .cancelled = $0 { "cancelled" } else { "other" } }.joined(separator: ","))

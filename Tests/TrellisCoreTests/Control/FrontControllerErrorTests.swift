@@ -1,10 +1,11 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("FrontController error routing")
 struct FrontControllerErrorTests {
     let bus = EventBus()
-    let trace = ControlTrace()
+    let trace = Trace()
 
     @Test("dispatchToError ends the request and runs the error objects of the named error command")
     func explicitDispatch() async {

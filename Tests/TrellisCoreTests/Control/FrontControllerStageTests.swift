@@ -1,10 +1,11 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("FrontController stages")
 struct FrontControllerStageTests {
     let bus = EventBus()
-    let trace = ControlTrace()
+    let trace = Trace()
 
     @Test("stages run security, validation, business, view; several per stage in mapping order")
     func mappingOrder() async {

@@ -1,13 +1,16 @@
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("FrontController lifecycle events")
 struct RequestEventsTests {
     let bus = EventBus()
-    let trace = ControlTrace()
+    let trace = Trace()
+    /// What the controller logs (the unknown command's error), kept out of the test log.
+    let logs = LogCapture()
 
     func controller() -> FrontController {
-        let controller = FrontController(bus: bus)
+        let controller = FrontController(bus: bus, logger: logs.logger())
         let trace = trace
         controller.mapBusiness("save") { ProbeStep(label: "save", trace: trace) }
         controller.mapValidation("check") { ProbeStep(label: "check", trace: trace, result: .stop) }

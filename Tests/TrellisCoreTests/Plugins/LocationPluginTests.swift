@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("Location plugin")
 struct LocationPluginTests {
@@ -15,7 +16,7 @@ struct LocationPluginTests {
     }
 
     /// Waits until `log` holds at least `count` lines.
-    private func lines(_ log: EventLog, count: Int) async -> [String] {
+    private func lines(_ log: Trace, count: Int) async -> [String] {
         _ = await eventually { log.all.count >= count }
         return log.all
     }
@@ -24,11 +25,14 @@ struct LocationPluginTests {
     func fixedPosition() async throws {
         let sandbox = try PluginSandbox()
         let harness = try loaded(sandbox)
-        let updates = EventLog()
+        let updates = Trace()
+        let started = Date().timeIntervalSince1970
         harness.bus.watch("location:update", owner: updates) { log, event in
             let data = event.data
-            let age = Date().timeIntervalSince1970 - (data["timestamp"]?.doubleValue ?? 0)
-            log.append("\(data["latitude"] ?? nil) \(data["longitude"] ?? nil) \(data["accuracy"] ?? nil) fresh:\(age >= 0 && age < 5)")
+            // Fresh: stamped after the service started and before the update arrived.
+            let stamp = data["timestamp"]?.doubleValue ?? 0
+            let fresh = started <= stamp && stamp <= Date().timeIntervalSince1970
+            log.record("\(data["latitude"] ?? nil) \(data["longitude"] ?? nil) \(data["accuracy"] ?? nil) fresh:\(fresh)")
         }
 
         try harness.services.start("location", options: ["interval": 0.02, "latitude": 59.9343, "longitude": 30.3351, "accuracy": 25])
@@ -46,9 +50,9 @@ struct LocationPluginTests {
         let track = sandbox.root.appendingPathComponent("track.json")
         try Data(#"{"points": [{"latitude": 1, "longitude": 2}, {"latitude": 3, "longitude": 4, "accuracy": 5}]}"#.utf8)
             .write(to: track)
-        let updates = EventLog()
+        let updates = Trace()
         harness.bus.watch("location:update", owner: updates) { log, event in
-            log.append("\(event.data["latitude"] ?? nil),\(event.data["longitude"] ?? nil),\(event.data["accuracy"] ?? nil)")
+            log.record("\(event.data["latitude"] ?? nil),\(event.data["longitude"] ?? nil),\(event.data["accuracy"] ?? nil)")
         }
 
         try harness.services.start("location", options: ["interval": 0.01, "track": .string(track.path)])
@@ -101,9 +105,9 @@ struct LocationPluginTests {
         let harness = try loaded(sandbox)
         let file = sandbox.root.appendingPathComponent("bad.json")
         try Data(text.utf8).write(to: file)
-        let errors = EventLog()
+        let errors = Trace()
         harness.bus.watch("location:error", owner: errors) { log, event in
-            log.append("\(event.data["reason"]?.stringValue ?? "") | \(event.data["file"]?.stringValue ?? "")")
+            log.record("\(event.data["reason"]?.stringValue ?? "") | \(event.data["file"]?.stringValue ?? "")")
         }
 
         try harness.services.start("location", options: ["interval": 0.01, "track": .string(file.path)])
@@ -130,7 +134,7 @@ struct LocationPluginTests {
     func watcherStops() async throws {
         let sandbox = try PluginSandbox()
         let harness = try loaded(sandbox)
-        let owner = EventLog()
+        let owner = Trace()
         let stopped = LockedState(false)
         harness.bus.watch("location:update", owner: owner) { _, _ in
             // The first update may come while the registry is still starting the service: a

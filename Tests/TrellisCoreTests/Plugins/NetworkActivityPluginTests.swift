@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 /// The NetworkActivity plugin, Trellis's `net_state` service, loaded from the build.
 @Suite("NetworkActivity plugin")
@@ -9,16 +10,16 @@ struct NetworkActivityPluginTests {
     private struct Setup {
         let sandbox: PluginSandbox
         let harness: PluginHarness
-        let changes: EventLog
+        let changes: Trace
 
         init() throws {
             sandbox = try PluginSandbox()
             try sandbox.install("NetworkActivity")
             harness = PluginHarness(sandbox: sandbox)
             #expect(harness.host.loadAll()[id: "network-activity"]?.state == .loaded)
-            changes = EventLog()
+            changes = Trace()
             harness.bus.watch(NetworkActivity.changed, owner: changes) { log, event in
-                log.append("\(event.data["active"]?.boolValue.map(String.init) ?? "?")/\(event.data["count"]?.intValue ?? -1)")
+                log.record("\(event.data["active"]?.boolValue.map(String.init) ?? "?")/\(event.data["count"]?.intValue ?? -1)")
             }
         }
 

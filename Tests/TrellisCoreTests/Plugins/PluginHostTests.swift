@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("Plugin host")
 struct PluginHostTests {
@@ -193,8 +194,8 @@ struct ShellPluginHostTests {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
         let shell = Shell()
-        let visits = EventLog()
-        try shell.route("/hello") { values in visits.append("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
+        let visits = Trace()
+        try shell.route("/hello") { values in visits.record("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
         let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
                                     settings: PluginSettings(url: sandbox.settingsURL), handleRequest: { _, _ in })
         #expect(host.loadAll()[id: "c-hello"]?.state == .loaded)

@@ -1,6 +1,7 @@
 import Dispatch
 import Testing
 @testable import TrellisCore
+import TrellisTesting
 
 @Suite("ServiceRegistry")
 struct ServiceRegistryTests {

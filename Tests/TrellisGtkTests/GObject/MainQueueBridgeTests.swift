@@ -1,6 +1,6 @@
 import CGtk
 import Foundation
-import TrellisGtk
+@testable import TrellisGtk
 import XCTest
 
 /// The main-queue bridge: Swift concurrency's main actor runs inside a GLib main loop.
@@ -60,20 +60,12 @@ final class MainQueueBridgeTests: XCTestCase {
         // Use the bridge once so its eventfd has been signalled and read at least once.
         _ = runLoop(timeout: 2) { quit in DispatchQueue.main.async { quit() } }
         let wakeupsBefore = MainQueueBridge.wakeups
-        let cpuBefore = Self.processCPUSeconds()
         let quitEarly = runLoop(timeout: 1) { _ in }
-        let cpu = Self.processCPUSeconds() - cpuBefore
         let wakeups = MainQueueBridge.wakeups - wakeupsBefore
         XCTAssertFalse(quitEarly)
-        XCTAssertLessThan(cpu, 0.1, "an idle GLib loop with the bridge used \(cpu) s of CPU in 1 s")
-        XCTAssertLessThan(wakeups, 5, "the bridge woke \(wakeups) times in an idle second")
-    }
-
-    static func processCPUSeconds() -> Double {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Double(usage.ru_utime.tv_sec) + Double(usage.ru_utime.tv_usec) / 1e6
-            + Double(usage.ru_stime.tv_sec) + Double(usage.ru_stime.tv_usec) / 1e6
+        // A spinning bridge (an eventfd never read) wakes the loop some 200,000 times in that
+        // second; an idle one not at all, whatever the machine's load.
+        XCTAssertLessThan(wakeups, 5, "the bridge woke \(wakeups) times while nothing was queued")
     }
 }
 

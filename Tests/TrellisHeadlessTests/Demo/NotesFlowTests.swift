@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// Notes: edited in a form, validated and saved through the front controller, listed live from
 /// the store, undoable before saving, kept across restarts.
@@ -84,7 +85,7 @@ struct NotesFlowTests {
     @Test("the request's lifecycle is on the bus: started, then validation-failed or finished")
     func lifecycleEvents() async throws {
         let (shell, screen) = try Fixtures.demo()
-        let log = EventLog(shell.bus, "request:*")
+        let log = EventRecorder(bus: shell.bus, pattern: "request:*")
         try shell.navigate(to: "/notes/new")
         try screen.press("save")
         #expect(await eventually { log.messages.count >= 2 })
@@ -92,6 +93,6 @@ struct NotesFlowTests {
         try screen.press("save")
         #expect(await eventually { log.messages.count >= 4 })
         #expect(log.messages == ["request:started", "request:validation-failed", "request:started", "request:finished"])
-        #expect(log.events.first?.data["command"] == "note.save")
+        #expect(log.all.first?.data["command"] == "note.save")
     }
 }

@@ -1,6 +1,7 @@
 import Testing
 import TrellisCore
 import TrellisHeadless
+import TrellisTesting
 
 /// Routes, navigation and the navigation stack (iStructure's $routec, $route, $navigate, $unroute).
 @MainActor
@@ -91,10 +92,10 @@ struct NavigatorTests {
     func unknownPath() throws {
         let (shell, _) = try makeShell()
         _ = HeadlessFrontend(shell: shell)
-        let log = EventLog(shell.bus, "route:*")
+        let log = EventRecorder(bus: shell.bus, pattern: "route:*")
         #expect(throws: NavigationError.notFound(path: "/nowhere")) { try shell.navigate(to: "/nowhere") }
-        #expect(log.events.map(\.message) == ["route:not-found"])
-        #expect(log.events.first?.data["path"] == "/nowhere")
+        #expect(log.all.map(\.message) == ["route:not-found"])
+        #expect(log.all.first?.data["path"] == "/nowhere")
     }
 
     @Test("malformed paths are refused with the reason", arguments: ["/notes/../etc", "/notes/%00", "notes/1", "/a//b"])

@@ -2,6 +2,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// What a notification does inside the running demo: badge, deep link, desktop alert, sync.
 @MainActor
@@ -12,11 +13,11 @@ struct NotificationRouterTests {
         let notification = PushNotification(alert: .init(body: "3 new people", showView: .open(path: "/people")),
                                             badge: 3, sound: "bell", contentAvailable: true)
         let (shell, screen) = try Fixtures.demo()
-        let log = EventLog(shell.bus)
+        let log = EventRecorder(bus: shell.bus)
         let outcome = NotificationRouter(shell: shell).route(notification)
         #expect(outcome == .init(shownAlert: true, openedPath: "/people", navigationError: nil, badge: 3, requestedSync: true))
         #expect(screen.page?.values.path == "/people")
-        let routed = log.events.filter { $0.message.hasPrefix("notification:") || $0.message.hasPrefix("badge:") || $0.message.hasPrefix("sync:") }
+        let routed = log.all.filter { $0.message.hasPrefix("notification:") || $0.message.hasPrefix("badge:") || $0.message.hasPrefix("sync:") }
         #expect(routed.map(\.message) == ["notification:received", "badge:changed", "notification:show", "sync:requested"])
         #expect(routed[0].data == notification.json)
         #expect(routed[1].data == ["count": 3])
@@ -27,7 +28,7 @@ struct NotificationRouterTests {
     @Test("show-view false shows no alert; content-available 0 asks for no sync; no badge leaves it alone")
     func quietPayload() throws {
         let (shell, _) = try Fixtures.demo()
-        let log = EventLog(shell.bus)
+        let log = EventRecorder(bus: shell.bus)
         let outcome = NotificationRouter(shell: shell).route(PushNotification(alert: .init(body: "silent", showView: .hide)))
         #expect(outcome == .init())
         #expect(!log.messages.contains("notification:show"))
@@ -39,14 +40,14 @@ struct NotificationRouterTests {
     @Test("a show-view path that is not public is refused: the window stays, the page says why, the alert still shows")
     func privatePath() throws {
         let (shell, screen) = try Fixtures.demo()
-        let log = EventLog(shell.bus)
+        let log = EventRecorder(bus: shell.bus)
         let outcome = NotificationRouter(shell: shell)
             .route(PushNotification(alert: .init(body: "look", showView: .open(path: "/events"))))
         #expect(outcome.navigationError == .notPublic(path: "/events", pattern: "/events"))
         #expect(outcome.openedPath == nil)
         #expect(screen.page?.values.path == "/")
         #expect(screen.render().contains("! \"/events\" matches /events, which is not a public route"))
-        let shown = log.events.first { $0.message == "notification:show" }
+        let shown = log.all.first { $0.message == "notification:show" }
         #expect(shown?.data == ["body": "look"], "no path to open from the desktop notification either")
     }
 

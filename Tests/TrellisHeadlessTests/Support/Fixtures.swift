@@ -1,4 +1,3 @@
-import Synchronization
 import Foundation
 import TrellisCore
 import TrellisDemo
@@ -27,18 +26,6 @@ enum Fixtures {
         try shell.navigate(to: "/")
         return (shell, screen)
     }
-}
-
-/// Collects bus events (synchronously delivered) for assertions.
-final class EventLog: Sendable {
-    private let storage = LockedState<[Event]>([])
-
-    init(_ bus: EventBus, _ pattern: String = "*") {
-        bus.watch(pattern, owner: self) { log, event in log.storage.withLock { $0.append(event) } }
-    }
-
-    var events: [Event] { storage.withLock { $0 } }
-    var messages: [String] { events.map(\.message) }
 }
 
 /// Waits (letting the main actor run) until `condition` holds or `seconds` pass; returns

@@ -1,6 +1,7 @@
 import Foundation
 import TrellisCore
 import TrellisStore
+import TrellisTesting
 
 /// A demo-model store in a temporary directory, with an event recorder.
 struct StoreFixture {
@@ -11,7 +12,7 @@ struct StoreFixture {
 
     init(url: URL? = nil) throws {
         self.url = try url ?? Fixtures.storeURL()
-        events = EventRecorder(bus: bus)
+        events = EventRecorder(bus: bus, pattern: "store:*")
         store = try PersistentStore(url: self.url, model: try Fixtures.demoModel(), bus: bus)
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("RemoteCollection: smart merge, events and table changes")
 @MainActor

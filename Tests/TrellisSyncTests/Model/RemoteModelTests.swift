@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("RemoteModel: a resource on the server")
 @MainActor

@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisStore
 @testable import TrellisSync
+import TrellisTesting
 
 /// The rule: the server wins unless the local edit was based on the server's current
 /// version; a rejected edit is kept as a conflict copy, never dropped.

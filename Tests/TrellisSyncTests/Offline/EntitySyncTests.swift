@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisStore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("EntitySync: local edits pushed, server changes pulled")
 @MainActor

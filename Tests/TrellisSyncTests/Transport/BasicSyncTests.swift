@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("BasicSync: JSON over HTTP against a real server")
 struct BasicSyncTests {
@@ -74,16 +75,14 @@ struct BasicSyncTests {
         }
     }
 
-    @Test("an answer slower than the timeout fails as timed out, well before the server answers")
+    @Test("an answer slower than the timeout fails as timed out, without waiting for the server to answer")
     func timeout() async throws {
         try await SyncFixtures.withServer { server in
-            server.delay = .seconds(3)
+            server.delay = .seconds(3600)  // no answer comes while the test runs
             let sync = BasicSync(settings: SyncFixtures.settings(timeout: 0.3, retries: 0))
-            let start = ContinuousClock.now
             await #expect(throws: SyncError.timedOut(method: .get, url: server.notesURL, seconds: 0.3)) {
                 try await sync.send(SyncRequest(.get, server.notesURL))
             }
-            #expect(ContinuousClock.now - start < .seconds(2))
         }
     }
 

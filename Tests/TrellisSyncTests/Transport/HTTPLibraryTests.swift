@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 /// libTrellisHTTP.so, the transport TrellisSync opens on its first request: where it is looked
 /// for, and what happens when it is missing or is not what it should be.

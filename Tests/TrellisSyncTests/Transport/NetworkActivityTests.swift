@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 /// `network:on` before and `network:off` after every attempt, whatever its outcome, so the
 /// `net_state` service (the NetworkActivity plugin) always counts back to zero.

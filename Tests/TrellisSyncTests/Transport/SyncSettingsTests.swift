@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("Sync settings: HTTPS rule, settings file, backoff")
 struct SyncSettingsTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 @testable import TrellisCore
+import TrellisTesting
 
 /// The plugins this build made: the source tree's `plugins/<Folder>/plugin.json` and the
 /// libraries SwiftPM put next to the test executable.
@@ -88,7 +89,7 @@ final class PluginHarness: Sendable {
 
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity()) {
         bus = EventBus()
-        services = ServiceRegistry(bus: bus)
+        services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
@@ -104,22 +105,11 @@ final class PluginHarness: Sendable {
     }
 
     /// Records every event matching `pattern` as "message data".
-    func record(_ pattern: String) -> EventLog {
-        let log = EventLog()
-        bus.watch(pattern, owner: log) { log, event in log.append("\(event.message) \(event.data)") }
+    func record(_ pattern: String) -> Trace {
+        let log = Trace()
+        bus.watch(pattern, owner: log) { log, event in log.record("\(event.message) \(event.data)") }
         return log
     }
-}
-
-/// What a watch saw, as "message data" lines; it owns the watch.
-final class EventLog: Sendable {
-    private let lines = LockedState<[String]>([])
-
-    func append(_ line: String) {
-        lines.withLock { $0.append(line) }
-    }
-
-    var all: [String] { lines.withLock { $0 } }
 }
 
 extension Array where Element == PluginReport {
