@@ -14,7 +14,8 @@ struct Outbox {
 
     /// What an entry asks of the server.
     enum Operation: String {
-        /// The object was inserted: POST its attributes.
+        /// The object was inserted: create it on the server (see ``EntitySync``'s
+        /// "Creating without duplicates").
         case create
         /// The object's synced attributes changed: PUT them (POST when the server never
         /// saw the object).
@@ -31,6 +32,10 @@ struct Outbox {
         let operation: Operation
         /// The synced attributes at the time of the change (none for a deletion).
         let payload: [String: JSONValue]
+        /// Whether a create was sent without its outcome being known (no answer, a lost
+        /// connection, a server error): before it is sent again, the server is asked
+        /// whether it happened.
+        var wasSent: Bool { object["sent"].boolValue ?? false }
 
         init(_ object: ManagedObject) throws {
             self.object = object
@@ -83,6 +88,11 @@ struct Outbox {
             "sequence": .integer(sequence), "entity": .string(entityName), "localID": .uuid(localID),
             "operation": .string(operation.rawValue), "payload": payload.map { .json(.object($0)) } ?? .null,
         ])
+    }
+
+    /// Marks the entry as sent or not (saved by the caller).
+    func setSent(_ entry: Entry, _ sent: Bool) {
+        entry.object["sent"] = .bool(sent)
     }
 
     /// Notes a failed push on the entry: one more attempt, and the error (saved by the caller).
