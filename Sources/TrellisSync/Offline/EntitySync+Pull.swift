@@ -79,9 +79,6 @@ extension EntitySync {
         let changedOnServer: Bool
         if let base = record.base {
             changedOnServer = served != base
-            if changedOnServer, let version = resource.version, version == record.version {
-                try learn { $0.versionsChange = false }
-            }
         } else {
             changedOnServer = resource.version == nil || resource.version != record.version
         }

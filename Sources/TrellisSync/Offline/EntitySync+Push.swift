@@ -3,7 +3,8 @@ import TrellisCore
 import TrellisStore
 
 /// Pushing the outbox: changes and deletions (creates: see `EntitySync+Create`), each
-/// conditional on the server's state being the one the change was based on.
+/// written only after reading the resource and finding it as the change's base left it,
+/// and sent with `If-Match` on that state's version when the server has versions.
 extension EntitySync {
     /// What became of one entry.
     enum PushOutcome {
@@ -17,8 +18,9 @@ extension EntitySync {
     private enum ServerState {
         /// As the base: the write may go, conditional on `version`.
         case unchanged(version: String?)
-        /// Changed since the base.
-        case changed(RemoteResource)
+        /// Changed since the base; `served` are its synced attributes (`nil` for a record
+        /// made before bases were kept).
+        case changed(RemoteResource, served: [String: JSONValue]?)
         /// Deleted on the server.
         case gone
     }
@@ -58,16 +60,20 @@ extension EntitySync {
     private func update(_ entry: Outbox.Entry, record: SyncRecords.Record, into report: inout SyncReport) async throws
         -> PushOutcome
     {
-        var version = record.version
-        let conditional = capabilities.trustsConditionalWrites && version != nil
-        if !conditional {
-            switch try await readBeforeWriting(record) {
-            case .failure(let error): return .stop(error)
-            case .success(.gone): return try createAgain(entry, record: record)
-            case .success(.changed(let current)): return try await conflict(entry, record: record, current: current,
-                                                                             into: &report)
-            case .success(.unchanged(let current)): version = current
-            }
+        let version: String?
+        switch try await readBeforeWriting(record) {
+        case .failure(let error):
+            return .stop(error)
+        case .success(.gone):
+            return try createAgain(entry, record: record)
+        case .success(.changed(let current, let served)) where served == entry.payload:
+            // This very change was written by an attempt whose answer was lost.
+            record.update(version: current.version, base: entry.payload)
+            return try pushed(entry, into: &report)
+        case .success(.changed(let current, _)):
+            return try await conflict(entry, record: record, current: current, into: &report)
+        case .success(.unchanged(let current)):
+            version = current
         }
         let response: SyncResponse
         do {
@@ -76,31 +82,21 @@ extension EntitySync {
         } catch {
             return try await refused(error, entry: entry, record: record, into: &report)
         }
-        let answered = Self.answeredResource(response)
-        try learn { capabilities in
-            if answered.version != nil { capabilities.versions = true }
-            // Answered with the version the write was based on: versions do not change here.
-            if conditional, let written = answered.version, written == version { capabilities.versionsChange = false }
-        }
-        record.update(version: answered.version, base: entry.payload)
-        try finish(entry)
-        report.pushed += 1
-        return .next
+        record.update(version: Self.answeredResource(response).version, base: entry.payload)
+        return try pushed(entry, into: &report)
     }
 
     /// DELETEs the resource, unless the server changed it since the base.
     private func delete(_ entry: Outbox.Entry, record: SyncRecords.Record, into report: inout SyncReport) async throws
         -> PushOutcome
     {
-        var version = record.version
-        if !(capabilities.trustsConditionalWrites && version != nil) {
-            switch try await readBeforeWriting(record) {
-            case .failure(let error): return .stop(error)
-            case .success(.gone): return try deleted(entry, record: record, into: &report)
-            case .success(.changed(let current)): return try await conflict(entry, record: record, current: current,
+        let version: String?
+        switch try await readBeforeWriting(record) {
+        case .failure(let error): return .stop(error)
+        case .success(.gone): return try deleted(entry, record: record, into: &report)
+        case .success(.changed(let current, _)): return try await conflict(entry, record: record, current: current,
                                                                              into: &report)
-            case .success(.unchanged(let current)): version = current
-            }
+        case .success(.unchanged(let current)): version = current
         }
         do {
             _ = try await send(SyncRequest(.delete, resourceURL(record.remoteID), ifMatch: version))
@@ -116,6 +112,12 @@ extension EntitySync {
         -> PushOutcome
     {
         try context.delete(record.object)
+        return try pushed(entry, into: &report)
+    }
+
+    /// The server has the entry's change: the entry leaves the queue with what the caller
+    /// recorded, in one save.
+    private func pushed(_ entry: Outbox.Entry, into report: inout SyncReport) throws -> PushOutcome {
         try finish(entry)
         report.pushed += 1
         return .next
@@ -131,21 +133,20 @@ extension EntitySync {
             return .failure(error)
         }
         guard let current else { return .success(.gone) }
+        if current.version != nil {
+            try learn { $0.versions = true }
+            try context.save()
+        }
         guard let base = record.base else {
             let moved = current.version != nil && current.version != record.version
-            return .success(moved ? .changed(current) : .unchanged(version: current.version))
+            return .success(moved ? .changed(current, served: nil) : .unchanged(version: current.version))
         }
         guard let served = mapping.wireAttributes(from: current.attributes, entity: entity) else {
             return .failure(.unexpectedBody(method: .get, url: resourceURL(record.remoteID),
                                             expected: "a resource with the synced attributes",
                                             found: .object(current.attributes)))
         }
-        if served == base { return .success(.unchanged(version: current.version)) }
-        if let version = current.version, version == record.version {
-            try learn { $0.versionsChange = false }
-            try context.save()
-        }
-        return .success(.changed(current))
+        return .success(served == base ? .unchanged(version: current.version) : .changed(current, served: served))
     }
 
     /// Applies the conflict rule to a refused write, or stops the push.

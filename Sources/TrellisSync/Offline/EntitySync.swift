@@ -46,13 +46,15 @@ import TrellisStore
 ///
 /// ## Pushing
 /// Entries go to the server oldest first and leave the queue only in the transaction that
-/// records the server's answer. A change is a `PUT` of the synced attributes. When the
-/// server's versions can be trusted (it has them and changes them with every write), the
-/// PUT carries `If-Match: "<version>"`; otherwise the resource is read first and compared
-/// with its **base** — the state this client last saw on the server (`SyncRecord`) — and
-/// written only if it is unchanged. When the server cannot be reached, answers 5xx or 429,
-/// or refuses an entry (another 4xx, a malformed answer), the pass stops and the entry
-/// stays queued with its error, to be sent again by a later pass.
+/// records the server's answer. A change is a `PUT` of the synced attributes, a deletion a
+/// `DELETE`; before either, the resource is read and compared with its **base** — the
+/// state this client last saw on the server (`SyncRecord`) — and written only if it is
+/// unchanged, with `If-Match: "<version>"` when the server has versions (a server that
+/// checks it closes the gap between the read and the write). A resource found holding the
+/// change already (a write whose answer was lost) needs no second write. When the server
+/// cannot be reached, answers 5xx or 429, or refuses an entry (another 4xx, a malformed
+/// answer), the pass stops and the entry stays queued with its error, to be sent again by a
+/// later pass.
 ///
 /// ## Pulling
 /// After a complete push, the collection is fetched and merged into the store by server

@@ -11,13 +11,12 @@ import TrellisStore
 /// | ``upsert`` | the first create is sent as `PUT <collection>/<client id>`: a 2xx answer means the server creates on PUT (json-server-py does); 404, 405 or another refusal means it does not, and creates are POSTed from then on |
 /// | ``keepsClientID`` | whether the resource a create answers with (or a list) holds the `clientId` member sent |
 /// | ``filtersByField`` | whether `GET <collection>?clientId=…` answers only the matching resources (JavaScript json-server does; json-server-py lists everything) |
-/// | ``versions`` | whether resources carry a version (`ETag` or a `version` member) |
-/// | ``versionsChange`` | `false` once a write is answered with the version it was based on, or a pull finds a resource whose content changed while its version did not |
+/// | ``versions`` | whether resources carry a version (`ETag` or a `version` member): writes then carry `If-Match` |
 ///
 /// ```swift
 /// let capabilities = try notesSync.capabilities()
 /// capabilities.upsert                    // true against json-server-py
-/// capabilities.trustsConditionalWrites   // false: no versions, so writes are checked first
+/// capabilities.versions                  // false: json-server-py keeps no versions
 /// ```
 public struct ServerCapabilities: Sendable, Equatable, CustomStringConvertible {
     /// `PUT <collection>/<id>` to an unknown id creates the resource with that id.
@@ -28,31 +27,21 @@ public struct ServerCapabilities: Sendable, Equatable, CustomStringConvertible {
     public var filtersByField: Bool?
     /// Resources carry a version, from an `ETag` header or a `version` member.
     public var versions: Bool?
-    /// Every write changes the version (no evidence to the contrary so far).
-    public var versionsChange: Bool?
 
     /// Nothing known yet.
     public init() {}
 
-    /// Whether a write can be made conditional on a version (`If-Match`) and trusted to be
-    /// refused when the resource changed: the server has versions, and they have not been
-    /// seen to stay the same across a change. Otherwise every write is preceded by a read
-    /// that compares the server's state with the last one seen.
-    public var trustsConditionalWrites: Bool { versions == true && versionsChange != false }
-
     /// One line for people: `upsert: yes, client id kept: yes, field filter: no, versions: no`.
     public var description: String {
         func word(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
-        var parts = ["upsert: \(word(upsert))", "client id kept: \(word(keepsClientID))",
-                     "field filter: \(word(filtersByField))", "versions: \(word(versions))"]
-        if versions == true { parts.append("versions change: \(word(versionsChange))") }
-        return parts.joined(separator: ", ")
+        return ["upsert: \(word(upsert))", "client id kept: \(word(keepsClientID))",
+                "field filter: \(word(filtersByField))", "versions: \(word(versions))"].joined(separator: ", ")
     }
 
     private static var keys: [(String, WritableKeyPath<ServerCapabilities, Bool?>)] {
         [
             ("upsert", \.upsert), ("keepsClientID", \.keepsClientID), ("filtersByField", \.filtersByField),
-            ("versions", \.versions), ("versionsChange", \.versionsChange),
+            ("versions", \.versions),
         ]
     }
 

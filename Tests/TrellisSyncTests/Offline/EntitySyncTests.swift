@@ -38,7 +38,7 @@ struct EntitySyncTests {
             #expect(writes[3].ifMatch == "1")
             #expect(writes[4].ifMatch == "1")
             #expect(local.sync.capabilities.upsert == false)
-            #expect(local.sync.capabilities.trustsConditionalWrites)
+            #expect(local.sync.capabilities.versions == true)
         }
     }
 
