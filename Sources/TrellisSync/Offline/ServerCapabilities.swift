@@ -81,8 +81,10 @@ struct ServerProfile {
         }
     }
 
+    /// The server's object, saved or inserted since the last save.
     private func object() throws -> ManagedObject? {
-        try context.fetch(FetchRequest(entityName: Self.entityName, predicate: .equal("url", .string(url.absoluteString)),
-                                       limit: 1)).first
+        let key = AttributeValue.string(url.absoluteString)
+        return try context.fetch(FetchRequest(entityName: Self.entityName, predicate: .equal("url", key), limit: 1)).first
+            ?? context.insertedObjects.first { $0.entityName == Self.entityName && $0["url"] == key }
     }
 }

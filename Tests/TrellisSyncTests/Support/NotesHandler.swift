@@ -66,7 +66,9 @@ struct NotesHandler: HTTPHandler {
         case "GET":
             return answer(200, note: current)
         case "PUT", "PATCH":
-            guard var attributes = body?.objectValue else { return answer(400, ["error": "expected an object"]) }
+            guard var attributes = body?.objectValue?.filter({ !state.dropsMembers.contains($0.key) }) else {
+                return answer(400, ["error": "expected an object"])
+            }
             attributes["id"] = nil
             attributes["version"] = nil
             if method == "PUT" {

@@ -47,6 +47,7 @@ final class NotesServer: Sendable {
         var delay: Duration?
         var malformed = false
         var requiredToken: String?
+        var dropsMembers: Set<String> = []
         var received: [Received] = []
     }
 
@@ -116,6 +117,12 @@ final class NotesServer: Sendable {
         set { state.withLock { $0.malformed = newValue } }
     }
 
+    /// Members the server does not store (as a server with a fixed schema drops unknown ones).
+    var dropsMembers: Set<String> {
+        get { state.withLock { $0.dropsMembers } }
+        set { state.withLock { $0.dropsMembers = newValue } }
+    }
+
     /// The bearer token requests must carry (`nil`: none needed); others get 401.
     var requiredToken: String? {
         get { state.withLock { $0.requiredToken } }
@@ -154,7 +161,7 @@ final class NotesServer: Sendable {
 
 extension NotesServer.State {
     mutating func create(_ attributes: [String: TrellisCore.JSONValue]) -> NotesServer.Note {
-        var attributes = attributes
+        var attributes = attributes.filter { !dropsMembers.contains($0.key) }
         attributes["id"] = nil
         attributes["version"] = nil
         let note = NotesServer.Note(id: String(nextID), version: 1, attributes: attributes)
