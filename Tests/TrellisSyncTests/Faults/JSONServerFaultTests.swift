@@ -8,7 +8,7 @@ import TrellisStore
 /// creates on PUT, filters nothing, writes db.json a second late), alone or behind the
 /// fault-injecting proxy. Each test ends with the server and the store holding exactly the
 /// notes typed, each once; conflicts end as copies.
-@Suite("Faults against json-server-py: nothing lost, nothing duplicated")
+@Suite("Faults against json-server-py: nothing lost, nothing duplicated", .serialized)
 @MainActor
 struct JSONServerFaultTests {
     /// Long enough that no answer of a healthy server on a loaded machine misses it: only

@@ -7,7 +7,7 @@ import TrellisStore
 /// Transient failures between the app and json-server-py, injected by the proxy: 500 before
 /// and after the server's work, 429, timeouts, malformed JSON. Nothing typed is lost or
 /// duplicated, a failed pull destroys nothing, and a pulled change is never sent back.
-@Suite("Transient failures against json-server-py")
+@Suite("Transient failures against json-server-py", .serialized)
 @MainActor
 struct JSONServerTransientTests {
     private func proxied(_ server: JSONServerPy, retries: Int = 0) async throws -> (SyncedStore, FaultProxy) {

@@ -87,7 +87,7 @@ struct OfflineReplayTests {
             let local = try SyncedStore(server: server, settings: SyncFixtures.settings(timeout: 0.2, retries: 0))
             try local.insertNote("Slow", body: "server")
             try local.sync.save(local.context)
-            server.delay = .seconds(1)
+            server.delay = .seconds(60)
             let report = try await local.sync.syncNow()
             guard case .timedOut? = report.failure else {
                 Issue.record("expected a timeout, got \(String(describing: report.failure))")

@@ -49,6 +49,7 @@ final class NotesServer: Sendable {
         var requiredToken: String?
         var dropsMembers: Set<String> = []
         var received: [Received] = []
+        var answered = 0
     }
 
     let state = LockedState(State())
@@ -130,6 +131,9 @@ final class NotesServer: Sendable {
     }
 
     // MARK: - Server-side state, as another client would change it
+
+    /// How many requests were answered so far.
+    var answered: Int { state.withLock { $0.answered } }
 
     /// Every request received, in order.
     var received: [Received] { state.withLock { $0.received } }

@@ -14,14 +14,14 @@ struct SyncedStore {
     let sync: EntitySync
 
     /// Opens (or creates) the store at `url` and syncs it with `server`.
-    init(server: NotesServer, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(timeout: 1, retries: 0))
+    init(server: NotesServer, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(retries: 0))
         throws
     {
         try self.init(serverURL: server.baseURL, url: url, settings: settings)
     }
 
     /// Opens (or creates) the store at `url` and syncs it with the server at `serverURL`.
-    init(serverURL: URL, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(timeout: 1, retries: 0)) throws {
+    init(serverURL: URL, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(retries: 0)) throws {
         self.url = try url ?? SyncFixtures.storeURL()
         store = try PersistentStore(url: self.url, model: try SyncFixtures.demoModel(), bus: bus)
         context = store.newContext()

