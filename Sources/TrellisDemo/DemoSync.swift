@@ -19,10 +19,12 @@ public enum DemoSync {
         }
     }
 
-    /// The settings file's path.
+    /// The settings file's path: `$XDG_CONFIG_HOME/trellis/settings.json`, by default under
+    /// `$HOME/.config`.
     public static func settingsURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? URL(fileURLWithPath: home).appendingPathComponent(".config")
         return config.appendingPathComponent("trellis/settings.json")
     }
 

@@ -166,6 +166,9 @@ public final class EntitySync {
     /// How many local changes wait for the server.
     public func pendingCount() throws -> Int { try outbox.count() }
 
+    /// The local changes waiting for the server, oldest first.
+    public func queuedChanges() throws -> [QueuedChange] { try outbox.queuedChanges() }
+
     // MARK: - Saving
 
     /// Saves `context` and queues its changes to the synced entity, in one transaction

@@ -95,9 +95,40 @@ struct Outbox {
         entry.object["sent"] = .bool(sent)
     }
 
+    /// The entries as the public ``QueuedChange``s.
+    func queuedChanges() throws -> [QueuedChange] {
+        try entries().map { entry in
+            QueuedChange(operation: QueuedChange.Operation(rawValue: entry.operation.rawValue) ?? .update,
+                         object: ObjectID(entityName: entityName, uuid: entry.localID), attributes: entry.payload,
+                         attempts: entry.object["attempts"].intValue ?? 0, lastError: entry.object["lastError"].stringValue,
+                         awaitsOutcome: entry.wasSent)
+        }
+    }
+
     /// Notes a failed push on the entry: one more attempt, and the error (saved by the caller).
     func recordFailure(_ entry: Entry, error: SyncError) {
         entry.object["attempts"] = .integer((entry.object["attempts"].intValue ?? 0) + 1)
         entry.object["lastError"] = .string(error.description)
     }
+}
+
+/// A local change waiting for the server (an entry of the outbox), as `trellis sync` lists it.
+public struct QueuedChange: Sendable, Equatable {
+    /// What the change asks of the server.
+    public enum Operation: String, Sendable {
+        case create, update, delete
+    }
+
+    public let operation: Operation
+    /// The changed object.
+    public let object: ObjectID
+    /// The synced attributes sent with it (none for a deletion).
+    public let attributes: [String: JSONValue]
+    /// How many pushes of it failed.
+    public let attempts: Int
+    /// Why the last push failed.
+    public let lastError: String?
+    /// Whether it is a create sent without its outcome being known: the next pass asks the
+    /// server whether it happened before sending it again.
+    public let awaitsOutcome: Bool
 }

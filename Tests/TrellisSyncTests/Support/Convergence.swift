@@ -22,7 +22,7 @@ enum Convergence {
     }
 
     /// The notes as `title | body` lines, sorted.
-    static func lines(_ resources: [RemoteResource]) -> [String] {
+    nonisolated static func lines(_ resources: [RemoteResource]) -> [String] {
         resources.map { "\($0.attributes["title"]?.stringValue ?? "?") | \($0.attributes["body"]?.stringValue ?? "")" }
             .sorted()
     }
