@@ -236,8 +236,9 @@ public final class EntitySync {
             try adoptUnsyncedObjects()
             try await push(into: &report)
             if report.failure == nil { try await pull(into: &report) }
-            // What the pull queued (objects the server lost, duplicates to delete) goes now.
-            if report.failure == nil, report.recreated + report.duplicates > 0 { try await push(into: &report) }
+            // What the pull queued (objects the server lost, duplicates to delete, conflict
+            // copies) goes now.
+            if report.failure == nil, try outbox.count() > 0 { try await push(into: &report) }
             report.pending = try outbox.count()
         } catch {
             context.rollback()
