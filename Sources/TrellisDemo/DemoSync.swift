@@ -70,7 +70,7 @@ public enum DemoSync {
         shell.bus.watchOnMainActor(EntitySync.Events.finished, owner: shell) { shell, event in
             showState(on: shell, after: event.data)
         }
-        shell.bus.watchOnMainActor(EntitySync.TrashEvents.changed, owner: shell) { shell, _ in
+        shell.bus.watchOnMainActor(EntitySync.Events.keptChanged, owner: shell) { shell, _ in
             showState(on: shell, after: nil)
         }
         return sync

@@ -30,7 +30,7 @@ final class ConflictsPage: PageController {
         list.emptyText = tr("No conflicts. When a note is changed here and on the server at once, both versions are kept and listed here.")
         content = .table(list)
         reload()
-        for message in [EntitySync.Events.finished, EntitySync.TrashEvents.changed] {
+        for message in [EntitySync.Events.finished, EntitySync.Events.keptChanged] {
             shell.bus.watchOnMainActor(message, owner: self) { page, _ in page.reload() }
         }
     }

@@ -29,7 +29,7 @@ final class TrashPage: PageController {
         list.emptyText = tr("The Trash is empty. A note deleted on the server comes here, so that nothing is lost.")
         content = .table(list)
         reload()
-        for message in [EntitySync.Events.finished, EntitySync.TrashEvents.changed] {
+        for message in [EntitySync.Events.finished, EntitySync.Events.keptChanged] {
             shell.bus.watchOnMainActor(message, owner: self) { page, _ in page.reload() }
         }
     }

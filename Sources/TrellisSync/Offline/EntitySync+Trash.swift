@@ -5,20 +5,17 @@ import TrellisStore
 /// What a pull took out of the store (the Trash) and the conflicts kept for the user.
 ///
 /// ```swift
-/// for trashed in try notesSync.trashedObjects() {
+/// if let trashed = try notesSync.trashedObjects().first {
 ///     print(trashed["title"] ?? "", trashed.reason)     // "Shopping", "deleted on the server"
+///     try notesSync.restore(trashed.id)                 // back in the store, created again on the server
 /// }
-/// let note = try notesSync.restore(trashed.id)          // back in the store, created again on the server
-/// for conflict in try notesSync.conflicts() { ... }     // open conflict.original and conflict.copy
-/// try notesSync.dismissConflict(conflict)
+/// if let conflict = try notesSync.conflicts().first {
+///     let serverVersion = conflict.original             // the note, holding the server's state
+///     let localEdit = conflict.copy                     // the copy holding the edit (nil: a deletion)
+///     try notesSync.dismissConflict(conflict)
+/// }
 /// ```
 extension EntitySync {
-    /// The messages of the Trash and the conflict list on the bus.
-    public enum TrashEvents {
-        /// The Trash or the conflict list changed (a pull, a restore, a dismissal): `{}`.
-        public static let changed = "sync:kept-changed"
-    }
-
     /// The objects in the Trash, most recent first.
     public func trashedObjects() throws -> [TrashedObject] {
         try trash.all()
@@ -74,6 +71,6 @@ extension EntitySync {
     }
 
     func announceKeptChange() {
-        bus?.trigger(TrashEvents.changed, [:], from: self)
+        bus?.trigger(Events.keptChanged, [:], from: self)
     }
 }

@@ -78,8 +78,9 @@ import TrellisStore
 /// (``conflicts()``). Against a server with no conditional write, a change another client
 /// makes between the read and the write is still overwritten: the README's "residual race".
 ///
-/// The bus gets `sync:finished` after every pass (data: ``SyncReport/json``) and
-/// `sync:conflict` per conflict (`{"original", "copy"}` object ids); the requests trigger
+/// The bus gets `sync:finished` after every pass (data: ``SyncReport/json``),
+/// `sync:conflict` per conflict (`{"original", "copy"}` object ids) and `sync:kept-changed`
+/// when a restore or a dismissal changes the Trash or the conflicts; the requests trigger
 /// `network:on`/`network:off`.
 @MainActor
 public final class EntitySync {
@@ -89,6 +90,9 @@ public final class EntitySync {
         public static let finished = "sync:finished"
         /// A local edit lost to a newer server version: `{"original", "copy"}`.
         public static let conflict = "sync:conflict"
+        /// The Trash or the conflict list changed by a restore or a dismissal (a pass ends
+        /// with `sync:finished` instead): `{}`.
+        public static let keptChanged = "sync:kept-changed"
     }
 
     /// The store whose objects are synced.

@@ -17,8 +17,8 @@ struct Outbox {
         /// The object was inserted: create it on the server (see ``EntitySync``'s
         /// "Creating without duplicates").
         case create
-        /// The object's synced attributes changed: PUT them (POST when the server never
-        /// saw the object).
+        /// The object's synced attributes changed: PUT them (create the object when the
+        /// server does not have it).
         case update
         /// The object was deleted: DELETE it on the server.
         case delete

@@ -23,8 +23,6 @@ final class FaultProxy: Sendable {
         case forwardThenHang
         /// Forward, then answer 200 with a body that is not JSON.
         case forwardThenMalformed
-        /// Never forward, never answer.
-        case hang
         /// Forward only once `gate` opens (the client has long given up), never answer.
         case holdUntil(Gate)
         /// Run `action` (another client's write, killing the server), then forward.
@@ -115,8 +113,6 @@ final class FaultProxy: Sendable {
         switch fault {
         case .answer(let status)?:
             return Self.response(status, ["error": "injected"], version: nil)
-        case .hang?:
-            try await Task.sleep(for: .seconds(3600))
         case .holdUntil(let gate)?:
             await gate.wait()
             _ = try await forward(request)

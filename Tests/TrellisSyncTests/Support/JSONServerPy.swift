@@ -98,18 +98,4 @@ final class JSONServerPy: Sendable {
     func remove(_ id: String) async throws {
         _ = try await client.send(SyncRequest(.delete, notesURL.appendingResourceID(id)))
     }
-
-    /// Waits until db.json holds `count` notes (the server writes it a second after a change).
-    func waitUntilWritten(count: Int) async throws {
-        let deadline = ContinuousClock.now + .seconds(30)
-        while ContinuousClock.now < deadline {
-            if let data = try? Data(contentsOf: database), let json = try? JSONValue(jsonData: data),
-               json["notes"]?.arrayValue?.count == count
-            {
-                return
-            }
-            try await Task.sleep(for: .milliseconds(50))
-        }
-        throw ChildProcess.Failure.timedOut(program: "json-server-py (to write db.json)", after: .seconds(30))
-    }
 }

@@ -47,8 +47,9 @@ enum SyncFixtures {
         }
     }
 
-    /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`.
-    static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 5,
+    /// Waits until `condition` holds, checking every 10 ms, for at most `seconds` (a deadline
+    /// for a failure only, generous for a loaded machine).
+    static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 30,
                            _ condition: () throws -> Bool) async throws -> Bool
     {
         let deadline = ContinuousClock.now + .seconds(seconds)
