@@ -74,7 +74,7 @@ final class FaultProxy: Sendable {
     static func start(backend: URL) async throws -> FaultProxy {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
         let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 5)
+        try await server.waitUntilListening(timeout: 30)
         guard case .ip4(_, let port)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
         let proxy = FaultProxy(backend: backend, server: server, task: task, port: port)
         await server.appendRoute("*") { [weak proxy] request in
