@@ -7,6 +7,13 @@ import PackageDescription
 ///   trellis → TrellisDemo → TrellisGtk / TrellisHeadless → TrellisCore
 ///   TrellisGtk → CTrellisGtk → CGtk (system gtk4)
 /// TrellisCore imports neither GTK nor SQLite.
+/// Linker flags exporting the ThreadSanitizer entry points that instrumented shared
+/// libraries opened at run time call and the runtime does not export (see TrellisCoreTests).
+let exportsThreadSanitizerEntryPoints: [LinkerSetting] = [
+    .unsafeFlags(["__tsan_external_read", "__tsan_external_write", "__tsan_ignore_thread_begin",
+                  "__tsan_ignore_thread_end"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }),
+]
+
 let package = Package(
     name: "Trellis",
     platforms: [.macOS(.v14)],
@@ -138,7 +145,10 @@ let package = Package(
                 "TrellisDemo", "TrellisCore", "TrellisGtk", "TrellisHeadless", "TrellisStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
-            ]
+            ],
+            // It opens libTrellisHTTP.so and the plugins: see TrellisCoreTests (the sync tests
+            // run a sanitized `trellis sync`).
+            linkerSettings: exportsThreadSanitizerEntryPoints
         ),
         .executableTarget(
             name: "trellis-bench",
@@ -159,8 +169,7 @@ let package = Package(
             // are instrumented too and call into the ThreadSanitizer runtime linked into the test
             // executable, which exports most of its entry points but not these four (gold takes
             // no wildcard here). Without the sanitizer the symbols do not exist and nothing changes.
-            linkerSettings: [.unsafeFlags(["__tsan_external_read", "__tsan_external_write", "__tsan_ignore_thread_begin",
-                                           "__tsan_ignore_thread_end"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] })]
+            linkerSettings: exportsThreadSanitizerEntryPoints
         ),
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
         .testTarget(

@@ -21,6 +21,10 @@ public enum DemoApp {
         ("/notes", NotesPage.self, true),
         ("/notes/new", NotePage.self, true),
         ("/notes/:id", NotePage.self, true),
+        ("/trash", TrashPage.self, true),
+        ("/trash/:id", TrashedNotePage.self, true),
+        ("/conflicts", ConflictsPage.self, true),
+        ("/conflicts/:id", ConflictPage.self, true),
         ("/plugins", PluginsPage.self, true),
         ("/events", EventsPage.self, false),
     ]

@@ -2,7 +2,7 @@ import Foundation
 import TrellisCore
 
 /// Starts the demo's services, all of them plugins (network activity, location, …), and shows
-/// location updates in the window's status area.
+/// location updates in the window's status area (after the sync's state: see ``DemoStatus``).
 @MainActor
 public enum DemoServices {
     /// Loads the plugins from the standard places and `pluginDirectories`, and returns their reports.
@@ -24,10 +24,11 @@ public enum DemoServices {
             })
         shell.provide(host)
         shell.bus.watchOnMainActor("location:update", owner: shell) { shell, event in
-            shell.frontend?.showStatus(LocationText.status(event.data))
+            DemoStatus.of(shell).showNews(LocationText.status(event.data))
         }
         shell.bus.watchOnMainActor("location:error", owner: shell) { shell, event in
-            shell.frontend?.showStatus(tr("Location unavailable: %@", event.data["reason"]?.stringValue ?? tr("unknown error")))
+            DemoStatus.of(shell).showNews(tr("Location unavailable: %@",
+                                             event.data["reason"]?.stringValue ?? tr("unknown error")))
         }
         return host
     }

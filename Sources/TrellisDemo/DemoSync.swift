@@ -8,7 +8,8 @@ import TrellisSync
 ///
 /// A pass runs at start, after every save, every 30 s, and when the bus says
 /// `sync:requested` (a notification with `content-available: 1`); each ends with
-/// `sync:finished`, shown in the status area.
+/// `sync:finished`, shown first in the status line (``DemoStatus``): up to date, offline
+/// with the number of changes waiting, or refused; and the conflicts left to review.
 @MainActor
 public enum DemoSync {
     public enum Failure: Error, CustomStringConvertible {
@@ -18,10 +19,12 @@ public enum DemoSync {
         }
     }
 
-    /// The settings file's path.
+    /// The settings file's path: `$XDG_CONFIG_HOME/trellis/settings.json`, by default under
+    /// `$HOME/.config`.
     public static func settingsURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".config")
+        let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
+        let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
+            ?? URL(fileURLWithPath: home).appendingPathComponent(".config")
         return config.appendingPathComponent("trellis/settings.json")
     }
 
@@ -42,9 +45,13 @@ public enum DemoSync {
 
     /// Starts syncing when a server is configured; returns the sync engine, or `nil` when the
     /// notes stay local. Throws when the settings or the server URL are refused.
+    ///
+    /// - Parameter background: run passes by themselves (at start, after saves, every 30 s);
+    ///   without, only the passes the caller asks for run (`trellis --headless`, which syncs
+    ///   before its first page and after its last step).
     @discardableResult
     public static func start(on shell: Shell, store: PersistentStore, server: URL?,
-                             settingsFile: URL = settingsURL()) throws -> EntitySync? {
+                             settingsFile: URL = settingsURL(), background: Bool = true) throws -> EntitySync? {
         let settings = try settings(server: server, file: settingsFile)
         guard let url = settings.server else { return nil }
         let sync: EntitySync
@@ -54,18 +61,41 @@ public enum DemoSync {
             throw Failure.settings(String(describing: error))
         }
         shell.provide(sync)
-        sync.start()
-        shell.bus.watchOnMainActor("sync:requested", owner: sync) { sync, _ in
-            Task { _ = try? await sync.syncNow() }
-        }
-        shell.bus.watchOnMainActor("sync:finished", owner: shell) { shell, event in
-            let data = event.data
-            if let failure = data["failure"], !failure.isNull {
-                shell.frontend?.showStatus(tr("Sync: offline, %@ change(s) waiting", String(data["pending"]?.intValue ?? 0)))
-            } else {
-                shell.frontend?.showStatus(tr("Sync: up to date"))
+        if background {
+            sync.start()
+            shell.bus.watchOnMainActor("sync:requested", owner: sync) { sync, _ in
+                Task { _ = try? await sync.syncNow() }
             }
         }
+        shell.bus.watchOnMainActor(EntitySync.Events.finished, owner: shell) { shell, event in
+            showState(on: shell, after: event.data)
+        }
+        shell.bus.watchOnMainActor(EntitySync.Events.keptChanged, owner: shell) { shell, _ in
+            showState(on: shell, after: nil)
+        }
         return sync
+    }
+
+    /// The sync's part of the status line after a pass (`report`, the data of
+    /// `sync:finished`), or after the conflicts changed (`nil`: the last pass's words stay).
+    static func showState(on shell: Shell, after report: JSONValue?) {
+        guard let sync = shell.resolve(EntitySync.self) else { return }
+        let status = DemoStatus.of(shell)
+        var state: String
+        if let report {
+            let pending = String(report["pending"]?.intValue ?? 0)
+            if report["failure"].map({ !$0.isNull }) != true {
+                state = tr("Sync: up to date")
+            } else if report["offline"]?.boolValue == true {
+                state = tr("Sync: offline, %@ change(s) waiting", pending)
+            } else {
+                state = tr("Sync: the server refused a change, %@ change(s) waiting", pending)
+            }
+        } else {
+            state = status.sync?.components(separatedBy: "; ").first ?? tr("Sync: up to date")
+        }
+        let conflicts = (try? sync.conflicts().count) ?? 0
+        if conflicts > 0 { state += "; " + tr("%@ conflict(s) to review", String(conflicts)) }
+        status.showSync(state)
     }
 }

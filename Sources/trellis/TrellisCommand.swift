@@ -25,27 +25,39 @@ struct ShellOptions: ParsableArguments {
         if let server, serverURL == nil { throw ValidationError("--server needs an absolute http(s) URL, not \(server)") }
     }
 
-    var serverURL: URL? {
-        guard let server, let url = URL(string: server), url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
+    var serverURL: URL? { server.flatMap(Self.serverURL(from:)) }
+
+    /// `text` as a server URL: absolute, http or https, with a host.
+    static func serverURL(from text: String) -> URL? {
+        guard let url = URL(string: text), url.scheme == "http" || url.scheme == "https", url.host != nil else { return nil }
         return url
     }
 
+    /// Log messages go to standard error, from `$TRELLIS_LOG_LEVEL` up (default: `level`;
+    /// the commands without a window, which print their own errors, take `warning`).
+    static func bootstrapLogging(_ level: Logger.Level = .notice) {
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
+            return handler
+        }
+    }
+
     /// Builds the demo's shell: its routes, state and services.
+    /// - Parameters:
+    ///   - backgroundSync: sync by itself (the window); without, only when asked.
+    ///   - logLevel: the lowest level logged when `$TRELLIS_LOG_LEVEL` does not say.
     @MainActor
-    func makeShell() throws -> Shell {
-        let (shell, plugins) = beginShell()
-        return try finishShell(shell, try prepare(bus: shell.bus, plugins: plugins))
+    func makeShell(backgroundSync: Bool = true, logLevel: Logger.Level = .notice) throws -> Shell {
+        let (shell, plugins) = beginShell(logLevel: logLevel)
+        return try finishShell(shell, try prepare(bus: shell.bus, plugins: plugins), backgroundSync: backgroundSync)
     }
 
     /// The first, main-thread part of start-up: logging, the locale, an empty shell and its
     /// plugin host.
     @MainActor
-    func beginShell() -> (Shell, PluginHost) {
-        LoggingSystem.bootstrap { label in
-            var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .notice
-            return handler
-        }
+    func beginShell(logLevel: Logger.Level = .notice) -> (Shell, PluginHost) {
+        Self.bootstrapLogging(logLevel)
         // setlocale is not thread-safe: done here, before any other thread starts.
         Localization.setUp(localeDirectory: Resources.localeDirectory())
         let shell = Shell()
@@ -65,10 +77,10 @@ struct ShellOptions: ParsableArguments {
 
     /// The last, main-actor part: pages and routes, the built-in services, sync.
     @MainActor
-    func finishShell(_ shell: Shell, _ prepared: PreparedData) throws -> Shell {
+    func finishShell(_ shell: Shell, _ prepared: PreparedData, backgroundSync: Bool = true) throws -> Shell {
         try DemoApp.install(on: shell, catalog: prepared.catalog, store: prepared.store, syntheticRows: rows)
         DemoServices.finish(on: shell)
-        try DemoSync.start(on: shell, store: prepared.store, server: serverURL)
+        try DemoSync.start(on: shell, store: prepared.store, server: serverURL, background: backgroundSync)
         return shell
     }
 }
@@ -108,7 +120,7 @@ struct Trellis: ParsableCommand {
         commandName: "trellis",
         abstract: "The Trellis demo application: a plugin-based application shell for Linux.",
         version: DemoWindowApp.version,
-        subcommands: [Open.self, Routes.self, Plugins.self],
+        subcommands: [Open.self, Routes.self, Plugins.self, SyncNotes.self],
         defaultSubcommand: Open.self
     )
 
@@ -137,8 +149,11 @@ struct Open: ParsableCommand {
 
     @OptionGroup var shellOptions: ShellOptions
 
-    @Flag(name: .long, help: "Print the page at PATH as text on standard output and exit, with no window.")
+    @Flag(name: .long, help: "Print the page at PATH as text on standard output and exit, with no window. With --server, sync before and after.")
     var headless = false
+
+    @Option(name: .long, help: ArgumentHelp("With --headless: run the steps of FILE (- for standard input) instead of printing PATH: navigate, fill, press, select, toggle, type, expect, print, sync; see the README.", valueName: "FILE"))
+    var script: String?
 
     @Flag(name: .long, help: "Quit right after the first frame is painted (tests, benchmarks).")
     var exitAfterFirstFrame = false
@@ -150,18 +165,15 @@ struct Open: ParsableCommand {
         let payload = try notification.map { file throws(NotificationPayloadError) in
             try PushNotification(contentsOf: URL(fileURLWithPath: file))
         }
-        let path = self.path ?? "/catalog"
-        if headless {
-            try MainActor.assumeIsolated {
-                let shell = try shellOptions.makeShell()
-                let screen = HeadlessFrontend(shell: shell)
-                try shell.navigate(to: "/")
-                if path != "/" { try shell.navigate(to: path, external: true) }
-                if let payload { NotificationRouter(shell: shell).route(payload) }
-                print(screen.render())
+        if headless || script != nil {
+            let script = try script.map(HeadlessRun.loadScript)
+            let (options, path) = (shellOptions, self.path)
+            try runOnMainActor {
+                try await HeadlessRun(options: options, path: path, notification: payload, script: script).run()
             }
             return
         }
+        let path = self.path ?? "/catalog"
         let (status, failure) = MainActor.assumeIsolated { () -> (Int32, (any Error)?) in
             let (shell, plugins) = shellOptions.beginShell()
             let bus = shell.bus

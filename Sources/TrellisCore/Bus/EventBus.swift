@@ -49,7 +49,7 @@ public final class EventBus: Sendable {
     private let logger: Logger
 
     /// Creates an empty bus.
-    public init(logger: Logger = Logger(label: "trellis.bus")) {
+    public init(logger: Logger = Logger(trellis: "trellis.bus")) {
         self.logger = logger
     }
 

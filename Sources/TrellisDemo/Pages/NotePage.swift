@@ -8,11 +8,18 @@ import TrellisStore
 /// typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step through them.
 /// Save sends `note.save` through the front controller (validated and saved off the main
 /// thread); leaving without saving forgets the edits.
+///
+/// The editor follows the store: when the note is saved elsewhere (a pull, another window),
+/// each field the user has not changed takes the new value; a field being edited keeps
+/// what was typed, and the page says so.
 final class NotePage: PageController {
+    private static let fields = ["title", "body"]
     private var context: ManagedObjectContext?
     private var note: ManagedObject?
     private var form: Form?
     private var fieldBeingTyped: String?
+    /// The saved values the fields started from (or last took from the store).
+    private var loaded: [String: String] = [:]
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
@@ -51,7 +58,44 @@ final class NotePage: PageController {
         form.onEdit = { [weak self] id, value in self?.userTyped(id, value) }
         form.onAction = { [weak self] action, form in self?.pressed(action, form) }
         self.form = form
+        loaded = form.values
         content = .form(form)
+        if let note {
+            let id = note.objectID.uuid.uuidString
+            shell.bus.watchOnMainActor("store:did-save", from: store, owner: self) { page, event in
+                if event.data["updated"]?["Note"]?.arrayValue?.contains(.string(id)) == true {
+                    page.noteChangedElsewhere(store: store)
+                } else if event.data["deleted"]?["Note"]?.arrayValue?.contains(.string(id)) == true {
+                    page.message = tr("This note was deleted elsewhere; if the server deleted it, it is in the Trash.")
+                }
+            }
+        }
+    }
+
+    /// Takes the saved values into the fields the user has not changed.
+    private func noteChangedElsewhere(store: PersistentStore) {
+        guard let form, let note, let saved = try? store.newContext().object(with: note.objectID) else { return }
+        var taken: [String: String] = [:]
+        var keptTyping = false
+        for field in Self.fields {
+            let value = saved[field].stringValue ?? ""
+            guard value != loaded[field] else { continue }
+            if form[field] == loaded[field] {
+                taken[field] = value
+            } else if form[field] != value {
+                keptTyping = true
+            }
+            loaded[field] = value
+        }
+        if !taken.isEmpty {
+            // Not an edit of the user's: nothing to undo.
+            context?.isUndoRegistrationEnabled = false
+            for (field, value) in taken { note[field] = .string(value) }
+            context?.isUndoRegistrationEnabled = true
+            form.setValues(taken)
+            if let newTitle = taken["title"] { title = newTitle }
+        }
+        if keptTyping { message = tr("This note was changed elsewhere; your typing is kept, and saving keeps it.") }
     }
 
     /// Records typing in the context: consecutive typing in one field is one undo group.

@@ -1,13 +1,20 @@
 import TrellisCore
 import TrellisStore
+import TrellisSync
 
-/// `/notes`: the notes in the store, newest change first, live (a fetched source); a row
-/// opens `/notes/:id`, the header bar's "New note" opens `/notes/new`.
+/// `/notes`: the notes in the store, newest change first, live (a fetched source: a pull or
+/// an edit shows at once); a row opens `/notes/:id`, the header bar's "New note" opens
+/// `/notes/new`, and, when a server is configured, "Conflicts" and "Trash" open `/conflicts`
+/// and `/trash`.
 final class NotesPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = tr("Notes")
         actions = [PageAction(id: "new", label: tr("New note"), icon: "list-add-symbolic")]
+        if shell.resolve(EntitySync.self) != nil {
+            actions += [PageAction(id: "conflicts", label: tr("Conflicts"), icon: "dialog-warning-symbolic"),
+                        PageAction(id: "trash", label: tr("Trash"), icon: "user-trash-symbolic")]
+        }
         guard let store = shell.resolve(StoreBox.self)?.store else {
             content = .text(tr("No store is open."))
             return
@@ -27,7 +34,11 @@ final class NotesPage: PageController {
     }
 
     override func perform(pageAction id: String) {
-        if id == "new" { try? shell?.navigate(to: "/notes/new") }
+        switch id {
+        case "new": try? shell?.navigate(to: "/notes/new")
+        case "conflicts", "trash": try? shell?.navigate(to: "/\(id)")
+        default: break
+        }
     }
 }
 

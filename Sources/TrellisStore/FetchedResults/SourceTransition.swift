@@ -119,8 +119,10 @@ struct SourceTransition {
                 if path == to { return .new(path) }
                 if path.section == to.section && path.row > to.row { path.row -= 1 }
                 if path.section == from.section && path.row >= from.row { path.row += 1 }
-            case .update:
-                break
+            case .update(let updated):
+                // Updates come after every other step, so the path is already one of the new
+                // state: the row shows the object's new values, not the old snapshot's.
+                if path == updated { return .new(path) }
             }
         }
         return .old(path)

@@ -34,11 +34,13 @@ extension EntitySync {
     }
 
     /// Queues the synced entity's objects a save changed, unless the save touched the sync
-    /// entities: then it was the sync's own, or came through ``EntitySync/save(_:)``, which
-    /// queued its changes in the same transaction.
+    /// entities (then it was the sync's own, or came through ``EntitySync/save(_:)``, which
+    /// queued its changes in the same transaction) or left an object as the server holds it.
     private func storeDidSave(_ changes: JSONValue) {
+        let syncEntities = [Outbox.entityName, SyncRecords.entityName, ServerProfile.entityName, SyncTrash.entityName,
+                            SyncConflicts.entityName]
         for kind in ["inserted", "updated", "deleted"] {
-            if changes[kind]?[Outbox.entityName] != nil || changes[kind]?[SyncRecords.entityName] != nil { return }
+            if syncEntities.contains(where: { changes[kind]?[$0] != nil }) { return }
         }
         func ids(_ kind: String) -> [UUID] {
             changes[kind]?[mapping.entityName]?.arrayValue?.compactMap { $0.stringValue.flatMap(UUID.init) } ?? []
@@ -55,6 +57,7 @@ extension EntitySync {
                     if operation != .delete {
                         // Changed again or deleted since: a later save queues that.
                         guard let object = try object(localID) else { continue }
+                        if operation == .update, try !needsPush(object) { continue }
                         payload = mapping.attributes(of: object)
                     }
                     try outbox.enqueue(operation, localID: localID, payload: payload, sequence: sequence)

@@ -4,7 +4,8 @@ import TrellisCore
 import TrellisStore
 
 /// Offline-first sync of one store entity with a server collection: the notes page's
-/// notes with `<server>/notes`.
+/// notes with `<server>/notes`. Nothing typed is lost or duplicated, whatever the server
+/// does, and every conflict is kept where the user can see it.
 ///
 /// ```swift
 /// let notesSync = try EntitySync(store: store, bus: bus, server: URL(string: "https://notes.example/api")!,
@@ -23,38 +24,64 @@ import TrellisStore
 /// restarts. Saves made otherwise (`context.save()`, a background context, a plugin) are
 /// caught too: the store's `store:did-save` event (when the store triggers it on `bus`) is
 /// handled on the main actor right after, and queues them in a second transaction; a
-/// pass also queues any object the server has never seen. Prefer ``save(_:)``, which
-/// leaves no moment where a change is saved but not queued.
+/// pass also queues any object the server has never seen. A change that leaves the synced
+/// attributes as the server last held them (a pulled change, seen by the app's contexts)
+/// queues nothing: a pull is never echoed back.
 ///
-/// ## How it works
-/// - **Push** (first in a pass, after queuing a creation for every object the server has
-///   never seen and that has nothing queued, such as notes written before a server was
-///   configured): entries go to the server oldest first. A change is PUT
-///   with `If-Match: "<version>"`, the server version the object was based on (kept in
-///   `SyncRecord` with the server id). An entry leaves the queue only in the transaction
-///   that records the server's answer. When the server cannot be reached, answers 5xx or
-///   429, or refuses an entry (another 4xx, a malformed answer), the pass stops and the
-///   entry stays queued with its error, to be sent again by a later pass: what a user
-///   typed is never dropped.
-/// - **Pull** (after a complete push): the collection is fetched and merged into the store
-///   by server id: new resources are inserted, resources whose version changed update
-///   their object, vanished ones delete it. An object with queued changes is left alone:
-///   its push decides.
+/// ## What the server is
+/// The sync learns how the server behaves from its answers and remembers it in the store
+/// (``ServerCapabilities``): whether a `PUT` creates, whether it keeps the client id
+/// member, whether it filters lists by field, whether it has versions and changes them.
+///
+/// ## Creating without duplicates
+/// Every object is created with a client id, its own id (``SyncMapping/clientIDKey``, sent
+/// in the body, and as `Idempotency-Key` on a POST). The first create tries
+/// `PUT <collection>/<client id>`: a server that creates on PUT (an upsert) makes creating
+/// idempotent, and is used so from then on; one that refuses gets POSTs. A create is marked
+/// as sent, in the store, before it goes out; when its outcome is not known (no answer, a
+/// dropped connection, a 5xx), the next attempt first asks the server whether it happened —
+/// `GET <collection>/<client id>` where creates are upserts, else the list, by client id
+/// (or, from a server that drops the member, by content) — and links the object to what it
+/// finds instead of creating it again. Nothing else of that object is sent before.
+///
+/// ## Pushing
+/// Entries go to the server oldest first and leave the queue only in the transaction that
+/// records the server's answer. A change is a `PUT` of the synced attributes, a deletion a
+/// `DELETE`; before either, the resource is read and compared with its **base** — the
+/// state this client last saw on the server (`SyncRecord`) — and written only if it is
+/// unchanged, with `If-Match: "<version>"` when the server has versions (a server that
+/// checks it closes the gap between the read and the write). A resource found holding the
+/// change already (a write whose answer was lost) needs no second write. When the server
+/// cannot be reached, answers 5xx or 429, or refuses an entry (another 4xx, a malformed
+/// answer), the pass stops and the entry stays queued with its error, to be sent again by a
+/// later pass.
+///
+/// ## Pulling
+/// After a complete push, the collection is fetched and merged into the store by server
+/// id. A resource whose content differs from its base (whatever its version says) updates
+/// its object; new resources are inserted. An object with queued changes is left alone: its
+/// push decides. A resource missing from the list is an object the server deleted only if
+/// a pull of an earlier pass listed it and the object holds nothing the server lacked: it
+/// then goes to the Trash (``trashedObjects()``, ``restore(_:)``). Otherwise the server lost
+/// it (an acknowledged create it did not keep) or it holds unsent content, and it is
+/// created again. A pull destroys nothing.
 ///
 /// ## The conflict rule
-/// Versions come from the server only (`ETag` or the `version` member); client clocks are
-/// never compared. **The server wins unless the local edit was based on the server's
-/// current version.** An edit based on the current version is accepted by the server (its
-/// `If-Match` holds). An edit based on an older version is answered 412: the local object
-/// takes the server's state, and the edit (the object's latest local values) is kept as a
-/// conflict copy, a new object queued for the server as a new resource; the object's other
-/// queued changes are folded into that copy. A queued deletion of a resource changed on the
+/// Client clocks are never compared. **The server wins unless the local change was based
+/// on the server's current state.** A change based on an older state (a 412 answer, or a
+/// state read before writing that differs from the base) is not written: the object takes
+/// the server's state, and the change (the object's latest local values) is kept as a
+/// conflict copy, a new object created on the server too; the object's other queued
+/// changes are folded into that copy. A queued deletion of a resource changed on the
 /// server is undone: the object is restored with the server's state. A change to a
-/// resource the server deleted (404) is sent again as a new resource.
+/// resource the server deleted is created again. Conflicts are kept until dismissed
+/// (``conflicts()``). Against a server with no conditional write, a change another client
+/// makes between the read and the write is still overwritten: the README's "residual race".
 ///
-/// The bus gets `sync:finished` after every pass (data: ``SyncReport/json``) and
-/// `sync:conflict` per conflict (`{"original", "copy"}` object ids); the requests trigger
-/// the model and collection events and `network:on`/`network:off`.
+/// The bus gets `sync:finished` after every pass (data: ``SyncReport/json``),
+/// `sync:conflict` per conflict (`{"original", "copy"}` object ids) and `sync:kept-changed`
+/// when a restore or a dismissal changes the Trash or the conflicts; the requests trigger
+/// `network:on`/`network:off`.
 @MainActor
 public final class EntitySync {
     /// The messages an ``EntitySync`` triggers on the bus.
@@ -63,6 +90,9 @@ public final class EntitySync {
         public static let finished = "sync:finished"
         /// A local edit lost to a newer server version: `{"original", "copy"}`.
         public static let conflict = "sync:conflict"
+        /// The Trash or the conflict list changed by a restore or a dismissal (a pass ends
+        /// with `sync:finished` instead): `{}`.
+        public static let keptChanged = "sync:kept-changed"
     }
 
     /// The store whose objects are synced.
@@ -77,7 +107,15 @@ public final class EntitySync {
     let context: ManagedObjectContext
     let outbox: Outbox
     let records: SyncRecords
+    let trash: SyncTrash
+    let conflictLog: SyncConflicts
+    let profile: ServerProfile
     let logger = Logger(trellis: "trellis.sync")
+    /// What the server has shown of itself so far (see ``ServerCapabilities``).
+    public internal(set) var capabilities: ServerCapabilities
+    /// The objects the running pass created on the server: a pull of the same pass does
+    /// not count as the server having kept them.
+    var createdThisPass: Set<UUID> = []
 
     private var isSyncing = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -96,7 +134,9 @@ public final class EntitySync {
                 mapping: SyncMapping = .notes, sync: (any Sync)? = nil) throws(EntitySyncError)
     {
         let model = store.model
-        for name in [mapping.entityName, Outbox.entityName, SyncRecords.entityName] where model.entity(named: name) == nil {
+        let required = [mapping.entityName, Outbox.entityName, SyncRecords.entityName, ServerProfile.entityName,
+                        SyncTrash.entityName, SyncConflicts.entityName]
+        for name in required where model.entity(named: name) == nil {
             throw .missingEntity(entity: name, modelSource: model.source)
         }
         guard let entity = model.entity(named: mapping.entityName) else {
@@ -119,11 +159,19 @@ public final class EntitySync {
         context = ManagedObjectContext(store: store, undoEnabled: false)
         outbox = Outbox(entityName: mapping.entityName, context: context)
         records = SyncRecords(entityName: mapping.entityName, context: context)
+        trash = SyncTrash(entityName: mapping.entityName, context: context)
+        conflictLog = SyncConflicts(entityName: mapping.entityName, context: context)
+        profile = ServerProfile(url: url, context: context)
+        // Unreadable capabilities are simply learned again: every guess is a safe one.
+        capabilities = (try? profile.load()) ?? ServerCapabilities()
         watchForeignSaves()
     }
 
     /// How many local changes wait for the server.
     public func pendingCount() throws -> Int { try outbox.count() }
+
+    /// The local changes waiting for the server, oldest first.
+    public func queuedChanges() throws -> [QueuedChange] { try outbox.queuedChanges() }
 
     // MARK: - Saving
 
@@ -138,8 +186,8 @@ public final class EntitySync {
     public func save(_ context: ManagedObjectContext) throws {
         let ownEntity = { (object: ManagedObject) in object.entityName == self.mapping.entityName }
         let inserted = context.insertedObjects.filter(ownEntity)
-        let updated = context.updatedObjects.filter(ownEntity).filter { object in
-            object.changedKeys.contains { mapping.keys.contains($0) }
+        let updated = try context.updatedObjects.filter(ownEntity).filter { object in
+            try object.changedKeys.contains { mapping.keys.contains($0) } && needsPush(object)
         }
         let deleted = context.deletedObjects.filter(ownEntity)
         guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else {
@@ -187,10 +235,14 @@ public final class EntitySync {
             if !waiting.isEmpty { waiting.removeFirst().resume() }
         }
         var report = SyncReport()
+        createdThisPass = []
         do {
             try adoptUnsyncedObjects()
             try await push(into: &report)
             if report.failure == nil { try await pull(into: &report) }
+            // What the pull queued (objects the server lost, duplicates to delete, conflict
+            // copies) goes now.
+            if report.failure == nil, try outbox.count() > 0 { try await push(into: &report) }
             report.pending = try outbox.count()
         } catch {
             context.rollback()
@@ -204,7 +256,10 @@ public final class EntitySync {
     }
 
     /// Syncs now, then every `interval` and soon after each ``save(_:)``, until ``stop()``.
-    /// Failures are logged and reported through `sync:finished`; the next pass retries.
+    /// Failures are logged and reported through `sync:finished`; the next pass retries,
+    /// after a pause that doubles with each failed pass in a row (1 s, 2 s, 4 s… at most
+    /// `interval`), so that saves made while the server is down do not each wait for a
+    /// timeout.
     public func start(every interval: Duration = .seconds(30)) {
         guard loop == nil else { return }
         let (signals, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
@@ -216,11 +271,16 @@ public final class EntitySync {
             }
         }
         loop = Task { [weak self] in
+            var failedPasses = 0
             for await _ in signals {
+                if failedPasses > 0 {
+                    try? await Task.sleep(for: min(interval, .seconds(1 << min(failedPasses - 1, 16))))
+                }
                 guard let self else { return }
                 do {
-                    try await self.syncNow()
+                    failedPasses = try await self.syncNow().failure == nil ? 0 : failedPasses + 1
                 } catch {
+                    failedPasses += 1
                     self.logger.error("sync pass failed", metadata: ["error": "\(error)"])
                 }
             }
@@ -241,6 +301,29 @@ public final class EntitySync {
     isolated deinit {
         stop()
     }
+
+    /// Records what the server showed of itself (saved with the context's next save).
+    func learn(_ change: (inout ServerCapabilities) -> Void) throws {
+        var learned = capabilities
+        change(&learned)
+        guard learned != capabilities else { return }
+        logger.info("server capabilities learned", metadata: ["url": "\(collection.url.absoluteString)",
+                                                              "capabilities": "\(learned)"])
+        capabilities = learned
+        try profile.store(learned)
+    }
+
+    /// Whether a change saved to `object` must go to the server: its synced attributes are
+    /// not those the server last held (a pulled change is not echoed back), or changes of
+    /// it are queued already (the server will have older ones).
+    func needsPush(_ object: ManagedObject) throws -> Bool {
+        guard let base = try records.record(local: object.objectID.uuid)?.base else { return true }
+        if mapping.attributes(of: object) != base { return true }
+        return try outbox.entries().contains { $0.localID == object.objectID.uuid }
+    }
+
+    /// The client id object `localID` is created with: its id, in lower case.
+    static func clientID(of localID: UUID) -> String { localID.uuidString.lowercased() }
 
     /// The local object with `localID`, if it exists, with its saved values read afresh.
     func object(_ localID: UUID) throws -> ManagedObject? {

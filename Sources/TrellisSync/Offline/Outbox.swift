@@ -14,10 +14,11 @@ struct Outbox {
 
     /// What an entry asks of the server.
     enum Operation: String {
-        /// The object was inserted: POST its attributes.
+        /// The object was inserted: create it on the server (see ``EntitySync``'s
+        /// "Creating without duplicates").
         case create
-        /// The object's synced attributes changed: PUT them (POST when the server never
-        /// saw the object).
+        /// The object's synced attributes changed: PUT them (create the object when the
+        /// server does not have it).
         case update
         /// The object was deleted: DELETE it on the server.
         case delete
@@ -31,6 +32,10 @@ struct Outbox {
         let operation: Operation
         /// The synced attributes at the time of the change (none for a deletion).
         let payload: [String: JSONValue]
+        /// Whether a create was sent without its outcome being known (no answer, a lost
+        /// connection, a server error): before it is sent again, the server is asked
+        /// whether it happened.
+        var wasSent: Bool { object["sent"].boolValue ?? false }
 
         init(_ object: ManagedObject) throws {
             self.object = object
@@ -85,9 +90,45 @@ struct Outbox {
         ])
     }
 
+    /// Marks the entry as sent or not (saved by the caller).
+    func setSent(_ entry: Entry, _ sent: Bool) {
+        entry.object["sent"] = .bool(sent)
+    }
+
+    /// The entries as the public ``QueuedChange``s.
+    func queuedChanges() throws -> [QueuedChange] {
+        try entries().map { entry in
+            QueuedChange(operation: QueuedChange.Operation(rawValue: entry.operation.rawValue) ?? .update,
+                         object: ObjectID(entityName: entityName, uuid: entry.localID), attributes: entry.payload,
+                         attempts: entry.object["attempts"].intValue ?? 0, lastError: entry.object["lastError"].stringValue,
+                         awaitsOutcome: entry.wasSent)
+        }
+    }
+
     /// Notes a failed push on the entry: one more attempt, and the error (saved by the caller).
     func recordFailure(_ entry: Entry, error: SyncError) {
         entry.object["attempts"] = .integer((entry.object["attempts"].intValue ?? 0) + 1)
         entry.object["lastError"] = .string(error.description)
     }
+}
+
+/// A local change waiting for the server (an entry of the outbox), as `trellis sync` lists it.
+public struct QueuedChange: Sendable, Equatable {
+    /// What the change asks of the server.
+    public enum Operation: String, Sendable {
+        case create, update, delete
+    }
+
+    public let operation: Operation
+    /// The changed object.
+    public let object: ObjectID
+    /// The synced attributes sent with it (none for a deletion).
+    public let attributes: [String: JSONValue]
+    /// How many pushes of it failed.
+    public let attempts: Int
+    /// Why the last push failed.
+    public let lastError: String?
+    /// Whether it is a create sent without its outcome being known: the next pass asks the
+    /// server whether it happened before sending it again.
+    public let awaitsOutcome: Bool
 }

@@ -19,17 +19,21 @@ public struct SyncMapping: Sendable {
     public var collectionPath: String
     /// The attributes sent to and read from the server.
     public var keys: [String]
+    /// The member that carries a resource's client id, the local object's id given at its
+    /// creation, by which a create whose answer was lost is looked up (`clientId`).
+    public var clientIDKey: String
     /// Makes the values of a conflict copy from the values of the rejected local edit
     /// (every attribute of the entity); by default they are kept as they are.
     public var conflictCopy: @Sendable ([String: AttributeValue]) -> [String: AttributeValue]
 
     /// A mapping of `entityName`'s `keys` to `<server>/<collectionPath>`.
-    public init(entityName: String, collectionPath: String, keys: [String],
+    public init(entityName: String, collectionPath: String, keys: [String], clientIDKey: String = "clientId",
                 conflictCopy: @escaping @Sendable ([String: AttributeValue]) -> [String: AttributeValue] = { $0 })
     {
         self.entityName = entityName
         self.collectionPath = collectionPath
         self.keys = keys
+        self.clientIDKey = clientIDKey
         self.conflictCopy = conflictCopy
     }
 
@@ -57,6 +61,17 @@ public struct SyncMapping: Sendable {
         let whole = Date.ISO8601FormatStyle().format(Date(timeIntervalSince1970: seconds))
         let fraction = Int(milliseconds - seconds * 1000)
         return .string(String(whole.dropLast()) + "." + String(format: "%03d", fraction) + "Z")
+    }
+
+    /// Store values of the synced attributes in their wire form.
+    func attributes(of values: [String: AttributeValue]) -> [String: JSONValue] {
+        Dictionary(uniqueKeysWithValues: keys.map { ($0, Self.wireJSON(values[$0] ?? .null)) })
+    }
+
+    /// A server resource's synced attributes in their wire form, comparable with
+    /// ``attributes(of:)`` and with a record's base; `nil` when they do not fit the entity.
+    func wireAttributes(from attributes: [String: JSONValue], entity: EntityDescription) -> [String: JSONValue]? {
+        values(from: attributes, entity: entity).map { self.attributes(of: $0) }
     }
 
     /// The store values for a server resource's attributes, or `nil` when one of them has

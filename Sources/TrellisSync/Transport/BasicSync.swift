@@ -27,7 +27,8 @@ import TrellisCore
 ///   ``SyncSettings/delay(beforeRetry:)`` between attempts. POST and PATCH are never repeated.
 /// - **Requests** carry `Accept: application/json`, a JSON body with
 ///   `Content-Type: application/json`, `Authorization: Bearer <token>` when a token is set,
-///   and `If-Match: "<version>"` for conditional writes.
+///   `If-Match: "<version>"` for conditional writes and `Idempotency-Key` when the request
+///   has a key.
 public final class BasicSync: Sync {
     /// How requests are sent.
     public let settings: SyncSettings
@@ -135,6 +136,9 @@ public final class BasicSync: Sync {
         }
         if let version = request.ifMatch {
             headers.append((name: "If-Match", value: "\"\(version)\""))
+        }
+        if let key = request.idempotencyKey {
+            headers.append((name: "Idempotency-Key", value: key))
         }
         // URLSession's timeout is a backstop only: see the type's documentation.
         return HTTPLibrary.Request(method: request.method.rawValue, url: request.url.absoluteString, headers: headers,

@@ -38,13 +38,19 @@ public struct SyncRequest: Sendable, Hashable {
     /// The server version the request is based on, sent as `If-Match: "<version>"`: the
     /// server answers 412 when its version differs.
     public var ifMatch: String?
+    /// Sent as `Idempotency-Key: <key>`: a server that honours the header answers a repeated
+    /// request with the same key as it answered the first, without acting twice.
+    public var idempotencyKey: String?
 
     /// A request of `method` to `url`.
-    public init(_ method: Method, _ url: URL, body: JSONValue? = nil, ifMatch: String? = nil) {
+    public init(_ method: Method, _ url: URL, body: JSONValue? = nil, ifMatch: String? = nil,
+                idempotencyKey: String? = nil)
+    {
         self.method = method
         self.url = url
         self.body = body
         self.ifMatch = ifMatch
+        self.idempotencyKey = idempotencyKey
     }
 }
 

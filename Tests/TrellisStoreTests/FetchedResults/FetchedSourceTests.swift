@@ -102,6 +102,31 @@ struct FetchedSourceTests {
         #expect(mirror.problems.isEmpty)
     }
 
+    @Test("a note changed by another context is announced as an .update that reads its new values")
+    func updateReadsNewValues() async throws {
+        let fixture = try StoreFixture()
+        let writer = fixture.store.newContext()
+        let note = try StoreFixture.insertNote(writer, title: "a")
+        note["body"] = "first"
+        try writer.save()
+        let source = try FetchedSource(request: FetchRequest(entityName: "Note", sortKeys: [.ascending("title")]),
+                                       context: fixture.store.newContext())
+        _ = source.item(at: TableIndexPath(row: 0)).value(as: ManagedObject.self)?["body"]
+        var bodies: [JSONValue?] = []
+        let token = source.changes.observe { change in
+            guard case .update(let path) = change else { return }
+            bodies.append(source.item(at: path).value(as: ManagedObject.self)?.value(forKey: "body"))
+        }
+        let recorder = ChangeRecorder(source.results)
+        for body in ["second", "third"] {
+            note["body"] = .string(body)
+            try writer.save()
+            try await recorder.waitUntilCurrent()
+        }
+        #expect(bodies == ["second", "third"])
+        token.cancel()
+    }
+
     @Test("random batches in sections are announced one change at a time, each readable in its state",
           arguments: [false, true])
     func randomBatches(sectioned: Bool) async throws {

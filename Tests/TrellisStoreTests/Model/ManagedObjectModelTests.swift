@@ -8,8 +8,9 @@ struct ManagedObjectModelTests {
     @Test("the demo model file loads with Person, Note, Favourite and the author relationship")
     func demoModelLoads() throws {
         let model = try Fixtures.demoModel()
-        #expect(model.version == 2)
-        #expect(model.entities.map(\.name) == ["Person", "Note", "Favourite", "SyncRecord", "SyncOutboxEntry"])
+        #expect(model.version == 3)
+        #expect(model.entities.map(\.name) == ["Person", "Note", "Favourite", "SyncRecord", "SyncOutboxEntry", "SyncServer",
+                                               "SyncTrashEntry", "SyncConflictEntry"])
         let person = try #require(model.entity(named: "Person"))
         #expect(person.keys == ["firstName", "lastName", "age"])
         #expect(person.attribute(named: "age")?.isOptional == true)

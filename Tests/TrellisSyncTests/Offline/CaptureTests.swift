@@ -22,7 +22,7 @@ struct CaptureTests {
             #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == 3 })
             let report = try await local.sync.syncNow()
             #expect(report.pushed == 3)
-            #expect(server.received.filter { $0.method != "GET" }.map(\.method) == ["POST", "PUT", "DELETE"])
+            #expect(server.received.filter { $0.method != "GET" }.map(\.method) == ["PUT", "POST", "PUT", "DELETE"])
             #expect(server.notes.isEmpty)
         }
     }

@@ -11,10 +11,10 @@ import TrellisTesting
 @MainActor
 struct ConflictTests {
     /// A store with one note, "Plan", pulled from the server at version 1.
-    private func pulledNote(_ server: NotesServer) async throws -> (SyncedStore, ManagedObject) {
+    private func pulledNote(_ server: NotesServer, url: URL? = nil) async throws -> (SyncedStore, ManagedObject) {
         let stamp: JSONValue = "2026-01-02T03:04:05.000Z"
         server.seed(["title": "Plan", "body": "server v1", "created": stamp, "updated": stamp])
-        let local = try SyncedStore(server: server)
+        let local = try SyncedStore(server: server, url: url)
         try await local.sync.syncNow()
         return (local, try #require(try local.editableNote(titled: "Plan")))
     }
@@ -60,7 +60,8 @@ struct ConflictTests {
             #expect(server.notes.map { $0.attributes["title"] } == ["Plan", "Plan (conflict copy)"])
             #expect(server.notes.last?.attributes["body"] == "typed here, second")
             #expect(report.pending == 0)
-            #expect(server.received.filter { $0.method == "PUT" }.map(\.ifMatch) == ["1"])
+            // Read before writing, the server's state was not the base: nothing was written over it.
+            #expect(server.received.filter { $0.path == "/notes/1" }.map(\.method) == ["GET"])
         }
     }
 
@@ -101,6 +102,33 @@ struct ConflictTests {
             #expect(server.notes.map { $0.attributes["body"] } == ["I still want this"])
             #expect(server.notes.first?.id == "2")
             #expect(try local.titles() == ["Plan"])
+        }
+    }
+
+    @Test("an edit saved while no sync ran, met by a server edit: the pull keeps it as a copy, sent in the same pass")
+    func unqueuedEditMeetsServerEdit() async throws {
+        try await SyncFixtures.withServer { server in
+            let url = try SyncFixtures.storeURL()
+            do {
+                let (local, _) = try await pulledNote(server, url: url)
+                try local.store.close()
+            }
+            do {
+                let plain = try PersistentStore(url: url, model: try SyncFixtures.demoModel())
+                let context = plain.newContext()
+                let note = try #require(try context.fetch(FetchRequest(entityName: "Note")).first)
+                note["body"] = "edited with no sync running"
+                try context.save()
+                try plain.close()
+            }
+            server.edit("1", ["body": "edited on the server"])
+            let local = try SyncedStore(server: server, url: url)
+            let report = try await local.sync.syncNow()
+            #expect(report.conflicts.count == 1)
+            #expect(report.pending == 0)
+            try Convergence.expect(server: server.notes.map { RemoteResource(id: $0.id, version: nil, attributes: $0.attributes) },
+                                   stores: [local],
+                                   hold: ["Plan (conflict copy) | edited with no sync running", "Plan | edited on the server"])
         }
     }
 

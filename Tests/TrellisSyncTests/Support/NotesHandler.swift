@@ -30,6 +30,7 @@ struct NotesHandler: HTTPHandler {
             return (state.delay, failure, state.requiredToken, state.malformed)
         }
         if let delay { try await Task.sleep(for: delay) }
+        defer { owner.state.withLock { $0.answered += 1 } }
         if let failure { return Self.answer(failure, ["error": "injected failure"]) }
         if let token, authorization != "Bearer \(token)" { return Self.answer(401, ["error": "bad token"]) }
         let response = owner.state.withLock { state in
@@ -66,7 +67,9 @@ struct NotesHandler: HTTPHandler {
         case "GET":
             return answer(200, note: current)
         case "PUT", "PATCH":
-            guard var attributes = body?.objectValue else { return answer(400, ["error": "expected an object"]) }
+            guard var attributes = body?.objectValue?.filter({ !state.dropsMembers.contains($0.key) }) else {
+                return answer(400, ["error": "expected an object"])
+            }
             attributes["id"] = nil
             attributes["version"] = nil
             if method == "PUT" {

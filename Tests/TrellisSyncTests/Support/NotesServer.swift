@@ -47,7 +47,9 @@ final class NotesServer: Sendable {
         var delay: Duration?
         var malformed = false
         var requiredToken: String?
+        var dropsMembers: Set<String> = []
         var received: [Received] = []
+        var answered = 0
     }
 
     let state = LockedState(State())
@@ -92,7 +94,7 @@ final class NotesServer: Sendable {
     private static func listen(port: UInt16) async throws -> (HTTPServer, Task<Void, any Error>, UInt16) {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 5, logger: .disabled)
         let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 5)
+        try await server.waitUntilListening(timeout: 30)
         guard case .ip4(_, let actual)? = await server.listeningAddress else {
             throw URLError(.cannotConnectToHost)
         }
@@ -116,6 +118,12 @@ final class NotesServer: Sendable {
         set { state.withLock { $0.malformed = newValue } }
     }
 
+    /// Members the server does not store (as a server with a fixed schema drops unknown ones).
+    var dropsMembers: Set<String> {
+        get { state.withLock { $0.dropsMembers } }
+        set { state.withLock { $0.dropsMembers = newValue } }
+    }
+
     /// The bearer token requests must carry (`nil`: none needed); others get 401.
     var requiredToken: String? {
         get { state.withLock { $0.requiredToken } }
@@ -123,6 +131,9 @@ final class NotesServer: Sendable {
     }
 
     // MARK: - Server-side state, as another client would change it
+
+    /// How many requests were answered so far.
+    var answered: Int { state.withLock { $0.answered } }
 
     /// Every request received, in order.
     var received: [Received] { state.withLock { $0.received } }
@@ -154,7 +165,7 @@ final class NotesServer: Sendable {
 
 extension NotesServer.State {
     mutating func create(_ attributes: [String: TrellisCore.JSONValue]) -> NotesServer.Note {
-        var attributes = attributes
+        var attributes = attributes.filter { !dropsMembers.contains($0.key) }
         attributes["id"] = nil
         attributes["version"] = nil
         let note = NotesServer.Note(id: String(nextID), version: 1, attributes: attributes)

@@ -25,8 +25,9 @@ enum SyncFixtures {
         return directory.appendingPathComponent("notes.sqlite")
     }
 
-    /// Settings that keep tests fast: short timeouts, quick retries.
-    static func settings(timeout: TimeInterval = 2, retries: Int = 1, token: String? = nil) -> SyncSettings {
+    /// Settings that keep tests fast: quick retries, and a timeout no healthy answer misses
+    /// on a loaded machine (tests of timeouts give their own).
+    static func settings(timeout: TimeInterval = 10, retries: Int = 1, token: String? = nil) -> SyncSettings {
         SyncSettings(bearerToken: token, timeout: timeout, retries: retries, backoff: 0.02, maximumBackoff: 0.05)
     }
 
@@ -46,8 +47,9 @@ enum SyncFixtures {
         }
     }
 
-    /// Waits until `condition` holds, checking every 10 ms, for at most `seconds`.
-    static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 5,
+    /// Waits until `condition` holds, checking every 10 ms, for at most `seconds` (a deadline
+    /// for a failure only, generous for a loaded machine).
+    static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 30,
                            _ condition: () throws -> Bool) async throws -> Bool
     {
         let deadline = ContinuousClock.now + .seconds(seconds)

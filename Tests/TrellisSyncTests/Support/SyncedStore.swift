@@ -14,13 +14,40 @@ struct SyncedStore {
     let sync: EntitySync
 
     /// Opens (or creates) the store at `url` and syncs it with `server`.
-    init(server: NotesServer, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(timeout: 1, retries: 0))
+    init(server: NotesServer, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(retries: 0))
         throws
     {
+        try self.init(serverURL: server.baseURL, url: url, settings: settings)
+    }
+
+    /// Opens (or creates) the store at `url` and syncs it with the server at `serverURL`.
+    init(serverURL: URL, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(retries: 0)) throws {
         self.url = try url ?? SyncFixtures.storeURL()
         store = try PersistentStore(url: self.url, model: try SyncFixtures.demoModel(), bus: bus)
         context = store.newContext()
-        sync = try EntitySync(store: store, bus: bus, server: server.baseURL, settings: settings)
+        sync = try EntitySync(store: store, bus: bus, server: serverURL, settings: settings)
+    }
+
+    /// Inserts and saves (through the sync) one note per title, with `body` as its text.
+    func write(_ titles: [String], body: String = "") throws {
+        for title in titles { try insertNote(title, body: body) }
+        try sync.save(context)
+    }
+
+    /// Sets the text of the saved note titled `title`, saved through the sync.
+    func edit(_ title: String, body: String) throws {
+        guard let note = try editableNote(titled: title) else { throw NoSuchNote(title: title) }
+        note["body"] = .string(body)
+        try sync.save(context)
+    }
+
+    /// The saved notes as `title | body` lines, sorted.
+    func lines() throws -> [String] {
+        try notes().map { "\($0["title"].stringValue ?? "") | \($0["body"].stringValue ?? "")" }.sorted()
+    }
+
+    struct NoSuchNote: Error {
+        let title: String
     }
 
     /// Inserts a note in the app's context (not saved).

@@ -24,7 +24,7 @@ struct NetworkActivityTests {
             switch outcome {
             case .success: break
             case .httpError: server.failNext(5)
-            case .timeout: server.delay = .seconds(2)
+            case .timeout: server.delay = .seconds(60)
             case .refused: await server.stop()
             case .malformedJSON: server.malformed = true
             case .cancelled: server.delay = .seconds(5)
