@@ -157,7 +157,7 @@ final class FaultProxy: Sendable {
     }
 
     private static func response(_ status: Int, _ body: TrellisCore.JSONValue, version: String?) -> HTTPResponse {
-        var headers: [HTTPHeader: String] = [.contentType: "application/json"]
+        var headers: HTTPHeaders = [.contentType: "application/json"]
         if let version { headers[.eTag] = "\"\(version)\"" }
         return HTTPResponse(statusCode: HTTPStatusCode(status, phrase: "Status \(status)"), headers: headers,
                             body: body.isNull ? Data() : body.jsonData())
