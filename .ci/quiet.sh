@@ -1,0 +1,70 @@
+# Sourced by .ci/test and .ci/tsan: builds and runs the tests with a short log on the screen
+# and the whole output in files, and keeps the tests away from the user's own data.
+
+# trellis_build LOG ARGS…: `swift build --build-tests ARGS…`; the screen shows one line per
+# Trellis module compiled and each diagnostic once; the whole output goes to LOG. On failure
+# prints the end of LOG and returns the build's status.
+trellis_build() {
+  local log=$1; shift
+  echo "trellis: building the tests (log: $log)"
+  set +e
+  swift build --build-tests "$@" 2>&1 | tee "$log" | awk '
+    / Compiling [Tt]rellis[A-Za-z-]* / { if (!($3 in seen)) { seen[$3] = 1; print "  compiling " $3 } }
+    /(error|warning): / && !/prohibited flag/ && !($0 in said) { said[$0] = 1; print }'
+  local status=${PIPESTATUS[0]}
+  set -e
+  if [ "$status" -ne 0 ]; then
+    echo "trellis: the build failed (exit $status); the end of $log:" >&2
+    tail -n 40 "$log" >&2
+  fi
+  return "$status"
+}
+
+# The tests and every `trellis` they start keep their data, settings and caches in a folder
+# of their own, removed at exit, never in the user's (~/.local/share/trellis holds real notes).
+trellis_private_home() {
+  trellis_test_home=$(mktemp -d -t trellis-test-home.XXXXXX)
+  trap 'rm -rf "$trellis_test_home"' EXIT
+  export XDG_DATA_HOME="$trellis_test_home/data" XDG_CONFIG_HOME="$trellis_test_home/config"
+  export XDG_CACHE_HOME="$trellis_test_home/cache"
+  mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
+  # Trellis's own loggers, in the tests and in the `trellis` processes they start.
+  export TRELLIS_LOG_LEVEL="${TRELLIS_LOG_LEVEL:-warning}"
+}
+
+# trellis_run_tests NAME LOG COMMAND…: runs the test command; the screen shows what the tests
+# logged at warning or above, each failure with its message and the totals; LOG holds all of
+# it (XCTest's every case, the D-Bus session). Ends with a summary naming the failed tests;
+# returns non-zero when the command failed or any test did.
+trellis_run_tests() {
+  local name=$1 log=$2; shift 2
+  echo "$name: running the tests (log: $log)"
+  local started=$SECONDS status failed
+  set +e
+  "$@" 2>&1 | tee "$log" | awk '
+    /^Test Suite .(All tests|Selected tests). (passed|failed) at / { print; total = 1; next }
+    total { print; total = 0; next }
+    /^Test (Suite|Case) .* started at / { next }
+    /^Test Case .* passed \(/ { next }
+    /^Test Suite .* (passed|failed) at / { next }
+    /^\t Executed [0-9]+ tests?, / { next }
+    /^◇ Test run started\.$/ || /^↳ (Testing Library Version|Target Platform): / { next }
+    /^dbus-daemon\[[0-9]+\]: / || /^SpiRegistry daemon is running/ { next }
+    /^warning: prohibited flag\(s\)/ || /^$/ { next }
+    { print }'
+  status=${PIPESTATUS[0]}
+  set -e
+  # XCTest's failed cases, Swift Testing's tests with issues, and test processes that crashed.
+  failed=$(grep -E "^Test Case '.*' failed \(|^✘ Test .* recorded an issue at |^error: Process .* exited " "$log" \
+    | sed -E "s/^Test Case '(.*)' failed.*/\1/; s/^✘ Test (.*) recorded an issue at ([^:]*:[0-9]+).*/\1 (\2)/;
+              s/^error: Process '[^ ]* ([^']*)' exited with (.*)/\1 (the test process exited with \2)/" | sort -u || true)
+  local elapsed=$((SECONDS - started))
+  if [ "$status" -ne 0 ] || [ -n "$failed" ]; then
+    echo "$name: TESTS FAILED (exit $status) after ${elapsed} s; full log: $log" >&2
+    if [ -n "$failed" ]; then
+      echo "$failed" | sed 's/^/  failed: /' >&2
+    fi
+    return $(( status == 0 ? 1 : status ))
+  fi
+  echo "$name: all tests passed in ${elapsed} s (full log: $log)"
+}
