@@ -6,6 +6,10 @@ public enum NavigationError: Error, Equatable, CustomStringConvertible {
     case invalidPath(path: String, reason: String)
     /// The route exists but is not public, and the path came from outside (a deep link).
     case notPublic(path: String, pattern: String)
+    /// The route has no parameter of that name (``RouteValues/parameter(_:as:)``).
+    case missingParameter(path: String, pattern: String, name: String)
+    /// A parameter's text is not of the type the page reads it as (``RouteValues/parameter(_:as:)``).
+    case invalidParameter(path: String, pattern: String, name: String, value: String, expected: String)
 
     public var description: String {
         switch self {
@@ -13,6 +17,10 @@ public enum NavigationError: Error, Equatable, CustomStringConvertible {
         case .invalidPath(let path, let reason): return "invalid path \(Self.quoted(path)): \(reason)"
         case .notPublic(let path, let pattern):
             return "\(Self.quoted(path)) matches \(pattern), which is not a public route and cannot be opened from outside"
+        case .missingParameter(let path, let pattern, let name):
+            return "\(Self.quoted(path)): \(pattern) has no parameter \(Self.quoted(name))"
+        case .invalidParameter(let path, let pattern, let name, let value, let expected):
+            return "\(Self.quoted(path)): parameter \(Self.quoted(name)) of \(pattern) is \(Self.quoted(value)), which is not \(expected)"
         }
     }
 

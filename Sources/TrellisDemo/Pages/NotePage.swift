@@ -32,7 +32,8 @@ final class NotePage: PageController {
         let id = values.parameters["id"]
         do {
             if let id {
-                guard let uuid = UUID(uuidString: id), let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else {
+                let uuid = try values.parameter("id", as: UUID.self)
+                guard let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else {
                     title = tr("Unknown note")
                     content = .text(tr("There is no note %@.", id))
                     return
@@ -44,6 +45,10 @@ final class NotePage: PageController {
                 title = tr("New note")
             }
             context.removeAllUndoActions()
+        } catch let error as NavigationError {
+            title = tr("Unknown note")
+            content = .text(error.description)
+            return
         } catch {
             title = tr("Note")
             content = .text(tr("The note cannot be opened: %@", String(describing: error)))

@@ -26,6 +26,14 @@ struct NotesFlowTests {
         #expect(screen.render().split(separator: "\n").contains("  No notes yet. Press + or Ctrl+N to write one."), "\(screen.render())")
     }
 
+    @Test("a note's path whose id is not a UUID shows an error naming the route, the parameter and the value")
+    func invalidNoteID() throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/5")
+        #expect(screen.render().contains(#""/notes/5": parameter "id" of /notes/:id is "5", which is not a UUID"#),
+                "\(screen.render())")
+    }
+
     @Test("a title over 200 characters is rejected naming the limit")
     func rejectsLongTitle() async throws {
         let (shell, screen) = try Fixtures.demo()
