@@ -23,14 +23,19 @@ public struct ControlRequest: Sendable {
     public let command: String
     /// The parameters given to `handleRequest`, plus whatever business objects added.
     public var parameters: [String: JSONValue]
+    /// The page that sent the request, if one did: view and error objects find it with
+    /// `shell.navigator.page(request.page)` (nil once it has left the stack).
+    public let page: PageID?
     /// Why the request failed; set only for error objects.
     public internal(set) var failure: RequestFailure?
 
     /// Makes a request; the front controller makes these, tests of a single object may too.
-    public init(id: RequestID = RequestID(rawValue: 0), command: String, parameters: [String: JSONValue] = [:]) {
+    public init(id: RequestID = RequestID(rawValue: 0), command: String, parameters: [String: JSONValue] = [:],
+                page: PageID? = nil) {
         self.id = id
         self.command = command
         self.parameters = parameters
+        self.page = page
     }
 }
 

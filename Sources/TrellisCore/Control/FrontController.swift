@@ -136,16 +136,19 @@ public final class FrontController: Sendable {
 
     /// Runs a request for `command` in the calling task and returns how it ended. Cancelling
     /// the calling task cancels the request (it ends `.cancelled` before its next object).
-    /// An unknown command ends `.failed` with ``ControlError/unknownCommand(_:)``.
-    public func handleRequest(_ command: String, parameters: [String: JSONValue] = [:]) async -> RequestOutcome {
+    /// An unknown command ends `.failed` with ``ControlError/unknownCommand(_:)``. `page`,
+    /// when given, is the page the request is made for (``ControlRequest/page``).
+    public func handleRequest(_ command: String, parameters: [String: JSONValue] = [:],
+                              from page: PageID? = nil) async -> RequestOutcome {
         requestBegan()
         defer { requestEnded() }
-        return await run(makeRequest(command, parameters))
+        return await run(makeRequest(command, parameters, page))
     }
 
     /// Starts a request for `command` in a new task and returns its handle, to await or cancel.
-    public func submit(_ command: String, parameters: [String: JSONValue] = [:]) -> RequestHandle {
-        let request = makeRequest(command, parameters)
+    /// `page`, when given, is the page the request is made for (``ControlRequest/page``).
+    public func submit(_ command: String, parameters: [String: JSONValue] = [:], from page: PageID? = nil) -> RequestHandle {
+        let request = makeRequest(command, parameters, page)
         requestBegan()
         return RequestHandle(id: request.id, task: Task {
             defer { self.requestEnded() }
@@ -168,8 +171,8 @@ public final class FrontController: Sendable {
         running.subtract(1, ordering: .releasing)
     }
 
-    private func makeRequest(_ command: String, _ parameters: [String: JSONValue]) -> ControlRequest {
+    private func makeRequest(_ command: String, _ parameters: [String: JSONValue], _ page: PageID?) -> ControlRequest {
         let id = RequestID(rawValue: lastRequestID.add(1, ordering: .relaxed).newValue)
-        return ControlRequest(id: id, command: command, parameters: parameters)
+        return ControlRequest(id: id, command: command, parameters: parameters, page: page)
     }
 }

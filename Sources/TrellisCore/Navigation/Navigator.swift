@@ -24,6 +24,13 @@ public final class Navigator {
     /// The page on top, if any.
     public var top: PageController? { stack.last }
 
+    /// The page with identity `id` while it is on the stack; nil once it was popped (or for
+    /// nil): where a request's view and error objects show their results.
+    public func page(_ id: PageID?) -> PageController? {
+        guard let id else { return nil }
+        return stack.last { $0.id == id }
+    }
+
     /// Navigates to `path` (with an optional query string). `external` marks a deep link from
     /// outside the app (the command line, another instance, a notification): only public routes
     /// may be opened that way.

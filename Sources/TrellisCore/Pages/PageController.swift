@@ -22,6 +22,9 @@
 open class PageController {
     /// The values the page was created with.
     public let values: RouteValues
+    /// The page's identity: pass it with a request (``FrontController/submit(_:parameters:from:)``)
+    /// and the request's view and error objects find this page, not whichever is on top.
+    public let id = PageID.next()
     /// The shell the page lives in (held weakly: the shell owns the navigation stack).
     public private(set) weak var shell: Shell?
 

@@ -107,28 +107,28 @@ struct DeleteNote: ControlObject {
     }
 }
 
-/// After a save or delete: the editor forgets its unsaved edits and the window goes back to
-/// the list (VCO, main actor).
+/// After a save or delete: the editor that sent it forgets its unsaved edits and, when it is
+/// still on top, the window goes back to the list (VCO, main actor). An editor the user has
+/// since covered with another page stays where it is.
 @MainActor
 struct NoteSaved: ViewControlObject {
     weak var shell: Shell?
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        if let editor = shell?.navigator.top as? NotePage {
-            editor.didSave()
-            shell?.back()
-        }
+        guard let shell, let editor = shell.navigator.page(request.page) as? NotePage else { return .continue }
+        editor.didSave()
+        if editor === shell.navigator.top { shell.back() }
         return .continue
     }
 }
 
-/// Shows why a note could not be saved on the page on top (ECO, main actor).
+/// Shows why a note could not be saved on the editor that sent it (ECO, main actor).
 @MainActor
 struct ShowNoteProblem: ViewControlObject {
     weak var shell: Shell?
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        shell?.navigator.top?.message = request.failure?.reason ?? tr("The note could not be saved.")
+        shell?.navigator.page(request.page)?.message = request.failure?.reason ?? tr("The note could not be saved.")
         return .stop  // shown once: the `default` error objects need not run too
     }
 }

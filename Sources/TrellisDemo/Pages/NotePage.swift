@@ -121,8 +121,8 @@ final class NotePage: PageController {
         var parameters: [String: JSONValue] = ["title": .string(form["title"] ?? ""), "body": .string(form["body"] ?? "")]
         if let id = values.parameters["id"] { parameters["id"] = .string(id) }
         switch action {
-        case "save": _ = shell.controller.submit(NoteCommands.save, parameters: parameters)
-        case "delete": _ = shell.controller.submit(NoteCommands.delete, parameters: parameters)
+        case "save": _ = shell.controller.submit(NoteCommands.save, parameters: parameters, from: self.id)
+        case "delete": _ = shell.controller.submit(NoteCommands.delete, parameters: parameters, from: self.id)
         default: break
         }
     }

@@ -34,6 +34,22 @@ struct NotesFlowTests {
                 "\(screen.render())")
     }
 
+    @Test("a request's error reaches the editor that sent it, not the page the user opened since")
+    func errorReachesItsEditor() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        let first = try #require(screen.page)
+        try screen.fill("title", with: "   ")
+        try screen.press("save")
+        try shell.navigate(to: "/notes/new")  // before the request's objects run
+        let second = try #require(screen.page)
+        #expect(first !== second)
+        try await screen.settle()
+        #expect(first.message == "A note needs a title.")
+        #expect(second.message == nil)
+        #expect(screen.page === second, "the window stays on the page the user opened")
+    }
+
     @Test("a title over 200 characters is rejected naming the limit")
     func rejectsLongTitle() async throws {
         let (shell, screen) = try Fixtures.demo()
