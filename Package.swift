@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "TrellisHTTP", type: .dynamic, targets: ["TrellisHTTP"]),
         .executable(name: "trellis", targets: ["trellis"]),
         .executable(name: "trellis-bench", targets: ["trellis-bench"]),
+        .executable(name: "trellis-plugin-host", targets: ["trellis-plugin-host"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
@@ -148,6 +149,13 @@ let package = Package(
             ],
             // It opens libTrellisHTTP.so and the plugins: see TrellisCoreTests (the sync tests
             // run a sanitized `trellis sync`).
+            linkerSettings: exportsThreadSanitizerEntryPoints
+        ),
+        // One plugin in a process of its own (Sources/TrellisCore/Plugins/Process says why): no
+        // GTK, no store. It opens the plugins' libraries, as `trellis` does.
+        .executableTarget(
+            name: "trellis-plugin-host",
+            dependencies: ["TrellisCore", "TrellisPluginABI"],
             linkerSettings: exportsThreadSanitizerEntryPoints
         ),
         .executableTarget(

@@ -36,6 +36,11 @@ public enum PluginFailure: Error, CustomStringConvertible, Hashable, Sendable {
     case serviceAlreadyRegistered(service: String, reason: String)
     /// A service listed in `autostart` failed to start.
     case serviceStartFailed(service: String, reason: String)
+    /// The plugin's process could not be started, or its entry failed there (the reason says).
+    case pluginProcess(reason: String)
+    /// The plugin's process ended while the plugin was loaded: how it ended (the signal or the
+    /// exit status, or the call it did not answer in time) and the last lines it wrote to stderr.
+    case crashed(reason: String, lastOutput: [String])
 
     public var description: String {
         switch self {
@@ -73,6 +78,11 @@ public enum PluginFailure: Error, CustomStringConvertible, Hashable, Sendable {
             return "service \"\(service)\" is already registered: \(reason)"
         case .serviceStartFailed(let service, let reason):
             return "service \"\(service)\" failed to start: \(reason)"
+        case .pluginProcess(let reason):
+            return reason
+        case .crashed(let reason, let lastOutput):
+            let output = lastOutput.isEmpty ? "" : "; its last output: " + lastOutput.joined(separator: " | ")
+            return "its process ended: \(reason)\(output)"
         }
     }
 }

@@ -32,11 +32,15 @@ public final class PluginHost: Sendable {
     private struct State: Sendable {
         var reports: [PluginReport] = []
         var contexts: [String: PluginContext] = [:]
+        var processes: [String: PluginProcess] = [:]
         var options: [String: JSONValue] = [:]
     }
 
     /// The settings that remember which plugins are disabled.
     public let settings: PluginSettings
+    /// Where every plugin runs, when the host decides for all; nil: as each manifest asks,
+    /// within ``PluginIsolation/effective(_:origin:)``.
+    public let isolation: PluginIsolation?
     private let discovery: PluginDiscovery
     private let loader: PluginLoader
     private let logger: Logger
@@ -53,16 +57,20 @@ public final class PluginHost: Sendable {
     ///   - searchPaths: where to look, in order of precedence (see `PluginSearchPath.standard`).
     ///   - settings: the enabled/disabled list; read by `loadAll`.
     ///   - security: the ownership and permission rules for plugin folders and libraries.
+    ///   - isolation: nil (the default) runs each plugin as ``PluginIsolation`` says;
+    ///     `.inProcess` runs every plugin in this process (a host that cannot start processes,
+    ///     or tests of the in-process ABI); `.process` runs every plugin in a process of its own.
     ///   - navigate: called when a plugin asks to navigate (route, data), on the plugin's
     ///     thread: hop to the main actor to drive the navigator.
     ///   - handleRequest: called when a plugin sends a front-controller request (command,
     ///     parameters), on the plugin's thread.
     public init(bus: EventBus, services: ServiceRegistry, searchPaths: [PluginSearchPath], settings: PluginSettings,
-                security: PluginFileSecurity = PluginFileSecurity(),
+                security: PluginFileSecurity = PluginFileSecurity(), isolation: PluginIsolation? = nil,
                 navigate: @escaping @Sendable (String, JSONValue) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
+        self.isolation = isolation
         self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, navigate: navigate,
                                    handleRequest: handleRequest)
@@ -211,18 +219,42 @@ public final class PluginHost: Sendable {
         let options = state.withLock { $0.options }
         let clock = ContinuousClock()
         let start = clock.now
-        let outcome = loader.load(manifest, library: library, options: options)
+        let mode = isolation ?? PluginIsolation.effective(manifest.isolation, origin: report.origin)
+        let id = manifest.id
+        let outcome = loader.load(manifest, library: library, options: options, isolation: mode) { [weak self] failure in
+            self?.crashed(id, failure)
+        }
         report.loadDuration = clock.now - start
         switch outcome {
-        case .success(let context):
-            state.withLock { $0.contexts[manifest.id] = context }
+        case .success(let loaded):
+            state.withLock { state in
+                state.contexts[manifest.id] = loaded.context
+                state.processes[manifest.id] = loaded.process
+            }
             report.state = .loaded
-            logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path)")
+            logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path) (\(mode == .process ? "in a process of its own" : "in the shell's process"))")
         case .failure(let failure):
             report.state = .failed(failure)
             logger.error("plugin \(manifest.id) (\(report.directory.path)): \(failure)")
         }
         return report
+    }
+
+    /// A loaded plugin's process ended unasked: its services are marked stopped, its watches
+    /// are gone (its context is inactive), the report says why, and `plugin:crashed` tells the
+    /// bus (`{"plugin": id, "reason": text}`).
+    private func crashed(_ id: String, _ failure: PluginFailure) {
+        logger.error("plugin \(id): \(failure)")
+        perform {
+            var reports = self.reports
+            guard let index = Self.index(of: id, in: reports), let manifest = reports[index].manifest else { return }
+            for service in manifest.services.reversed() where self.loader.services.isRunning(service) {
+                try? self.loader.services.stop(service)
+            }
+            reports[index].state = .failed(failure)
+            self.state.withLock { $0.reports = reports }
+        }
+        loader.bus.trigger("plugin:crashed", ["plugin": .string(id), "reason": .string(failure.description)])
     }
 
     /// Stops the plugin's running services and makes it inactive (its watches end).

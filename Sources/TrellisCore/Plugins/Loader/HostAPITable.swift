@@ -93,7 +93,7 @@ enum HostAPITable {
         }
     }
 
-    private static func logLevel(_ level: Int32) -> Logger.Level {
+    static func logLevel(_ level: Int32) -> Logger.Level {
         switch level {
         case ...TRELLIS_LOG_TRACE: return .trace
         case TRELLIS_LOG_DEBUG: return .debug
@@ -113,32 +113,5 @@ private struct PluginContextPointer {
     init?(_ pointer: UnsafeMutableRawPointer?) {
         guard let pointer else { return nil }
         context = Unmanaged<PluginContext>.fromOpaque(pointer).takeUnretainedValue()
-    }
-}
-
-/// A plugin's event handler and its `user_data`, kept by one watch. When the bus drops the
-/// watch (and so this callback), `release(user_data)` gives the data back to the plugin.
-// @unchecked Sendable: `userData` is plugin-owned and only passed back to the plugin's own
-// handler, which trellis_plugin.h requires to be callable from any thread.
-private final class EventCallback: @unchecked Sendable {
-    private let handler: trellis_event_handler?
-    private let userData: UnsafeMutableRawPointer?
-    private let release: trellis_release?
-
-    init(handler: trellis_event_handler?, userData: UnsafeMutableRawPointer?, release: trellis_release?) {
-        self.handler = handler
-        self.userData = userData
-        self.release = release
-    }
-
-    func deliver(_ event: Event) {
-        guard let handler else { return }
-        event.message.withCString { message in
-            event.data.jsonString.withCString { handler(userData, message, $0) }
-        }
-    }
-
-    deinit {
-        release?(userData)
     }
 }

@@ -14,17 +14,17 @@ import TrellisPluginABI
 /// let call = try PluginCallArguments(plugin: "c-hello", function: "trigger", name: message, json: dataJSON)
 /// bus.trigger(call.name, call.data)
 /// ```
-struct PluginCallArguments: Sendable, Equatable {
+package struct PluginCallArguments: Sendable, Equatable {
     /// The largest JSON text accepted from a plugin, in bytes (`TRELLIS_PLUGIN_MAX_JSON_SIZE`).
-    static let maximumJSONBytes = Int(TRELLIS_PLUGIN_MAX_JSON_SIZE)
+    package static let maximumJSONBytes = Int(TRELLIS_PLUGIN_MAX_JSON_SIZE)
 
     /// The event message, route or command.
-    let name: String
+    package let name: String
     /// The decoded data or parameters.
-    let data: JSONValue
+    package let data: JSONValue
 
     /// Checks and decodes the C strings a plugin passed to host function `function`.
-    init(plugin: String, function: String, name: UnsafePointer<CChar>?,
+    package init(plugin: String, function: String, name: UnsafePointer<CChar>?,
          json: UnsafePointer<CChar>?) throws(PluginCallError) {
         guard let name, name.pointee != 0 else { throw .emptyName(plugin: plugin, function: function) }
         guard let decodedName = String(validatingCString: name) else {
@@ -54,7 +54,7 @@ struct PluginCallArguments: Sendable, Equatable {
 /// Why the host refused a plugin's call to `trigger`, `navigate` or `handle_request`
 /// (`TRELLIS_ERROR_INVALID_ARGUMENT`). Every message names the plugin, the host function
 /// and, once it could be read, the message, route or command.
-enum PluginCallError: Error, CustomStringConvertible, Equatable {
+package enum PluginCallError: Error, CustomStringConvertible, Equatable {
     /// The name is NULL or empty.
     case emptyName(plugin: String, function: String)
     /// The name is not valid UTF-8.
@@ -66,7 +66,7 @@ enum PluginCallError: Error, CustomStringConvertible, Equatable {
     /// The JSON text is not well formed.
     case malformedJSON(plugin: String, function: String, name: String, reason: String)
 
-    var description: String {
+    package var description: String {
         switch self {
         case .emptyName(let plugin, let function):
             return "plugin \"\(plugin)\": \(function): refused: the name is empty"

@@ -21,6 +21,7 @@ final class PluginContext: Sendable {
     private struct State: Sendable {
         var phase = Phase.entry
         var pending: [ServiceCallbacks] = []
+        var names: [String] = []
         var refusal: PluginFailure?
         var watches: Set<UInt64> = []
     }
@@ -65,16 +66,8 @@ final class PluginContext: Sendable {
     /// refusal fails the whole plugin).
     func register(_ service: ServiceCallbacks) -> Int32 {
         let refusal: PluginFailure? = state.withLock { state in
-            guard state.phase == .entry else {
-                return .invalidService(service: service.name, reason: "registered after the plugin's entry returned")
-            }
-            if !declaredServices.contains(service.name) {
-                let listed = declaredServices.isEmpty ? "none" : declaredServices.joined(separator: ", ")
-                return .invalidService(service: service.name, reason: "not listed in the manifest's \"services\" (\(listed))")
-            }
-            if state.pending.contains(where: { $0.name == service.name }) {
-                return .invalidService(service: service.name, reason: "registered twice by the plugin")
-            }
+            if let problem = problem(registering: service.name, state) { return problem }
+            state.names.append(service.name)
             state.pending.append(service)
             return nil
         }
@@ -82,6 +75,31 @@ final class PluginContext: Sendable {
         refuse(refusal)
         service.release()
         return TRELLIS_ERROR_REFUSED
+    }
+
+    /// Why a service `name` cannot be registered now, or nil (for a plugin in a process of
+    /// its own, whose definitions stay there: see ``noteRegistration(of:)``).
+    func checkRegistration(of name: String) -> PluginFailure? {
+        state.withLock { problem(registering: name, $0) }
+    }
+
+    /// Records that a plugin in a process registered service `name` (checked before).
+    func noteRegistration(of name: String) {
+        state.withLock { $0.names.append(name) }
+    }
+
+    private func problem(registering name: String, _ state: State) -> PluginFailure? {
+        guard state.phase == .entry else {
+            return .invalidService(service: name, reason: "registered after the plugin's entry returned")
+        }
+        if !declaredServices.contains(name) {
+            let listed = declaredServices.isEmpty ? "none" : declaredServices.joined(separator: ", ")
+            return .invalidService(service: name, reason: "not listed in the manifest's \"services\" (\(listed))")
+        }
+        if state.names.contains(name) {
+            return .invalidService(service: name, reason: "registered twice by the plugin")
+        }
+        return nil
     }
 
     /// Records why the plugin cannot be accepted; the first reason counts.

@@ -8,12 +8,12 @@ import TrellisPluginABI
 /// `RTLD_NOW` makes a missing symbol fail here, with the loader's message, rather than at
 /// the first call; `RTLD_LOCAL` keeps each plugin's symbols (its private copies of the SDK
 /// and TrellisShared among them) out of the global namespace, so plugins cannot interpose on each other.
-struct PluginLibrary {
+package struct PluginLibrary {
     /// The plugin's entry function.
-    let entry: trellis_plugin_entry_fn
+    package let entry: trellis_plugin_entry_fn
 
     /// Opens the library at `url` and finds its entry symbol.
-    static func open(_ url: URL) -> Result<PluginLibrary, PluginFailure> {
+    package static func open(_ url: URL) -> Result<PluginLibrary, PluginFailure> {
         guard let handle = dlopen(url.path, RTLD_NOW | RTLD_LOCAL) else {
             return .failure(.libraryUnloadable(path: url.path, reason: lastError() ?? "unknown dlopen error"))
         }

@@ -13,21 +13,84 @@ struct PluginLoader: Sendable {
     let navigate: @Sendable (String, JSONValue) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
 
-    /// Loads the plugin described by `manifest` from `library`. `options` replaces the
-    /// manifest's autostart options, by service name.
-    func load(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue]) -> Result<PluginContext, PluginFailure> {
+    /// A loaded plugin: its context, and its process when it runs in one.
+    struct Loaded: Sendable {
+        let context: PluginContext
+        let process: PluginProcess?
+    }
+
+    /// Loads the plugin described by `manifest` from `library`, in the shell's process or in
+    /// one of its own. `options` replaces the manifest's autostart options, by service name.
+    /// `onCrash` is called (on a thread of the plugin process's) if a plugin in a process ends
+    /// once loaded.
+    func load(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue], isolation: PluginIsolation,
+              onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<Loaded, PluginFailure> {
+        switch isolation {
+        case .inProcess: return loadInProcess(manifest, library: url, options: options).map { Loaded(context: $0, process: nil) }
+        case .process: return loadInItsProcess(manifest, library: url, options: options, onCrash: onCrash)
+        }
+    }
+
+    private func makeContext(_ manifest: PluginManifest) -> PluginContext {
+        var pluginLogger = logger
+        pluginLogger[metadataKey: "plugin"] = "\(manifest.id)"
+        return PluginContext(pluginID: manifest.id, declaredServices: manifest.services, bus: bus,
+                             logger: pluginLogger, navigate: navigate, handleRequest: handleRequest)
+    }
+
+    private func loadInItsProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue],
+                                  onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<Loaded, PluginFailure> {
+        let context = makeContext(manifest)
+        let process: PluginProcess
+        let entry: JSONValue
+        switch PluginProcess.launch(library: url, context: context, onCrash: onCrash) {
+        case .success(let launched): (process, entry) = launched
+        case .failure(let failure):
+            context.setPhase(.inactive)
+            return .failure(failure)
+        }
+        let refusal = context.takeRegistrations().refusal
+        let info = entry["info"].map { info in
+            PluginInfo(abiVersion: info["abiVersion"]?.intValue ?? -1, size: info["size"]?.intValue ?? 0,
+                       refusal: info["refusal"]?.stringValue)
+        }
+        let names = process.registeredServices
+        if let failure = refusal ?? check(info, manifest: manifest, library: url) ?? checkNamesFree(names) {
+            context.setPhase(.inactive)
+            process.terminate()
+            return .failure(failure)
+        }
+        for name in names {
+            do {
+                try services.register(name, owner: manifest.id) { ProcessServiceBridge(name: name, process: process) }
+            } catch {
+                context.setPhase(.inactive)
+                process.terminate()
+                return .failure(.serviceAlreadyRegistered(service: name, reason: "\(error)"))
+            }
+        }
+        context.setPhase(.active)
+        if let failure = autostart(manifest, options: options) {
+            context.setPhase(.inactive)
+            process.terminate()
+            return .failure(failure)
+        }
+        return .success(Loaded(context: context, process: process))
+    }
+
+    private func loadInProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue]) -> Result<PluginContext, PluginFailure> {
         let library: PluginLibrary
         switch PluginLibrary.open(url) {
         case .success(let opened): library = opened
         case .failure(let failure): return .failure(failure)
         }
-        var pluginLogger = logger
-        pluginLogger[metadataKey: "plugin"] = "\(manifest.id)"
-        let context = PluginContext(pluginID: manifest.id, declaredServices: manifest.services, bus: bus,
-                                    logger: pluginLogger, navigate: navigate, handleRequest: handleRequest)
-        let info = library.entry(HostAPITable.make(for: context))
+        let context = makeContext(manifest)
+        let info = library.entry(HostAPITable.make(for: context)).map { info in
+            PluginInfo(abiVersion: Int(info.pointee.abi_version), size: Int(info.pointee.struct_size),
+                       refusal: info.pointee.refusal.map { String(cString: $0) })
+        }
         let (registrations, refusal) = context.takeRegistrations()
-        if let failure = refusal ?? check(info, manifest: manifest, library: url) ?? checkNamesFree(registrations) {
+        if let failure = refusal ?? check(info, manifest: manifest, library: url) ?? checkNamesFree(registrations.map(\.name)) {
             context.setPhase(.inactive)
             registrations.forEach { $0.release() }
             return .failure(failure)
@@ -70,31 +133,37 @@ struct PluginLoader: Sendable {
         return nil
     }
 
+    /// What a plugin's entry returned, read from its `trellis_plugin_info` (in this process or
+    /// in the plugin's own).
+    struct PluginInfo {
+        let abiVersion: Int
+        let size: Int
+        let refusal: String?
+    }
+
     /// Why the entry's info is unacceptable, or `nil`.
-    private func check(_ info: UnsafePointer<trellis_plugin_info>?, manifest: PluginManifest, library: URL) -> PluginFailure? {
+    private func check(_ info: PluginInfo?, manifest: PluginManifest, library: URL) -> PluginFailure? {
         guard let info else {
             return .invalidInfo(path: library.path, reason: "\(TRELLIS_PLUGIN_ENTRY_SYMBOL) returned no plugin info")
         }
-        let size = Int(info.pointee.struct_size)
-        guard size >= MemoryLayout<trellis_plugin_info>.size else {
-            return .invalidInfo(path: library.path, reason: "plugin info of \(size) bytes, expected at least \(MemoryLayout<trellis_plugin_info>.size)")
+        guard info.size >= MemoryLayout<trellis_plugin_info>.size else {
+            return .invalidInfo(path: library.path, reason: "plugin info of \(info.size) bytes, expected at least \(MemoryLayout<trellis_plugin_info>.size)")
         }
-        if let refusal = info.pointee.refusal {
-            return .refusedByPlugin(reason: String(cString: refusal))
+        if let refusal = info.refusal {
+            return .refusedByPlugin(reason: refusal)
         }
-        let version = Int(info.pointee.abi_version)
-        guard version == manifest.abiVersion else {
-            return .abiMismatch(path: library.path, manifest: manifest.abiVersion, library: version)
+        guard info.abiVersion == manifest.abiVersion else {
+            return .abiMismatch(path: library.path, manifest: manifest.abiVersion, library: info.abiVersion)
         }
         return nil
     }
 
-    /// Why one of `registrations` cannot be registered (its name is taken), or `nil`.
-    private func checkNamesFree(_ registrations: [ServiceCallbacks]) -> PluginFailure? {
+    /// Why one of the services `names` cannot be registered (its name is taken), or `nil`.
+    private func checkNamesFree(_ names: [String]) -> PluginFailure? {
         let owners = Dictionary(services.services.map { ($0.name, $0.owner) }, uniquingKeysWith: { first, _ in first })
-        for callbacks in registrations {
-            if let owner = owners[callbacks.name] {
-                return .serviceAlreadyRegistered(service: callbacks.name, reason: "registered by \(owner == "host" ? "the host" : "plugin \"\(owner)\"")")
+        for name in names {
+            if let owner = owners[name] {
+                return .serviceAlreadyRegistered(service: name, reason: "registered by \(owner == "host" ? "the host" : "plugin \"\(owner)\"")")
             }
         }
         return nil

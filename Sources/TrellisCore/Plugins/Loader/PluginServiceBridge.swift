@@ -3,16 +3,16 @@ import TrellisPluginABI
 /// A service definition a plugin registered: its name (copied) and its C callbacks.
 // @unchecked Sendable: `data` and the callbacks are plugin-owned and never change after
 // registration, and trellis_plugin.h lets the host call them from any thread.
-struct ServiceCallbacks: @unchecked Sendable {
-    let name: String
-    let data: UnsafeMutableRawPointer?
-    let start: trellis_service_start
-    let stop: trellis_service_stop
-    let releaseData: trellis_release?
+package struct ServiceCallbacks: @unchecked Sendable {
+    package let name: String
+    package let data: UnsafeMutableRawPointer?
+    package let start: trellis_service_start
+    package let stop: trellis_service_stop
+    package let releaseData: trellis_release?
 
     /// Copies `definition`, or returns why it is unusable (after giving its `service_data`
     /// back through its release callback, when the definition is complete enough to have one).
-    static func copy(_ definition: UnsafePointer<trellis_service_definition>?) -> Result<ServiceCallbacks, PluginFailure> {
+    package static func copy(_ definition: UnsafePointer<trellis_service_definition>?) -> Result<ServiceCallbacks, PluginFailure> {
         guard let definition else { return .failure(.invalidService(service: "?", reason: "no definition given")) }
         // Read the size alone first: a shorter struct must not be read whole.
         let size = UnsafeRawPointer(definition).load(as: UInt32.self)
@@ -32,7 +32,7 @@ struct ServiceCallbacks: @unchecked Sendable {
     }
 
     /// Gives `data` back to the plugin when the host discards the definition.
-    func release() {
+    package func release() {
         releaseData?(data)
     }
 }

@@ -48,11 +48,14 @@ public struct PluginManifest: Sendable, Hashable {
     public var description: String
     /// Services started right after loading, with their options.
     public var autostart: [String: JSONValue]
+    /// Where the plugin's code runs (`"isolation"`: `"process"`, the default, or
+    /// `"inProcess"`); the host decides in the end (see ``PluginIsolation``).
+    public var isolation: PluginIsolation
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
-                autostart: [String: JSONValue] = [:]) {
+                autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process) {
         self.id = id
         self.name = name
         self.version = version
@@ -62,6 +65,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.dependencies = dependencies
         self.description = description
         self.autostart = autostart
+        self.isolation = isolation
     }
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
@@ -105,6 +109,11 @@ public struct PluginManifest: Sendable, Hashable {
         dependencies = try keys.optionalStrings("dependencies")
         description = try keys.optionalString("description")
         autostart = try keys.optionalObject("autostart")
+        let isolation = try keys.optionalString("isolation")
+        guard let mode = isolation.isEmpty ? .process : PluginIsolation(rawValue: isolation) else {
+            throw .invalidValue(file: file, key: "isolation", reason: "\(isolation.debugDescription) is not \"process\" or \"inProcess\"")
+        }
+        self.isolation = mode
         try validate(file: file)
     }
 
@@ -116,6 +125,7 @@ public struct PluginManifest: Sendable, Hashable {
             "services": .array(services.map(JSONValue.string)),
             "dependencies": .array(dependencies.map(JSONValue.string)),
             "description": .string(description), "autostart": .object(autostart),
+            "isolation": .string(isolation.rawValue),
         ]
     }
 

@@ -87,21 +87,25 @@ final class PluginHarness: Sendable {
     let navigations = LockedState<[String]>([])
     let requests = LockedState<[String]>([])
 
-    init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity()) {
+    /// `isolation`: the plugins of these tests run in the test's own process unless a test
+    /// asks otherwise (the in-process ABI's rules are what most of them check).
+    init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
+         isolation: PluginIsolation? = .inProcess) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
-                          settings: PluginSettings(url: settingsURL), security: security,
+                          settings: PluginSettings(url: settingsURL), security: security, isolation: isolation,
                           navigate: { route, data in navigations.withLock { $0.append("\(route) \(data)") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
     }
 
-    convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity()) {
+    convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
+                     isolation: PluginIsolation? = .inProcess) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                  settingsURL: sandbox.settingsURL, security: security)
+                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation)
     }
 
     /// Records every event matching `pattern` as "message data".

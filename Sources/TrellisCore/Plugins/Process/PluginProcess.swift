@@ -1,0 +1,297 @@
+import Foundation
+import Logging
+import TrellisPluginABI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A plugin running in a `trellis-plugin-host` process of its own: the shell's side of the
+/// wire (`PluginProcessHost` is the other). A plugin that aborts, dereferences NULL or loops
+/// takes only its process down; the shell notices at once (the socket's end of stream), or
+/// when a call is not answered in time (then it kills the process), and goes on.
+///
+/// The plugin's calls arrive on a reader thread and act through the plugin's
+/// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
+/// shell's bus; its triggers, navigations and requests are checked again here. Events for
+/// the plugin's watches are queued and written by a queue of their own: a watcher on the GTK
+/// thread never waits for a plugin. A plugin more than ``maximumQueuedMessages`` behind is
+/// stopped as unresponsive.
+final class PluginProcess: Sendable {
+    /// How long the plugin's entry, and a service's start, may take (seconds).
+    static let startDeadline = 5.0
+    /// How long a service's stop may take (seconds).
+    static let stopDeadline = 2.0
+    /// Messages queued for the plugin beyond which it is stopped as unresponsive.
+    static let maximumQueuedMessages = 10_000
+    /// The lines of the plugin's stderr kept for the report of a crash.
+    static let keptOutputLines = 10
+
+    private struct State {
+        var nextRequest: UInt64 = 0
+        var answers: [UInt64: Answer] = [:]
+        var watches: [UInt64: WatchID] = [:]
+        var registered: [String] = []
+        var entry: JSONValue?
+        var ended = false
+        var stopping = false
+        var killReason: String?
+        var queued = 0
+        var output: [String] = []
+    }
+
+    /// One awaited answer: the reader thread fills it and signals.
+    private final class Answer: Sendable {
+        let ready = DispatchSemaphore(value: 0)
+        let message = LockedState<JSONValue?>(nil)
+    }
+
+    let context: PluginContext
+    private let pid: pid_t
+    private let wire: PluginWire
+    private let state = LockedState(State())
+    private let writes: DispatchQueue
+    private let entryDone = DispatchSemaphore(value: 0)
+    private let outputDone = DispatchSemaphore(value: 0)
+    private let onCrash: @Sendable (PluginFailure) -> Void
+
+    private init(context: PluginContext, spawned: PluginProcessLaunch.Spawned,
+                 onCrash: @escaping @Sendable (PluginFailure) -> Void) {
+        self.context = context
+        self.pid = spawned.pid
+        self.wire = PluginWire(descriptor: spawned.socket)
+        self.writes = DispatchQueue(label: "trellis.plugin.\(context.pluginID).writes")
+        self.onCrash = onCrash
+    }
+
+    deinit {
+        // Closed only here: a write still queued must never reach a reused descriptor number.
+        close(wire.descriptor)
+    }
+
+    /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to
+    /// return. `onCrash` is called, on a thread of the process's own, if the process ends
+    /// after a successful launch without being stopped by ``terminate()``.
+    static func launch(library: URL, context: PluginContext,
+                       onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<(PluginProcess, JSONValue), PluginFailure> {
+        let spawned: PluginProcessLaunch.Spawned
+        switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID) {
+        case .success(let value): spawned = value
+        case .failure(let failure): return .failure(failure)
+        }
+        let process = PluginProcess(context: context, spawned: spawned, onCrash: onCrash)
+        Thread.detachNewThread { process.readOutput(spawned.stderr) }
+        Thread.detachNewThread { process.readMessages() }
+        guard process.entryDone.wait(timeout: .now() + startDeadline) == .success,
+              let entry = process.state.withLock({ $0.entry }) else {
+            process.state.withLock { $0.stopping = true }
+            process.kill(because: "its entry did not return within \(Int(startDeadline)) s")
+            return .failure(process.endFailure(fallback: "its entry did not return"))
+        }
+        if let failure = entry["failure"]?.stringValue {
+            process.terminate()
+            return .failure(.pluginProcess(reason: failure))
+        }
+        return .success((process, entry))
+    }
+
+    /// The services the plugin registered during its entry.
+    var registeredServices: [String] { state.withLock { $0.registered } }
+
+    /// Whether the process has ended.
+    var hasEnded: Bool { state.withLock { $0.ended } }
+
+    // MARK: Calls to the plugin
+
+    /// Asks the plugin to start service `name`; returns its status and error text, or throws
+    /// why the process gave no answer.
+    func startService(_ name: String, options: JSONValue) throws(PluginServiceError) {
+        guard let answer = call(["op": "start", "service": .string(name), "options": options],
+                                deadline: Self.startDeadline, what: "the start of service \"\(name)\"") else {
+            throw .startFailed(plugin: context.pluginID, service: name, reason: endFailure(fallback: "no answer").description)
+        }
+        let status = answer["status"]?.intValue ?? Int(TRELLIS_ERROR_INVALID_ARGUMENT)
+        guard status == Int(TRELLIS_OK) else {
+            let text = answer["error"]?.stringValue ?? ""
+            throw .startFailed(plugin: context.pluginID, service: name, reason: text.isEmpty ? "error \(status)" : text)
+        }
+    }
+
+    /// Asks the plugin to stop service `name`, waiting at most ``stopDeadline``.
+    func stopService(_ name: String, options: JSONValue) {
+        _ = call(["op": "stop", "service": .string(name), "options": options],
+                 deadline: Self.stopDeadline, what: "the stop of service \"\(name)\"")
+    }
+
+    /// Ends the process: closes its socket (the plugin host exits), and kills it if it has
+    /// not exited within ``stopDeadline``. Not a crash.
+    func terminate() {
+        let alreadyEnded = state.withLock { state in
+            state.stopping = true
+            return state.ended
+        }
+        guard !alreadyEnded else { return }
+        shutdown(wire.descriptor, Int32(SHUT_RDWR))
+        let pid = self.pid
+        DispatchQueue.global().asyncAfter(deadline: .now() + Self.stopDeadline) { [weak self] in
+            if self?.hasEnded == false { Glibc.kill(pid, SIGKILL) }
+        }
+    }
+
+    /// Sends `message` with a new request id and waits for its answer; nil when the process
+    /// ended or did not answer in time (then it is killed, and counts as crashed).
+    private func call(_ message: JSONValue, deadline: Double, what: String) -> JSONValue? {
+        let answer = Answer()
+        let id: UInt64? = state.withLock { state in
+            guard !state.ended else { return nil }
+            state.nextRequest += 1
+            state.answers[state.nextRequest] = answer
+            return state.nextRequest
+        }
+        guard let id else { return nil }
+        var request = message
+        request["request"] = .number(Double(id))
+        send(request)
+        guard answer.ready.wait(timeout: .now() + deadline) == .success else {
+            kill(because: "it did not answer \(what) within \(Int(deadline)) s")
+            return nil
+        }
+        return answer.message.withLock { $0 }
+    }
+
+    /// Queues `message` for the plugin; past ``maximumQueuedMessages`` the plugin is stopped.
+    private func send(_ message: JSONValue) {
+        let queued = state.withLock { state -> Int? in
+            guard !state.ended else { return nil }
+            state.queued += 1
+            return state.queued
+        }
+        guard let queued else { return }
+        guard queued <= Self.maximumQueuedMessages else {
+            kill(because: "it fell \(Self.maximumQueuedMessages) messages behind")
+            return
+        }
+        writes.async { [self] in
+            wire.send(message)
+            state.withLock { $0.queued -= 1 }
+        }
+    }
+
+    private func kill(because reason: String) {
+        let first = state.withLock { state in
+            defer { if state.killReason == nil { state.killReason = reason } }
+            return state.killReason == nil && !state.ended
+        }
+        if first {
+            context.logger.error("plugin \(context.pluginID): \(reason); stopping its process")
+            Glibc.kill(pid, SIGKILL)
+        }
+    }
+
+    // MARK: The reader threads
+
+    private func readMessages() {
+        var reader = PluginWire.Reader(wire)
+        while let message = reader.next() {
+            handle(message)
+        }
+        ended()
+    }
+
+    private func handle(_ message: JSONValue) {
+        switch message["op"]?.stringValue {
+        case "register":
+            guard let name = message["service"]?.stringValue else { return }
+            if let failure = context.checkRegistration(of: name) {
+                context.refuse(failure)
+            } else {
+                state.withLock { $0.registered.append(name) }
+                context.noteRegistration(of: name)
+            }
+        case "refuse":
+            context.refuse(.pluginProcess(reason: message["reason"]?.stringValue ?? "a registration was refused"))
+        case "entry":
+            state.withLock { $0.entry = message }
+            entryDone.signal()
+        case "started", "stopped":
+            let id = UInt64(message["request"]?.intValue ?? 0)
+            guard let answer = state.withLock({ $0.answers.removeValue(forKey: id) }) else { return }
+            answer.message.withLock { $0 = message }
+            answer.ready.signal()
+        case "watch":
+            guard context.acceptsCalls, let pattern = message["pattern"]?.stringValue, !pattern.isEmpty,
+                  let watch = message["watch"]?.intValue else { return }
+            let id = context.bus.watch(pattern, owner: context) { [weak self] _, event in
+                self?.send(["op": "event", "watch": .number(Double(watch)), "message": .string(event.message),
+                            "data": event.data])
+            }
+            context.remember(id)
+            state.withLock { $0.watches[UInt64(watch)] = id }
+        case "unwatch":
+            guard let watch = message["watch"]?.intValue,
+                  let id = state.withLock({ $0.watches.removeValue(forKey: UInt64(watch)) }),
+                  context.forget(id.rawValue) else { return }
+            context.bus.unwatch(id)
+        case "trigger", "navigate", "request":
+            guard context.acceptsCalls, let name = message["name"]?.stringValue, !name.isEmpty else { return }
+            let data = message["data"] ?? .null
+            switch message["op"]?.stringValue {
+            case "trigger": context.bus.trigger(name, data, from: context)
+            case "navigate": context.navigate(name, data)
+            default: context.handleRequest(name, data)
+            }
+        case "log":
+            guard let text = message["message"]?.stringValue else { return }
+            context.logger.log(level: HostAPITable.logLevel(Int32(message["level"]?.intValue ?? 0)), "\(text)")
+        default:
+            context.logger.warning("plugin \(context.pluginID): unknown message from its process: \(message.jsonString.prefix(200))")
+        }
+    }
+
+    /// Keeps the last lines the process writes to stderr, and passes them on to the shell's.
+    private func readOutput(_ descriptor: Int32) {
+        defer { close(descriptor); outputDone.signal() }
+        var pending: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count > 0 else { break }
+            _ = chunk.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, count) }
+            pending.append(contentsOf: chunk[..<count])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[..<newline], as: UTF8.self)
+                pending.removeSubrange(...newline)
+                state.withLock { state in
+                    state.output.append(String(line.prefix(300)))
+                    if state.output.count > Self.keptOutputLines { state.output.removeFirst() }
+                }
+            }
+        }
+        if !pending.isEmpty {
+            let line = String(decoding: pending, as: UTF8.self)
+            state.withLock { $0.output.append(String(line.prefix(300))) }
+        }
+    }
+
+    /// The socket reached its end: the process exited, crashed or was killed.
+    private func ended() {
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        _ = outputDone.wait(timeout: .now() + 1)
+        let (answers, stopping) = state.withLock { state in
+            state.ended = true
+            if state.killReason == nil { state.killReason = PluginProcessLaunch.describe(waitStatus: status) }
+            defer { state.answers = [:] }
+            return (Array(state.answers.values), state.stopping)
+        }
+        context.setPhase(.inactive)
+        entryDone.signal()
+        answers.forEach { $0.ready.signal() }
+        if !stopping { onCrash(endFailure(fallback: "it ended")) }
+    }
+
+    /// Why the process ended, with its last output, as a crash.
+    private func endFailure(fallback: String) -> PluginFailure {
+        state.withLock { .crashed(reason: $0.killReason ?? fallback, lastOutput: $0.output) }
+    }
+}

@@ -1,0 +1,158 @@
+import Foundation
+import TrellisCore
+import TrellisPluginABI
+
+/// The plugin's side of a plugin process: the host functions the plugin calls, forwarded to
+/// the shell over the wire, and the shell's calls (service start and stop, events for the
+/// plugin's watches) made on the plugin, one at a time, on the main thread.
+///
+/// Messages (JSON objects, one per line; see `PluginProcess` for the shell's side):
+/// - to the shell: `register`, `refuse`, `entry` (while the entry runs and when it returns),
+///   `watch`, `unwatch`, `trigger`, `navigate`, `request`, `log`, and the answers `started`
+///   and `stopped`;
+/// - from the shell: `start`, `stop`, `event`.
+///
+/// Ids of watches are allocated here, so `watch` answers the plugin at once; arguments are
+/// checked here with the in-process host's own checks (`PluginCallArguments`), and checked
+/// again by the shell, which does not trust this process.
+final class PluginProcessHost: Sendable {
+    private struct State {
+        var nextWatch: UInt64 = 0
+        var watches: [UInt64: EventCallback] = [:]
+        var services: [String: ServiceCallbacks] = [:]
+        var inEntry = true
+    }
+
+    let wire: PluginWire
+    let pluginID: String
+    private let state = LockedState(State())
+
+    init(wire: PluginWire, pluginID: String) {
+        self.wire = wire
+        self.pluginID = pluginID
+    }
+
+    // MARK: Calls from the plugin (any thread)
+
+    func watch(_ pattern: String, _ callback: EventCallback) -> UInt64 {
+        let id = state.withLock { state in
+            state.nextWatch += 1
+            state.watches[state.nextWatch] = callback
+            return state.nextWatch
+        }
+        wire.send(["op": "watch", "watch": .number(Double(id)), "pattern": .string(pattern)])
+        return id
+    }
+
+    func unwatch(_ id: UInt64) -> Int32 {
+        // The callback is released here, after the lock, as the in-process host does.
+        guard let callback = state.withLock({ $0.watches.removeValue(forKey: id) }) else { return TRELLIS_ERROR_NOT_FOUND }
+        wire.send(["op": "unwatch", "watch": .number(Double(id))])
+        _ = callback
+        return TRELLIS_OK
+    }
+
+    func forward(_ op: String, _ function: String, _ name: UnsafePointer<CChar>?, _ json: UnsafePointer<CChar>?) -> Int32 {
+        do {
+            let call = try PluginCallArguments(plugin: pluginID, function: function, name: name, json: json)
+            wire.send(["op": .string(op), "name": .string(call.name), "data": call.data])
+            return TRELLIS_OK
+        } catch {
+            log(TRELLIS_LOG_ERROR, error.description)
+            return TRELLIS_ERROR_INVALID_ARGUMENT
+        }
+    }
+
+    func register(_ definition: UnsafePointer<trellis_service_definition>?) -> Int32 {
+        switch ServiceCallbacks.copy(definition) {
+        case .failure(let failure):
+            wire.send(["op": "refuse", "reason": .string(failure.description)])
+            return TRELLIS_ERROR_INVALID_ARGUMENT
+        case .success(let callbacks):
+            let accepted = state.withLock { state in
+                guard state.inEntry, state.services[callbacks.name] == nil else { return false }
+                state.services[callbacks.name] = callbacks
+                return true
+            }
+            guard accepted else {
+                callbacks.release()
+                let reason = "service \"\(callbacks.name)\": registered twice, or after the plugin's entry returned"
+                wire.send(["op": "refuse", "reason": .string(reason)])
+                return TRELLIS_ERROR_REFUSED
+            }
+            wire.send(["op": "register", "service": .string(callbacks.name)])
+            return TRELLIS_OK
+        }
+    }
+
+    func log(_ level: Int32, _ message: String) {
+        wire.send(["op": "log", "level": .number(Double(level)), "message": .string(message)])
+    }
+
+    // MARK: The process's life (main thread)
+
+    /// Opens the library, runs its entry and then serves the shell's calls until the shell
+    /// closes the socket. Returns the process's exit status.
+    func run(library url: URL) -> Int32 {
+        let library: PluginLibrary
+        switch PluginLibrary.open(url) {
+        case .success(let opened): library = opened
+        case .failure(let failure):
+            wire.send(["op": "entry", "failure": .string(failure.description)])
+            return 1
+        }
+        let info = library.entry(PluginProcessHostTable.make())
+        state.withLock { $0.inEntry = false }
+        var entry: JSONValue = ["op": "entry"]
+        if let info {
+            entry["info"] = [
+                "abiVersion": .number(Double(info.pointee.abi_version)),
+                "size": .number(Double(info.pointee.struct_size)),
+                "refusal": info.pointee.refusal.map { .string(String(cString: $0)) } ?? .null,
+            ]
+        }
+        wire.send(entry)
+        var reader = PluginWire.Reader(wire)
+        while let message = reader.next() {
+            serve(message)
+        }
+        return 0
+    }
+
+    private func serve(_ message: JSONValue) {
+        switch message["op"]?.stringValue {
+        case "event":
+            let id = UInt64(message["watch"]?.intValue ?? 0)
+            guard let callback = state.withLock({ $0.watches[id] }), let name = message["message"]?.stringValue else { return }
+            callback.deliver(Event(message: name, data: message["data"] ?? .null))
+        case "start":
+            let request = message["request"] ?? .null
+            guard let service = service(message) else {
+                wire.send(["op": "started", "request": request, "status": .number(Double(TRELLIS_ERROR_NOT_FOUND)),
+                           "error": "no such service in this process"])
+                return
+            }
+            let size = Int(TRELLIS_PLUGIN_ERROR_SIZE)
+            var error = [CChar](repeating: 0, count: size)
+            let options = (message["options"] ?? .null).jsonString
+            let status = options.withCString { options in
+                error.withUnsafeMutableBufferPointer { service.start(service.data, options, $0.baseAddress, size) }
+            }
+            error[size - 1] = 0
+            let text = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            wire.send(["op": "started", "request": request, "status": .number(Double(status)), "error": .string(text)])
+        case "stop":
+            if let service = service(message) {
+                (message["options"] ?? .null).jsonString.withCString { service.stop(service.data, $0) }
+            }
+            wire.send(["op": "stopped", "request": message["request"] ?? .null])
+        default:
+            break
+        }
+    }
+
+    private func service(_ message: JSONValue) -> ServiceCallbacks? {
+        guard let name = message["service"]?.stringValue else { return nil }
+        return state.withLock { $0.services[name] }
+    }
+}

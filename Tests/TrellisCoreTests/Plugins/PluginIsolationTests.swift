@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import TrellisCore
+import TrellisTesting
+
+/// Plugins in processes of their own: a plugin that aborts, dereferences NULL or never
+/// returns takes down or stops only its own process; the host reports it and the other
+/// plugins go on. The plugins are C libraries built from the header alone.
+@Suite("Plugin isolation: a process per plugin", .serialized)
+struct PluginIsolationTests {
+    @Test("a service start that crashes or hangs fails that plugin alone, naming how; a plugin beside it works",
+          arguments: [CrashingPlugin.Fault.abortInStart, .nullInStart, .loopInStart])
+    func startFaults(fault: CrashingPlugin.Fault) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("crashing", fault, autostart: true)
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox, isolation: nil)
+        let reports = harness.host.loadAll()
+
+        let failure = try #require(reports[id: "crashing"]?.state.failure, "\(reports)")
+        let expected = switch fault {
+        case .abortInStart: "killed by signal 6 (SIGABRT)"
+        case .nullInStart: "killed by signal 11 (SIGSEGV)"
+        default: "it did not answer the start of service \"crashy\" within 5 s"
+        }
+        #expect(failure.description.contains(expected), "\(failure)")
+        #expect(!harness.services.isRunning("crashy"))
+
+        #expect(reports[id: "c-hello"]?.state == .loaded, "\(reports)")
+        let pongs = EventRecorder(bus: harness.bus, pattern: "hello:pong")
+        harness.bus.trigger("hello:ping", ["n": 1])
+        let pong = try await pongs.wait(for: "hello:pong")
+        #expect(pong.first?.data == ["n": 1])
+    }
+
+    @Test("a plugin that crashes once loaded: plugin:crashed with the signal and its last output; its services stop, its watches end")
+    func crashAfterLoading() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
+        let harness = PluginHarness(sandbox: sandbox, isolation: nil)
+        #expect(harness.host.loadAll()[id: "crashing"]?.state == .loaded)
+        #expect(harness.services.isRunning("crashy"))
+
+        let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
+        harness.bus.trigger("crash:now")
+        let crash = try #require(try await crashes.wait(for: "plugin:crashed").first)
+        #expect(crash.data["plugin"] == "crashing")
+        let reason = crash.data["reason"]?.stringValue ?? ""
+        #expect(reason.contains("killed by signal 11 (SIGSEGV)"), "\(reason)")
+        #expect(reason.contains("crashing plugin: about to write through NULL"), "\(reason)")
+
+        let failure = harness.host.report(for: "crashing")?.state.failure
+        guard case .crashed(let how, let output) = failure else {
+            Issue.record("the report says \(String(describing: failure))")
+            return
+        }
+        #expect(how == "killed by signal 11 (SIGSEGV)")
+        #expect(output.last == "crashing plugin: about to write through NULL")
+        #expect(!harness.services.isRunning("crashy"))
+        harness.bus.trigger("crash:now")  // nobody watches it any more: nothing happens
+        #expect(crashes.count("plugin:crashed") == 1)
+    }
+
+    @Test("the same library, unchanged, works in a process of its own and in the shell's process")
+    func sameLibraryBothModes() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        for isolation in [PluginIsolation.process, .inProcess] {
+            let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+            #expect(harness.host.loadAll()[id: "c-hello"]?.state == .loaded)
+            let pongs = EventRecorder(bus: harness.bus, pattern: "hello:pong")
+            harness.bus.trigger("hello:ping", ["mode": .string(isolation.rawValue)])
+            #expect(try await pongs.wait(for: "hello:pong").first?.data == ["mode": .string(isolation.rawValue)])
+        }
+    }
+
+    @Test("isolation in the manifest: in-process is honoured only for plugins the app ships")
+    func effectiveIsolation() throws {
+        #expect(PluginIsolation.effective(.inProcess, origin: .build) == .inProcess)
+        #expect(PluginIsolation.effective(.inProcess, origin: .system) == .inProcess)
+        #expect(PluginIsolation.effective(.inProcess, origin: .user) == .process)
+        #expect(PluginIsolation.effective(.inProcess, origin: .commandLine) == .process)
+        #expect(PluginIsolation.effective(.process, origin: .build) == .process)
+        #expect(throws: PluginManifestError.invalidValue(file: "plugin.json", key: "isolation",
+                                                         reason: #""thread" is not "process" or "inProcess""#)) {
+            try PluginManifest(json: ["id": "x", "name": "X", "version": "1", "abiVersion": 1, "library": "libx.so",
+                                      "isolation": "thread"], file: "plugin.json")
+        }
+    }
+}

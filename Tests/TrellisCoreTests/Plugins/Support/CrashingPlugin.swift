@@ -1,0 +1,79 @@
+import Foundation
+
+/// Plugins in C that crash or hang, compiled with `cc` at test time from `trellis_plugin.h`
+/// alone: what a plugin author's bug does, not an error the ABI lets a plugin return.
+enum CrashingPlugin {
+    /// How the plugin misbehaves.
+    enum Fault: String, CaseIterable, CustomStringConvertible {
+        /// Its service's start calls abort().
+        case abortInStart = "ABORT_IN_START"
+        /// Its service's start writes through a NULL pointer.
+        case nullInStart = "NULL_IN_START"
+        /// Its service's start never returns.
+        case loopInStart = "LOOP_IN_START"
+        /// It loads fine; its handler of `crash:now` writes a line to stderr, then through NULL.
+        case nullInHandler = "NULL_IN_HANDLER"
+
+        var description: String { rawValue.lowercased() }
+    }
+
+    static let source = """
+        #include <stdio.h>
+        #include <stdlib.h>
+        #include "trellis_plugin.h"
+        static volatile int *nowhere = 0;
+        static int32_t start (void *d, const char *o, char *e, size_t n) {
+          (void) d; (void) o; (void) e; (void) n;
+        #if defined(ABORT_IN_START)
+          abort ();
+        #elif defined(NULL_IN_START)
+          *nowhere = 1;
+        #elif defined(LOOP_IN_START)
+          for (;;) {}
+        #endif
+          return TRELLIS_OK;
+        }
+        static void stop (void *d, const char *o) { (void) d; (void) o; }
+        static void handler (void *u, const char *m, const char *j) {
+          (void) u; (void) m; (void) j;
+          fprintf (stderr, "crashing plugin: about to write through NULL\\n");
+          fflush (stderr);
+          *nowhere = 1;
+        }
+        static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+        const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) {
+          trellis_service_definition service = { sizeof service, "crashy", 0, start, stop, 0 };
+          host->register_service (host->context, &service);
+          host->watch (host->context, "crash:now", handler, 0, 0);
+          return &info;
+        }
+        """
+
+    /// Compiles the plugin with `fault` into the shared library `output`.
+    static func build(_ fault: Fault, to output: URL) throws {
+        let sourceFile = output.deletingLastPathComponent().appendingPathComponent("crashing.c")
+        try Data(source.utf8).write(to: sourceFile)
+        let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["cc", "-shared", "-fPIC", "-I", include, "-D\(fault.rawValue)", "-o", output.path, sourceFile.path]
+        try process.run()
+        process.waitUntilExit()
+        try FileManager.default.removeItem(at: sourceFile)
+        guard process.terminationStatus == 0 else { throw CFixturePlugin.CompileFailure(status: process.terminationStatus) }
+    }
+}
+
+extension PluginSandbox {
+    /// Installs crashing plugin `id` with `fault`; its service `crashy` starts with the plugin
+    /// when `autostart` is true.
+    @discardableResult
+    func installCrashing(_ id: String, _ fault: CrashingPlugin.Fault, autostart: Bool) throws -> URL {
+        let folder = try writeManifest(folder: id, """
+            {"id": "\(id)", "name": "Crashing \(id)", "version": "0.0.1", "abiVersion": 1,
+             "library": "lib\(id).so", "services": ["crashy"]\(autostart ? ", \"autostart\": {\"crashy\": null}" : "")}
+            """)
+        try CrashingPlugin.build(fault, to: folder.appendingPathComponent("lib\(id).so"))
+        return folder
+    }
+}
