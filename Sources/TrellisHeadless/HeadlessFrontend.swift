@@ -6,7 +6,7 @@ import TrellisCore
 ///
 /// ```swift
 /// let shell = Shell()
-/// try DemoApp.install(on: shell, catalog: genres)
+/// try DemoApp.install(on: shell, catalog: genres, store: try DemoStore.open(dataDirectory: data, bus: shell.bus))
 /// let screen = HeadlessFrontend(shell: shell)
 /// try shell.navigate(to: "/catalog")
 /// try screen.type("фэнтези")

@@ -41,6 +41,9 @@ public enum PluginFailure: Error, CustomStringConvertible, Hashable, Sendable {
     /// The plugin's process ended while the plugin was loaded: how it ended (the signal or the
     /// exit status, or the call it did not answer in time) and the last lines it wrote to stderr.
     case crashed(reason: String, lastOutput: [String])
+    /// The plugin crashed `crashes` times within `PluginHost.crashWindow`: it is disabled until
+    /// the user enables it again. `last` is the last crash.
+    indirect case crashedTooOften(crashes: Int, last: PluginFailure)
 
     public var description: String {
         switch self {
@@ -83,6 +86,18 @@ public enum PluginFailure: Error, CustomStringConvertible, Hashable, Sendable {
         case .crashed(let reason, let lastOutput):
             let output = lastOutput.isEmpty ? "" : "; its last output: " + lastOutput.joined(separator: " | ")
             return "its process ended: \(reason)\(output)"
+        case .crashedTooOften(let crashes, let last):
+            return "disabled after \(crashes) crashes in 5 minutes (enable it again to restart it); the last: \(last)"
+        }
+    }
+}
+
+extension PluginFailure {
+    /// Whether the plugin's process ended unasked (see ``crashed(reason:lastOutput:)``).
+    var isCrash: Bool {
+        switch self {
+        case .crashed, .crashedTooOften: return true
+        default: return false
         }
     }
 }

@@ -32,7 +32,8 @@ public final class PluginHost: Sendable {
     private struct State: Sendable {
         var reports: [PluginReport] = []
         var contexts: [String: PluginContext] = [:]
-        var processes: [String: PluginProcess] = [:]
+        var loaded: [String: PluginLoader.Loaded] = [:]
+        var crashes: [String: [ContinuousClock.Instant]] = [:]
         var options: [String: JSONValue] = [:]
     }
 
@@ -76,6 +77,12 @@ public final class PluginHost: Sendable {
                                    handleRequest: handleRequest)
         self.logger = logger
         operations.setSpecific(key: onOperations, value: true)
+    }
+
+    deinit {
+        // The plugins' processes end with their host (the shell's exit closes their sockets
+        // too; a host released earlier, in a test say, ends them here).
+        for loaded in state.withLock({ Array($0.loaded.values) }) { loaded.process?.process.terminate() }
     }
 
     /// Runs `operation` once the one in progress is done, or queues it when called during an
@@ -197,6 +204,16 @@ public final class PluginHost: Sendable {
                 report.state = .found
                 report = load(report, loadedSoFar: reports)
             }
+        case (true, .failed(let failure)) where failure.isCrash:
+            if let loaded = state.withLock({ $0.loaded[id] }), let manifest = report.manifest, let library = report.library {
+                state.withLock { $0.crashes[id] = [] }
+                if let failure = loader.relaunch(manifest, library: library, loaded: loaded, options: options,
+                                                 onCrash: crashHandler(id)) {
+                    report.state = .failed(failure)
+                } else {
+                    report.state = .loaded
+                }
+            }
         default:
             break
         }
@@ -220,16 +237,14 @@ public final class PluginHost: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let mode = isolation ?? PluginIsolation.effective(manifest.isolation, origin: report.origin)
-        let id = manifest.id
-        let outcome = loader.load(manifest, library: library, options: options, isolation: mode) { [weak self] failure in
-            self?.crashed(id, failure)
-        }
+        let outcome = loader.load(manifest, library: library, options: options, isolation: mode,
+                                  onCrash: crashHandler(manifest.id))
         report.loadDuration = clock.now - start
         switch outcome {
         case .success(let loaded):
             state.withLock { state in
                 state.contexts[manifest.id] = loaded.context
-                state.processes[manifest.id] = loaded.process
+                state.loaded[manifest.id] = loaded
             }
             report.state = .loaded
             logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path) (\(mode == .process ? "in a process of its own" : "in the shell's process"))")
@@ -240,21 +255,73 @@ public final class PluginHost: Sendable {
         return report
     }
 
+    /// A plugin that crashes this many times within ``crashWindow`` is not restarted again.
+    public static let crashLimit = 3
+    /// See ``crashLimit``.
+    public static let crashWindow = Duration.seconds(5 * 60)
+
+    private func crashHandler(_ id: String) -> @Sendable (PluginFailure) -> Void {
+        { [weak self] failure in self?.crashed(id, failure) }
+    }
+
     /// A loaded plugin's process ended unasked: its services are marked stopped, its watches
     /// are gone (its context is inactive), the report says why, and `plugin:crashed` tells the
-    /// bus (`{"plugin": id, "reason": text}`).
+    /// bus (`{"plugin": id, "reason": text}`). It is started again after 1 s, then 2 s…, unless
+    /// this was its ``crashLimit``th crash within ``crashWindow``: then it is disabled, with
+    /// that reason, until the user enables it again.
     private func crashed(_ id: String, _ failure: PluginFailure) {
         logger.error("plugin \(id): \(failure)")
+        let restartAfter = LockedState<Duration?>(nil)
         perform {
             var reports = self.reports
             guard let index = Self.index(of: id, in: reports), let manifest = reports[index].manifest else { return }
             for service in manifest.services.reversed() where self.loader.services.isRunning(service) {
                 try? self.loader.services.stop(service)
             }
-            reports[index].state = .failed(failure)
+            let now = ContinuousClock.now
+            let recent = self.state.withLock { state in
+                let times = (state.crashes[id] ?? []).filter { now - $0 < Self.crashWindow } + [now]
+                state.crashes[id] = times
+                return times.count
+            }
+            if recent >= Self.crashLimit {
+                reports[index].state = .failed(.crashedTooOften(crashes: recent, last: failure))
+                do { try self.settings.setEnabled(id, false) } catch { self.logger.error("\(error)") }
+            } else {
+                reports[index].state = .failed(failure)
+                restartAfter.withLock { $0 = .seconds(1 << (recent - 1)) }
+            }
             self.state.withLock { $0.reports = reports }
         }
         loader.bus.trigger("plugin:crashed", ["plugin": .string(id), "reason": .string(failure.description)])
+        guard let delay = restartAfter.withLock({ $0 }) else { return }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(Int(delay.components.seconds * 1000))) { [weak self] in
+            self?.restart(id)
+        }
+    }
+
+    /// Starts a crashed plugin again in a new process, if it is still enabled and crashed.
+    private func restart(_ id: String) {
+        let restarted = LockedState(false)
+        perform {
+            var reports = self.reports
+            guard let index = Self.index(of: id, in: reports), let manifest = reports[index].manifest,
+                  let library = reports[index].library, self.settings.isEnabled(id),
+                  case .failed(let failure) = reports[index].state, failure.isCrash,
+                  let loaded = self.state.withLock({ $0.loaded[id] }) else { return }
+            let options = self.state.withLock { $0.options }
+            if let failure = self.loader.relaunch(manifest, library: library, loaded: loaded, options: options,
+                                                  onCrash: self.crashHandler(id)) {
+                reports[index].state = .failed(failure)
+                self.logger.error("plugin \(id) could not be restarted: \(failure)")
+            } else {
+                reports[index].state = .loaded
+                restarted.withLock { $0 = true }
+                self.logger.notice("plugin \(id) restarted")
+            }
+            self.state.withLock { $0.reports = reports }
+        }
+        if restarted.withLock({ $0 }) { loader.bus.trigger("plugin:restarted", ["plugin": .string(id)]) }
     }
 
     /// Stops the plugin's running services and makes it inactive (its watches end).

@@ -2,8 +2,9 @@ import Logging
 
 extension Shell {
     /// A plugin host for this shell: plugins share its bus and service registry, and a plugin's
-    /// navigation request drives its navigator on the main actor (an unknown route is logged,
-    /// and triggers `route:not-found` as any navigation does).
+    /// navigation request drives its navigator on the main actor. A plugin opens public routes
+    /// only, as a deep link from outside does: a request for any other route is refused and
+    /// logged, as is an unknown one (which triggers `route:not-found`, as any navigation does).
     ///
     /// ```swift
     /// let plugins = shell.pluginHost(searchPaths: PluginSearchPath.standard(pluginDirectories: dirs),
@@ -20,7 +21,7 @@ extension Shell {
             navigate: { [weak self] path, data in
                 Task { @MainActor in
                     guard let self else { return }
-                    do { try self.navigate(to: path, data: data) } catch {
+                    do { try self.navigate(to: path, data: data, external: true) } catch {
                         logger.notice("a plugin's navigation failed", metadata: ["path": "\(path)", "error": "\(error)"])
                     }
                 }

@@ -195,7 +195,7 @@ struct ShellPluginHostTests {
         try sandbox.install("CHello")
         let shell = Shell()
         let visits = Trace()
-        try shell.route("/hello") { values in visits.record("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
+        try shell.route("/hello", isPublic: true) { values in visits.record("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
         let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
                                     settings: PluginSettings(url: sandbox.settingsURL), handleRequest: { _, _ in })
         #expect(host.loadAll()[id: "c-hello"]?.state == .loaded)
@@ -205,5 +205,26 @@ struct ShellPluginHostTests {
 
         #expect(await eventually { !visits.all.isEmpty })
         #expect(visits.all == [#"/hello {"id":5} main=true"#])
+    }
+
+    @Test("a plugin cannot open a route that is not public (such as the demo's /events)")
+    @MainActor
+    func nonPublicRouteRefused() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let shell = Shell()
+        let visits = Trace()
+        try shell.route("/hello") { values in visits.record(values.path) }
+        let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
+                                    settings: PluginSettings(url: sandbox.settingsURL), handleRequest: { _, _ in })
+        #expect(host.loadAll()[id: "c-hello"]?.state == .loaded)
+        let pongs = EventRecorder(bus: shell.bus, pattern: "hello:pong")
+        shell.bus.trigger("hello:open", ["id": 5])  // c-hello asks for /hello
+        shell.bus.trigger("hello:ping")             // answered after that request was passed on
+        _ = try await pongs.wait(for: "hello:pong")
+        for _ in 0..<20 { await Task.yield() }
+        #expect(visits.all.isEmpty, "the plugin opened \(visits.all)")
+        try shell.navigate(to: "/hello")  // the app itself may
+        #expect(visits.all == ["/hello"])
     }
 }

@@ -61,6 +61,38 @@ struct PluginIsolationTests {
         #expect(crashes.count("plugin:crashed") == 1)
     }
 
+    @Test("a crashed plugin is started again (after 1 s, then 2 s); a third crash in 5 minutes disables it until the user enables it")
+    func restartPolicy() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
+        let harness = PluginHarness(sandbox: sandbox, isolation: nil)
+        #expect(harness.host.loadAll()[id: "crashing"]?.state == .loaded)
+        let events = EventRecorder(bus: harness.bus, pattern: "plugin:*")
+        for round in 1...2 {
+            harness.bus.trigger("crash:now")
+            _ = try await events.wait(for: "plugin:restarted", count: round)
+            #expect(harness.host.report(for: "crashing")?.state == .loaded)
+            #expect(harness.services.isRunning("crashy"), "its autostart service runs again")
+        }
+        harness.bus.trigger("crash:now")
+        _ = try await events.wait(for: "plugin:crashed", count: 3)
+        let state = harness.host.report(for: "crashing")?.state
+        guard case .crashedTooOften(let crashes, .crashed(let how, _)) = state?.failure else {
+            Issue.record("the report says \(String(describing: state))")
+            return
+        }
+        #expect(crashes == 3)
+        #expect(how == "killed by signal 11 (SIGSEGV)")
+        #expect(state?.description.contains("disabled after 3 crashes in 5 minutes") == true)
+        #expect(!harness.host.settings.isEnabled("crashing"))
+        #expect(!harness.services.isRunning("crashy"))
+        #expect(events.count("plugin:restarted") == 2)
+
+        try harness.host.setEnabled("crashing", true)  // the user enables it again
+        #expect(harness.host.report(for: "crashing")?.state == .loaded)
+        #expect(harness.services.isRunning("crashy"))
+    }
+
     @Test("the same library, unchanged, works in a process of its own and in the shell's process")
     func sameLibraryBothModes() async throws {
         let sandbox = try PluginSandbox()

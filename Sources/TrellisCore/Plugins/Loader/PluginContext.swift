@@ -102,6 +102,14 @@ final class PluginContext: Sendable {
         return nil
     }
 
+    /// Starts a new entry of the plugin (its process was started again): services may be
+    /// registered anew, and nothing of the previous entry is remembered.
+    func beginEntry() {
+        state.withLock { state in
+            state = State()
+        }
+    }
+
     /// Records why the plugin cannot be accepted; the first reason counts.
     func refuse(_ failure: PluginFailure) {
         state.withLock { if $0.refusal == nil { $0.refusal = failure } }

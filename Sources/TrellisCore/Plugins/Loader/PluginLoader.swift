@@ -16,7 +16,7 @@ struct PluginLoader: Sendable {
     /// A loaded plugin: its context, and its process when it runs in one.
     struct Loaded: Sendable {
         let context: PluginContext
-        let process: PluginProcess?
+        let process: PluginProcessHandle?
     }
 
     /// Loads the plugin described by `manifest` from `library`, in the shell's process or in
@@ -42,6 +42,54 @@ struct PluginLoader: Sendable {
                                   onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<Loaded, PluginFailure> {
         let context = makeContext(manifest)
         let process: PluginProcess
+        switch launch(manifest, library: url, context: context, onCrash: onCrash) {
+        case .success(let launched): process = launched
+        case .failure(let failure): return .failure(failure)
+        }
+        let handle = PluginProcessHandle(process)
+        for name in process.registeredServices {
+            do {
+                try services.register(name, owner: manifest.id) { ProcessServiceBridge(name: name, handle: handle) }
+            } catch {
+                context.setPhase(.inactive)
+                process.terminate()
+                return .failure(.serviceAlreadyRegistered(service: name, reason: "\(error)"))
+            }
+        }
+        return activate(manifest, context: context, process: process, options: options)
+            .map { Loaded(context: context, process: handle) }
+    }
+
+    /// Starts a crashed plugin again in a new process, behind the same services: the new
+    /// process must register the services the first one did.
+    func relaunch(_ manifest: PluginManifest, library url: URL, loaded: Loaded, options: [String: JSONValue],
+                  onCrash: @escaping @Sendable (PluginFailure) -> Void) -> PluginFailure? {
+        guard let handle = loaded.process else { return .pluginProcess(reason: "it does not run in a process") }
+        let before = handle.process.registeredServices
+        loaded.context.beginEntry()
+        let process: PluginProcess
+        switch launch(manifest, library: url, context: loaded.context, onCrash: onCrash, freeNamesExcept: before) {
+        case .success(let launched): process = launched
+        case .failure(let failure): return failure
+        }
+        guard process.registeredServices.sorted() == before.sorted() else {
+            loaded.context.setPhase(.inactive)
+            process.terminate()
+            return .pluginProcess(reason: "after a restart it registered \(process.registeredServices) instead of \(before)")
+        }
+        handle.replace(with: process)
+        if case .failure(let failure) = activate(manifest, context: loaded.context, process: process, options: options) {
+            return failure
+        }
+        return nil
+    }
+
+    /// Starts the plugin's process and checks what its entry did; `freeNamesExcept`: the
+    /// services this plugin itself registered before (a restart).
+    private func launch(_ manifest: PluginManifest, library url: URL, context: PluginContext,
+                        onCrash: @escaping @Sendable (PluginFailure) -> Void,
+                        freeNamesExcept own: [String] = []) -> Result<PluginProcess, PluginFailure> {
+        let process: PluginProcess
         let entry: JSONValue
         switch PluginProcess.launch(library: url, context: context, onCrash: onCrash) {
         case .success(let launched): (process, entry) = launched
@@ -54,28 +102,26 @@ struct PluginLoader: Sendable {
             PluginInfo(abiVersion: info["abiVersion"]?.intValue ?? -1, size: info["size"]?.intValue ?? 0,
                        refusal: info["refusal"]?.stringValue)
         }
-        let names = process.registeredServices
+        let names = process.registeredServices.filter { !own.contains($0) }
         if let failure = refusal ?? check(info, manifest: manifest, library: url) ?? checkNamesFree(names) {
             context.setPhase(.inactive)
             process.terminate()
             return .failure(failure)
         }
-        for name in names {
-            do {
-                try services.register(name, owner: manifest.id) { ProcessServiceBridge(name: name, process: process) }
-            } catch {
-                context.setPhase(.inactive)
-                process.terminate()
-                return .failure(.serviceAlreadyRegistered(service: name, reason: "\(error)"))
-            }
-        }
+        return .success(process)
+    }
+
+    /// Makes the plugin active and starts its autostart services; on a failure the plugin
+    /// is inactive again and its process ended.
+    private func activate(_ manifest: PluginManifest, context: PluginContext, process: PluginProcess,
+                          options: [String: JSONValue]) -> Result<Void, PluginFailure> {
         context.setPhase(.active)
         if let failure = autostart(manifest, options: options) {
             context.setPhase(.inactive)
             process.terminate()
             return .failure(failure)
         }
-        return .success(Loaded(context: context, process: process))
+        return .success(())
     }
 
     private func loadInProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue]) -> Result<PluginContext, PluginFailure> {

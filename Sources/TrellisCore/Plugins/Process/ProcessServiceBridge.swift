@@ -4,14 +4,15 @@
 /// one is stopped and reported as crashed.
 final class ProcessServiceBridge: Service {
     private let name: String
-    private let process: PluginProcess
+    private let handle: PluginProcessHandle
 
-    init(name: String, process: PluginProcess) {
+    init(name: String, handle: PluginProcessHandle) {
         self.name = name
-        self.process = process
+        self.handle = handle
     }
 
     func start(options: JSONValue, bus: EventBus) throws {
+        let process = handle.process
         guard process.context.phase == .active, !process.hasEnded else {
             throw PluginServiceError.pluginInactive(plugin: process.context.pluginID, service: name)
         }
@@ -19,6 +20,7 @@ final class ProcessServiceBridge: Service {
     }
 
     func stop(options: JSONValue) {
+        let process = handle.process
         guard !process.hasEnded else { return }
         process.stopService(name, options: options)
     }

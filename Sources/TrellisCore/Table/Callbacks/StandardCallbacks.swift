@@ -6,7 +6,7 @@
 /// ```swift
 /// let callbacks = StandardCallbacks(
 ///     route: { item in "/catalog/\(item.id)" },
-///     navigate: { path in navigator.go(to: path) }
+///     navigate: { path in try? shell.navigate(to: path) }
 /// )
 /// ```
 public struct StandardCallbacks: CallbackHandler {

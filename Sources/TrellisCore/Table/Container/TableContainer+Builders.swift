@@ -6,7 +6,7 @@ extension TableContainer {
     ///
     /// ```swift
     /// let catalog = TableContainer.list(of: genres, route: { "/catalog/\($0.id)" },
-    ///                                   navigate: { navigator.go(to: $0) })
+    ///                                   navigate: { try? shell.navigate(to: $0) })
     /// ```
     /// Plain elements get serial identities: an element's identity is its index in
     /// `elements` (see ``ArraySource``).

@@ -10,7 +10,7 @@
 /// let genres = ArraySource(lines)
 /// let catalog = TableContainer(source: genres, searchable: true,
 ///                              callbacks: StandardCallbacks(route: { "/catalog/\($0.id)" },
-///                                                           navigate: { navigator.go(to: $0) }))
+///                                                           navigate: { try? shell.navigate(to: $0) }))
 /// let token = catalog.onFlatChanges { changes in
 ///     for change in changes { model.itemsChanged(change.position, change.removed, change.added) }
 /// }
