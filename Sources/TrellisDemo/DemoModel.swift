@@ -1,3 +1,4 @@
+import Foundation
 import TrellisCore
 
 /// The demo's state that outlives pages and is not in the store: the genre catalog and the favourites.
@@ -7,14 +8,19 @@ public final class DemoModel {
     public let catalog: [String]
     /// When set (`trellis --rows N`), the catalog page shows this many synthetic rows instead.
     public let syntheticRows: Int?
-    /// Favourite genres, by catalog index.
+    /// Favourite genres, by catalog index; kept across runs beside the store.
     public private(set) var favourites: Set<Int> = []
     private let bus: EventBus
+    private let file: FavouritesFile?
 
-    public init(catalog: [String], syntheticRows: Int? = nil, bus: EventBus) {
+    /// The model of `catalog`; `storeURL`, when given, is the store the favourites are kept
+    /// beside (see ``FavouritesFile``), read now and written on every change.
+    public init(catalog: [String], syntheticRows: Int? = nil, bus: EventBus, storeURL: URL? = nil) {
         self.catalog = catalog
         self.syntheticRows = syntheticRows
         self.bus = bus
+        self.file = storeURL.map { FavouritesFile(beside: $0) }
+        favourites = file?.load(catalog: catalog) ?? []
     }
 
     /// Marks genre `index` as a favourite or not; triggers `favourites:changed`.
@@ -22,6 +28,7 @@ public final class DemoModel {
         guard catalog.indices.contains(index) else { return }
         let changed = favourite ? favourites.insert(index).inserted : favourites.remove(index) != nil
         guard changed else { return }
+        file?.save(favourites, catalog: catalog)
         bus.trigger("favourites:changed", ["index": .number(Double(index)), "favourite": .bool(favourite)])
     }
 

@@ -50,6 +50,28 @@ struct DemoPagesTests {
         #expect(model.favourites == [2])
     }
 
+    @Test("favourites are still ticked after a restart; a damaged favourites file is set aside, not lost")
+    func favouritesOutliveTheWindow() throws {
+        let url = Fixtures.temporaryStoreURL()
+        do {
+            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            try shell.navigate(to: "/favourites")
+            try screen.toggle(row: 1)
+            try screen.toggle(row: 3)
+        }
+        let (shell, screen) = try Fixtures.demo(storeURL: url)  // the next run, same data
+        #expect(try #require(shell.resolve(DemoModel.self)).favourites == [1, 3])
+        try shell.navigate(to: "/favourites")
+        let lines = try #require(screen.table?.render())
+        #expect(lines.indices.filter { lines[$0].hasPrefix("[x]") } == [1, 3])
+
+        let file = url.appendingPathExtension("favourites.json")
+        try Data("[{\"index\": ".utf8).write(to: file)
+        let (again, _) = try Fixtures.demo(storeURL: url)
+        #expect(try #require(again.resolve(DemoModel.self)).favourites.isEmpty)
+        #expect(try Data(contentsOf: file.appendingPathExtension("damaged")) == Data("[{\"index\": ".utf8))
+    }
+
     @Test("the people page shows first name, last name and age columns")
     func people() throws {
         let (shell, screen) = try Fixtures.demo()
