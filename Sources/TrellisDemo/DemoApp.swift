@@ -37,6 +37,7 @@ public enum DemoApp {
         shell.provide(EventHistory(bus: shell.bus))
         shell.provide(StoreBox(store))
         NoteCommands.map(on: shell, store: store)
+        shell.provide(NoteDrafts(storeURL: store.url))
         shell.provide(DemoModel(catalog: catalog, syntheticRows: syntheticRows, bus: shell.bus, storeURL: store.url))
         for route in routes {
             try shell.route(route.pattern, to: route.page, isPublic: route.isPublic, owner: "demo")

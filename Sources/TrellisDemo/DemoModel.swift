@@ -11,16 +11,20 @@ public final class DemoModel {
     /// Favourite genres, by catalog index; kept across runs beside the store.
     public private(set) var favourites: Set<Int> = []
     private let bus: EventBus
-    private let file: FavouritesFile?
+    private let file: SideFile<[FavouriteEntry]>?
 
     /// The model of `catalog`; `storeURL`, when given, is the store the favourites are kept
-    /// beside (see ``FavouritesFile``), read now and written on every change.
+    /// beside (`<store>.favourites.json`, each by index and name, so that a catalog whose
+    /// lines moved still finds its genres), read now and written on every change.
     public init(catalog: [String], syntheticRows: Int? = nil, bus: EventBus, storeURL: URL? = nil) {
         self.catalog = catalog
         self.syntheticRows = syntheticRows
         self.bus = bus
-        self.file = storeURL.map { FavouritesFile(beside: $0) }
-        favourites = file?.load(catalog: catalog) ?? []
+        self.file = storeURL.map { SideFile(beside: $0, name: "favourites") }
+        favourites = Set((file?.load() ?? []).compactMap { entry in
+            if catalog.indices.contains(entry.index), catalog[entry.index] == entry.name { return entry.index }
+            return catalog.firstIndex(of: entry.name)
+        })
     }
 
     /// Marks genre `index` as a favourite or not; triggers `favourites:changed`.
@@ -28,7 +32,7 @@ public final class DemoModel {
         guard catalog.indices.contains(index) else { return }
         let changed = favourite ? favourites.insert(index).inserted : favourites.remove(index) != nil
         guard changed else { return }
-        file?.save(favourites, catalog: catalog)
+        file?.save(favourites.sorted().map { FavouriteEntry(index: $0, name: catalog[$0]) })
         bus.trigger("favourites:changed", ["index": .number(Double(index)), "favourite": .bool(favourite)])
     }
 
@@ -36,6 +40,12 @@ public final class DemoModel {
     public func occurrences(of index: Int) -> Int {
         catalog.filter { $0 == catalog[index] }.count
     }
+}
+
+/// A favourite genre as its file keeps it.
+struct FavouriteEntry: Codable {
+    let index: Int
+    let name: String
 }
 
 /// A person of the demo's People page (the Person entity of the Core Data chapter): the

@@ -108,7 +108,8 @@ struct DeleteNote: ControlObject {
 }
 
 /// After a save or delete: the editor that sent it forgets its unsaved edits and, when it is
-/// still on top, the window goes back to the list (VCO, main actor). An editor the user has
+/// still on top, the window goes back to the notes list — opening it when the editor was
+/// opened from elsewhere (VCO, main actor). An editor the user has
 /// since covered with another page stays where it is.
 @MainActor
 struct NoteSaved: ViewControlObject {
@@ -117,7 +118,10 @@ struct NoteSaved: ViewControlObject {
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         guard let shell, let editor = shell.navigator.page(request.page) as? NotePage else { return .continue }
         editor.didSave()
-        if editor === shell.navigator.top { shell.back() }
+        guard editor === shell.navigator.top else { return .continue }
+        shell.back()
+        // A note written from anywhere (Ctrl+N) shows among the notes once saved.
+        if shell.navigator.top?.values.path != "/notes" { try? shell.navigate(to: "/notes") }
         return .continue
     }
 }

@@ -7,7 +7,9 @@ import TrellisStore
 /// Typing changes a managed object in the page's own context, unsaved, each field's run of
 /// typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step through them.
 /// Save sends `note.save` through the front controller (validated and saved off the main
-/// thread); leaving without saving forgets the edits.
+/// thread). Unsaved typing is kept as a draft (``NoteDrafts``) from the first keystroke, so
+/// leaving the editor loses nothing: the next editor of the note shows it again, until Save
+/// or "Discard changes". Delete asks to be pressed twice.
 ///
 /// The editor follows the store: when the note is saved elsewhere (a pull, another window),
 /// each field the user has not changed takes the new value; a field being edited keeps
@@ -20,6 +22,10 @@ final class NotePage: PageController {
     private var fieldBeingTyped: String?
     /// The saved values the fields started from (or last took from the store).
     private var loaded: [String: String] = [:]
+    private var drafts: NoteDrafts?
+    /// Set by a first press of Delete: the next press deletes.
+    private var deleteArmed = false
+    private var draftKey: String { NoteDrafts.key(noteID: values.parameters["id"]) }
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
@@ -54,7 +60,7 @@ final class NotePage: PageController {
             content = .text(tr("The note cannot be opened: %@", String(describing: error)))
             return
         }
-        var actions: [Form.Action] = [.init(id: "save", label: tr("Save"))]
+        var actions: [Form.Action] = [.init(id: "save", label: tr("Save")), .init(id: "discard", label: tr("Discard changes"))]
         if id != nil { actions.append(.init(id: "delete", label: tr("Delete"))) }
         let form = Form(fields: [
             .init(id: "title", label: tr("Title"), value: note?["title"].stringValue ?? ""),
@@ -65,6 +71,8 @@ final class NotePage: PageController {
         self.form = form
         loaded = form.values
         content = .form(form)
+        drafts = shell.resolve(NoteDrafts.self)
+        if let draft = drafts?.draft(for: draftKey), draft != loaded { restore(draft) }
         if let note {
             let id = note.objectID.uuid.uuidString
             shell.bus.watchOnMainActor("store:did-save", from: store, owner: self) { page, event in
@@ -112,12 +120,32 @@ final class NotePage: PageController {
             fieldBeingTyped = field
         }
         note[field] = .string(value)
+        deleteArmed = false
+        if let form { form.values == loaded ? drafts?.discard(draftKey) : drafts?.keep(form.values, for: draftKey) }
+    }
+
+    /// Puts a kept draft back into the fields (and the unsaved note), and says so.
+    private func restore(_ draft: [String: String]) {
+        let values = draft.filter { Self.fields.contains($0.key) }
+        for (field, value) in values { note?[field] = .string(value) }
+        form?.setValues(values)
+        message = tr("Your unsaved changes are back. Save keeps them; Discard changes drops them.")
     }
 
     private func pressed(_ action: String, _ form: Form) {
         guard let shell else { return }
         finishTyping()
         message = nil
+        if action == "delete" && !deleteArmed {
+            deleteArmed = true
+            message = tr("Press Delete again to delete “%@” for good.", loaded["title"] ?? "")
+            return
+        }
+        deleteArmed = false
+        if action == "discard" {
+            discardChanges()
+            return
+        }
         var parameters: [String: JSONValue] = ["title": .string(form["title"] ?? ""), "body": .string(form["body"] ?? "")]
         if let id = values.parameters["id"] { parameters["id"] = .string(id) }
         switch action {
@@ -155,9 +183,20 @@ final class NotePage: PageController {
         form?.setValues(["title": note["title"].stringValue ?? "", "body": note["body"].stringValue ?? ""])
     }
 
-    /// The save went through: forget the unsaved copy.
+    /// The save went through: forget the unsaved copy and its draft.
     func didSave() {
         finishTyping()
         context?.rollback()
+        drafts?.discard(draftKey)
+    }
+
+    /// Drops the unsaved changes and their draft: the fields show the saved note again.
+    private func discardChanges() {
+        drafts?.discard(draftKey)
+        form?.setValues(loaded)
+        context?.isUndoRegistrationEnabled = false
+        if let note { for field in Self.fields { note[field] = .string(loaded[field] ?? "") } }
+        context?.isUndoRegistrationEnabled = true
+        context?.removeAllUndoActions()
     }
 }

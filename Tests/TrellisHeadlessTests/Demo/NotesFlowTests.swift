@@ -41,7 +41,7 @@ struct NotesFlowTests {
         let first = try #require(screen.page)
         try screen.fill("title", with: "   ")
         try screen.press("save")
-        try shell.navigate(to: "/notes/new")  // before the request's objects run
+        try shell.navigate(to: "/catalog")  // before the request's objects run
         let second = try #require(screen.page)
         #expect(first !== second)
         try await screen.settle()
@@ -83,8 +83,41 @@ struct NotesFlowTests {
         #expect(await eventually { screen.table?.render() == ["Покупки на завтра | хлеб, молоко"] })
         try screen.click(row: 0)
         try screen.press("delete")
+        #expect(screen.page?.message == "Press Delete again to delete “Покупки на завтра” for good.")
+        try await screen.settle()
+        #expect(screen.page?.values.path != "/notes", "one press deletes nothing")
+        try screen.press("delete")
         #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 0 })
         #expect(screen.table?.container.placeholder == "No notes yet. Press + or Ctrl+N to write one.", "the last note deleted")
+    }
+
+    @Test("typing left unsaved (Back, or a restart) comes back in the next editor of the note, until saved or discarded")
+    func draftsAreKept() async throws {
+        let url = Fixtures.temporaryStoreURL()
+        do {
+            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            try shell.navigate(to: "/notes/new")
+            try screen.fill("title", with: "Черновик")
+            try screen.fill("body", with: "не потерять")
+            _ = shell.back()  // Back (or Escape) without saving
+            try shell.navigate(to: "/notes/new")
+            #expect(screen.form?["title"] == "Черновик", "the same run: the draft is back")
+            #expect(screen.page?.message == "Your unsaved changes are back. Save keeps them; Discard changes drops them.")
+        }
+        let (shell, screen) = try Fixtures.demo(storeURL: url)  // the next run
+        try shell.navigate(to: "/notes/new")
+        #expect(screen.form?["title"] == "Черновик")
+        #expect(screen.form?["body"] == "не потерять")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 1 })
+        try shell.navigate(to: "/notes/new")
+        #expect(screen.form?["title"] == "", "a saved draft is not offered again")
+        try screen.fill("title", with: "передумал")
+        try screen.press("discard")
+        #expect(screen.form?["title"] == "")
+        _ = shell.back()
+        try shell.navigate(to: "/notes/new")
+        #expect(screen.form?["title"] == "", "a discarded draft is gone")
     }
 
     @Test("undo and redo step through unsaved typing, one field's run of typing at a time")
