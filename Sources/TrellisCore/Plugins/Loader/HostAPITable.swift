@@ -76,7 +76,7 @@ enum HostAPITable {
                 guard let context = PluginContextPointer(context)?.context, let message else { return }
                 context.logger.log(level: HostAPITable.logLevel(level), "\(String(cString: message))")
             },
-            context: Unmanaged.passRetained(context).toOpaque()
+            context: PluginContextPointer.register(context)
         ))
         return UnsafePointer(table)
     }
@@ -107,11 +107,29 @@ enum HostAPITable {
 }
 
 /// The `context` argument of a host function, turned back into the plugin's context.
+///
+/// The pointer a plugin gets is not an address but a number, 1 for the first context
+/// registered: turning it back is a look-up in a table that keeps every context for the life
+/// of the process (a plugin may keep its table for as long), so a stale or forged pointer from
+/// a plugin finds nothing instead of reading memory.
 private struct PluginContextPointer {
+    private static let contexts = LockedState<[PluginContext]>([])
+
     let context: PluginContext
+
+    /// Keeps `context` and returns the pointer that stands for it.
+    static func register(_ context: PluginContext) -> UnsafeMutableRawPointer? {
+        let number = contexts.withLock { contexts in
+            contexts.append(context)
+            return contexts.count
+        }
+        return UnsafeMutableRawPointer(bitPattern: number)
+    }
 
     init?(_ pointer: UnsafeMutableRawPointer?) {
         guard let pointer else { return nil }
-        context = Unmanaged<PluginContext>.fromOpaque(pointer).takeUnretainedValue()
+        let index = Int(bitPattern: pointer) - 1
+        guard let context = Self.contexts.withLock({ $0.indices.contains(index) ? $0[index] : nil }) else { return nil }
+        self.context = context
     }
 }
