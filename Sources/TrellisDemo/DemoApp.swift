@@ -29,6 +29,13 @@ public enum DemoApp {
         ("/events", EventsPage.self, false),
     ]
 
+    /// The demo's sections, each a title (translated) and a path: the hub's rows and the
+    /// primary menu's places.
+    public static var sections: [(title: String, path: String)] {
+        [(tr("Catalog"), "/catalog"), (tr("Favourites"), "/favourites"), (tr("Notes"), "/notes"),
+         (tr("People"), "/people"), (tr("Plugins"), "/plugins"), (tr("Event log"), "/events")]
+    }
+
     /// Registers the demo's routes and state on `shell`.
     /// - Parameters:
     ///   - store: the store holding notes and people.

@@ -9,7 +9,10 @@ final class DesktopWindowTests: XCTestCase {
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue)
         let byAction = Dictionary(uniqueKeysWithValues: items.map { ($0["action"]?.stringValue ?? "", $0) })
         XCTAssertEqual(items.compactMap { $0["action"]?.stringValue },
-                       ["win.back", "win.search", "win.new-note", "win.undo", "win.redo", "app.about", "app.quit"])
+                       ["win.back", "win.search", "win.go-catalog", "win.go-favourites", "win.go-notes", "win.go-people",
+                        "win.go-plugins", "win.go-events", "win.new-note", "win.undo", "win.redo", "app.about", "app.quit"])
+        XCTAssertEqual(byAction["win.go-notes"]?["label"], "Notes")
+        XCTAssertEqual(byAction["win.go-notes"]?["accels"], ["<Alt>3"])
         XCTAssertEqual(byAction["win.back"]?["accels"], ["<Alt>Left", "Escape"])
         XCTAssertEqual(byAction["win.search"]?["accels"], ["<Control>f"])
         XCTAssertEqual(byAction["win.new-note"]?["accels"], ["<Control>n"])
@@ -18,6 +21,17 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(byAction["app.quit"]?["accels"], ["<Control>q"])
         XCTAssertEqual(byAction["app.about"]?["label"], "About Trellis")
         try app.screenshot("menu-catalog")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testEverySectionIsOneStepAwayAndBackLeadsToTheHub() throws {
+        let app = try AppDriver(arguments: ["/catalog/5"])
+        try app.send("action win.go-notes")
+        XCTAssertEqual(try app.send("dump")["path"], "/notes")
+        try app.send("back")
+        XCTAssertEqual(try app.send("dump")["path"], "/", "Back from a section leads to the hub")
+        try app.send("action win.go-events")
+        XCTAssertEqual(try app.send("dump")["path"], "/events", "the event log, which no link may open, is in the menu")
         XCTAssertEqual(app.finish(), 0)
     }
 
@@ -80,7 +94,7 @@ final class DesktopWindowTests: XCTestCase {
         try app.send("activate 0")
         XCTAssertEqual(try app.send("dump")["title"], "Каталог")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(items, ["Назад", "Поиск", "Новая заметка", "Отменить", "Повторить", "О приложении Trellis", "Выйти"])
+        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий", "Новая заметка", "Отменить", "Повторить", "О приложении Trellis", "Выйти"])
         XCTAssertEqual(try app.send("chrome")["widgets"]?["back"]?["tooltip"], "Назад")
         try app.send("activate 5")
         XCTAssertEqual(try app.send("dump")["fields"]?["name"], "Фэнтези")
