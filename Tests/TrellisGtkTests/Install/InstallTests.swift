@@ -22,7 +22,7 @@ final class InstallTests: XCTestCase {
         try meson(["compile", "-C", build.path], timeout: 1800)
         try meson(["install", "--quiet", "-C", build.path])
 
-        let installed = ["bin/trellis", "lib/trellis/libTrellisHTTP.so", "share/trellis/data/catalog-genres.ru.txt", "share/locale/ru/LC_MESSAGES/trellis.mo",
+        let installed = ["bin/trellis", "libexec/trellis/trellis-plugin-host", "lib/trellis/libTrellisHTTP.so", "share/trellis/data/catalog-genres.ru.txt", "share/locale/ru/LC_MESSAGES/trellis.mo",
                          "share/applications/\(Self.appID).desktop", "share/metainfo/\(Self.appID).metainfo.xml",
                          "share/icons/hicolor/scalable/apps/\(Self.appID).svg"]
         for path in installed {
@@ -53,6 +53,12 @@ final class InstallTests: XCTestCase {
         russian["LANGUAGE"] = "ru"
         let translated = try CommandRunner.run(trellis, ["--headless", "/catalog"], environment: russian, directory: slash)
         XCTAssertEqual(translated.stdout.split(separator: "\n").first, "< Каталог", "the installed catalogue is found")
+
+        // c-hello runs in a process of its own: the installed plugin host is found beside the tree.
+        let plugins = try CommandRunner.run(trellis, ["plugins"], environment: environment, directory: slash)
+        XCTAssertEqual(plugins.status, 0, plugins.stderr)
+        let hello = plugins.stdout.split(separator: "\n").first { $0.hasPrefix("c-hello ") }
+        XCTAssertTrue(hello?.contains("loaded") == true, plugins.stdout + plugins.stderr)
 
         let window = try CommandRunner.run(trellis, ["--exit-after-first-frame"], environment: environment, directory: slash)
         XCTAssertEqual(window.status, 0, window.stderr)
