@@ -6,6 +6,10 @@ import TrellisCore
 /// `trellis plugins`: every plugin found, with its version, state, where it was found and the
 /// reason of any failure — the text form of the `/plugins` page. `--disable ID` and
 /// `--enable ID` change the remembered settings first.
+///
+/// Every plugin is loaded in a process of its own here, shipped ones included: listing runs
+/// no plugin code in this process, so a plugin that crashes or hangs shows as failed, with how,
+/// and the listing goes on.
 struct Plugins: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
@@ -35,6 +39,7 @@ struct Plugins: ParsableCommand {
         let host = PluginHost(
             bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
             searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories), settings: settings,
+            isolation: .process,
             navigate: { route, _ in logger.notice("a plugin asked to navigate to \(route); there is no window here") },
             handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
             logger: logger)

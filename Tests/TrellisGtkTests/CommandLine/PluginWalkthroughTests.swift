@@ -29,3 +29,43 @@ struct PluginWalkthroughTests {
         #expect(line?.contains("command line") == true)
     }
 }
+
+/// `trellis plugins` with a plugin that aborts: the listing survives and says how it ended.
+@Suite("trellis plugins and a crashing plugin")
+struct PluginsListingCrashTests {
+    @Test("a plugin whose service start aborts is listed as failed with the signal; the command exits 0")
+    func abortingPlugin() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-aborting-\(UUID().uuidString)/aborting")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try Data("""
+            {"id": "aborting", "name": "Aborting", "version": "0.0.1", "abiVersion": 1,
+             "library": "libaborting.so", "services": ["aborting"], "autostart": {"aborting": null}}
+            """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
+        let source = folder.appendingPathComponent("aborting.c")
+        try Data("""
+            #include <stdlib.h>
+            #include "trellis_plugin.h"
+            static int32_t start (void *d, const char *o, char *e, size_t n) { (void) d; (void) o; (void) e; (void) n; abort (); }
+            static void stop (void *d, const char *o) { (void) d; (void) o; }
+            static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+            const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) {
+              trellis_service_definition service = { sizeof service, "aborting", 0, start, stop, 0 };
+              host->register_service (host->context, &service);
+              return &info;
+            }
+            """.utf8).write(to: source)
+        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
+        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
+                                                     folder.appendingPathComponent("libaborting.so").path, source.path])
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+
+        let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--plugin-dir", folder.deletingLastPathComponent().path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("aborting ") }, "\(result.stdout)")
+        #expect(lines[index].contains("failed"), "\(lines[index])")
+        #expect(lines[index...].joined(separator: "\n").contains("killed by signal 6 (SIGABRT)"), "\(result.stdout)")
+        #expect(lines.contains { $0.hasPrefix("c-hello ") && $0.contains("loaded") }, "\(result.stdout)")
+    }
+}
