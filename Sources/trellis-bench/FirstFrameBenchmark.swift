@@ -19,12 +19,12 @@ struct FirstFrameBenchmark: ParsableCommand {
         let baseline = try ProcessRunner.buildBaseline("stringlist-window")
         let env = ProcessRunner.guiEnvironment
         // One warm-up of each so that disk caches and fontconfig caches are equal.
-        _ = try ProcessRunner.measure(trellis, ["--rows", "\(rows)", "--exit-after-first-frame"], environment: env)
+        _ = try ProcessRunner.measure(trellis, ["/catalog", "--rows", "\(rows)", "--exit-after-first-frame"], environment: env)
         _ = try ProcessRunner.measure(baseline, ["\(rows)"], environment: env)
         var ours: [ProcessRunner.Measurement] = []
         var theirs: [ProcessRunner.Measurement] = []
         for _ in 0..<runs {
-            ours.append(try ProcessRunner.measure(trellis, ["--rows", "\(rows)", "--exit-after-first-frame"], environment: env))
+            ours.append(try ProcessRunner.measure(trellis, ["/catalog", "--rows", "\(rows)", "--exit-after-first-frame"], environment: env))
             theirs.append(try ProcessRunner.measure(baseline, ["\(rows)"], environment: env))
         }
         let ourTime = Report.median(ours.map(\.seconds)) * 1000

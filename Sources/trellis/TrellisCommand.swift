@@ -138,7 +138,7 @@ struct Open: ParsableCommand {
         abstract: "Open the window at a route path (the default command)."
     )
 
-    @Argument(help: "The route path to open, e.g. /catalog or /catalog/5 (default: /catalog). Only public routes may be opened from outside. When Trellis is running already, its window opens the path.")
+    @Argument(help: "The route path to open, e.g. /catalog or /catalog/5 (default: the hub, /; headless: /catalog). Only public routes may be opened from outside. When Trellis is running already, its window opens the path.")
     var path: String?
 
     @Option(name: .long, help: ArgumentHelp("Act on a push-notification payload ({\"aps\": {\"alert\", \"badge\", \"sound\", \"content-available\"}}): show it, open its show-view path, set the badge, request a sync.", valueName: "file.json"))
@@ -173,7 +173,8 @@ struct Open: ParsableCommand {
             }
             return
         }
-        let path = self.path ?? "/catalog"
+        // The hub: every section one step away, no Back arrow on the first screen.
+        let path = self.path ?? "/"
         let (status, failure) = MainActor.assumeIsolated { () -> (Int32, (any Error)?) in
             let (shell, plugins) = shellOptions.beginShell()
             let bus = shell.bus

@@ -31,7 +31,7 @@ final class CatalogWindowTests: XCTestCase {
         try AppDriver.requireDisplay()
         let process = Process()
         process.executableURL = AppDriver.executable
-        process.arguments = ["--rows", "1000", "--exit-after-first-frame"]
+        process.arguments = ["/catalog", "--rows", "1000", "--exit-after-first-frame"]
         // Its own data folder, as AppDriver gives every app: the user's store may belong to a newer model.
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-gui-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: home) }

@@ -24,6 +24,17 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testTheWindowOpensOnTheHubWithNoBackArrow() throws {
+        let app = try AppDriver(path: nil)
+        let screen = try app.dump { $0["count"] == 6 }
+        XCTAssertEqual(screen["path"], "/")
+        XCTAssertEqual(screen["back"], false, "no Back arrow on the first screen")
+        XCTAssertEqual(screen["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue },
+                       ["Catalog", "Favourites", "Notes", "People", "Plugins", "Event log"])
+        try app.screenshot("hub-first")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testEverySectionIsOneStepAwayAndBackLeadsToTheHub() throws {
         let app = try AppDriver(arguments: ["/catalog/5"])
         try app.send("action win.go-notes")

@@ -43,10 +43,14 @@ final class AppDriver {
         }
     }
 
-    init(arguments: [String] = [], environment: [String: String] = [:]) throws {
+    /// Starts the app with `arguments`; `path` (the catalog unless said otherwise, the page most
+    /// tests drive) is added when the arguments name none, nil opening the app's own first page.
+    init(arguments: [String] = [], path: String? = "/catalog", environment: [String: String] = [:]) throws {
         try Self.requireDisplay()
         process.executableURL = Self.executable
-        process.arguments = ["--automation"] + arguments
+        // A route path is an argument starting with "/" that is not an option's value (a file).
+        let givesPath = arguments.indices.contains { arguments[$0].hasPrefix("/") && ($0 == 0 || !arguments[$0 - 1].hasPrefix("--")) }
+        process.arguments = ["--automation"] + arguments + (givesPath ? [] : path.map { [$0] } ?? [])
         var env = ProcessInfo.processInfo.environment
         env["GSETTINGS_BACKEND"] = "memory"
         env["NO_AT_BRIDGE"] = "1"
