@@ -3,12 +3,20 @@ import TrellisCore
 
 /// What was typed in note editors and not saved yet, kept beside the store
 /// (`<store>.drafts.json`) from the first keystroke until the note is saved or the changes
-/// discarded: Back, Escape, closing the window or a crash lose nothing, and the editor of
-/// the same note (or the next new note) brings the typing back.
+/// discarded: Back, Escape or closing the window lose nothing, and the editor of the same note
+/// (or the next new note) brings the typing back.
+///
+/// Keystrokes change the drafts in memory; the file is written at most every ``writeDelay``
+/// (a 1 MiB note is not encoded again on every key) and when the drafts are released. A crash
+/// can lose the last ``writeDelay`` of typing.
 @MainActor
 final class NoteDrafts {
+    /// How long a change waits before the file is written (more changes join it).
+    static let writeDelay = Duration.milliseconds(500)
+
     private let file: SideFile<[String: [String: String]]>
     private var drafts: [String: [String: String]]
+    private var writeScheduled = false
 
     /// The drafts kept beside the store at `storeURL`.
     init(storeURL: URL) {
@@ -28,12 +36,32 @@ final class NoteDrafts {
     func keep(_ values: [String: String], for key: String) {
         guard drafts[key] != values else { return }
         drafts[key] = values
-        file.save(drafts)
+        scheduleWrite()
     }
 
     /// Forgets the draft of the note `key` (saved, or discarded by the user).
     func discard(_ key: String) {
         guard drafts.removeValue(forKey: key) != nil else { return }
+        scheduleWrite()
+    }
+
+    /// Writes the file now if a change waits for it.
+    func flush() {
+        guard writeScheduled else { return }
+        writeScheduled = false
         file.save(drafts)
+    }
+
+    private func scheduleWrite() {
+        guard !writeScheduled else { return }
+        writeScheduled = true
+        Task { [weak self] in
+            try? await Task.sleep(for: Self.writeDelay)
+            self?.flush()
+        }
+    }
+
+    isolated deinit {
+        flush()
     }
 }

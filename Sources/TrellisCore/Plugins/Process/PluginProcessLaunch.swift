@@ -53,6 +53,12 @@ enum PluginProcessLaunch {
         // fills the stderr lines kept for the report with its own dump instead of the plugin's.
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        // In a sanitized build (.ci/tsan) the sanitizer would catch the plugin's crash and exit
+        // with its own report: let the signal end the process, as in a normal build.
+        for key in ["TSAN_OPTIONS", "ASAN_OPTIONS"] {
+            let own = "handle_segv=0 handle_sigbus=0 handle_abort=0 handle_sigill=0 handle_sigfpe=0"
+            environment[key] = [environment[key] ?? "", own].filter { !$0.isEmpty }.joined(separator: " ")
+        }
         // strdup'd C strings for posix_spawn's argv and envp, freed right after the call.
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
