@@ -73,5 +73,7 @@ trellis_compile_translations() {
 
 # What running the window needs (gettext for msgfmt), and what the whole test suite needs.
 TRELLIS_RUNTIME_PACKAGES=(pkg-config libgtk-4-dev libsqlite3-dev fonts-dejavu-core gettext)
+# python3-pyatspi and at-spi2-core: the screen-reader tests' AT-SPI client and bus.
 TRELLIS_TEST_PACKAGES=("${TRELLIS_RUNTIME_PACKAGES[@]}" gcc xvfb xauth dbus-daemon meson ninja-build
+  python3-pyatspi at-spi2-core
   desktop-file-utils appstream)

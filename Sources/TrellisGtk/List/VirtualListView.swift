@@ -100,6 +100,8 @@ public final class VirtualListView {
         case .header(let text):
             gtk_label_set_text(title.as(), text)
             gtk_label_set_text(detail.as(), "")
+            gtk_widget_set_visible(detail.as(), 0)
+            nameRow(box, text)
             gtk_widget_set_visible(check.as(), 0)
             gtk_widget_add_css_class(title.as(), "heading")
             gtk_list_item_set_activatable(listItem.opaque, 0)
@@ -108,6 +110,11 @@ public final class VirtualListView {
             gtk_label_set_text(title.as(), columns.first ?? "")
             let detailText = columns.dropFirst().joined(separator: " · ")
             gtk_label_set_text(detail.as(), detailText.contains("\n") ? detailText.replacingOccurrences(of: "\n", with: " ") : detailText)
+            // An empty label would be read as "GtkLabel".
+            gtk_widget_set_visible(detail.as(), detailText.isEmpty ? 0 : 1)
+            let name = columns.filter { !$0.isEmpty }.joined(separator: ", ")
+            nameRow(box, name)
+            if checkbox != nil { setAccessibleLabel(check, columns.first ?? name) }
             gtk_widget_remove_css_class(title.as(), "heading")
             gtk_widget_set_visible(check.as(), checkbox == nil ? 0 : 1)
             gtk_check_button_set_active(check.as(), checkbox == true ? 1 : 0)
@@ -115,6 +122,13 @@ public final class VirtualListView {
             gtk_list_item_set_activatable(listItem.opaque, 1)
             gtk_list_item_set_selectable(listItem.opaque, 1)
         }
+    }
+
+    /// Names the row for screen readers: GTK 4.8 reads a list row (the list item's widget, the
+    /// parent of our box) by its accessible label only, not by the labels inside it.
+    private func nameRow(_ box: UnsafeMutablePointer<GtkWidget>, _ name: String) {
+        guard let rowWidget = gtk_widget_get_parent(box) else { return }
+        setAccessibleLabel(GObjectPointer(rowWidget), name)
     }
 
     // MARK: - Acting as the user (automation)

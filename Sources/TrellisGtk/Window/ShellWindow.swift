@@ -77,6 +77,9 @@ public final class ShellWindow {
         gtk_search_bar_set_child(searchBar.opaque, searchEntry.as())
         gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)
         gtk_search_bar_set_show_close_button(searchBar.opaque, 1)
+        // Screen readers would read "GtkSearchEntry" and "GtkImage" (the close button) otherwise.
+        setAccessibleLabel(searchEntry, tr("Search"))
+        Self.nameButtons(in: searchBar.as(), tr("Close search"))
         g_object_bind_property(searchButton.as(), "active", searchBar.as(), "search-mode-enabled",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
 
@@ -293,5 +296,20 @@ public final class ShellWindow {
         // Run outside the frame clock's signal emission: a handler may render (screenshots)
         // or quit, which GTK does not expect from inside `after-paint`.
         DispatchQueue.main.async { MainActor.assumeIsolated { handlers.forEach { $0() } } }
+    }
+}
+
+extension ShellWindow {
+    /// Names every button inside `widget` (GTK's own, such as the search bar's close button).
+    static func nameButtons(in widget: UnsafeMutablePointer<GtkWidget>, _ name: String) {
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            // A GtkWidget is a GObject, whose first member is its GTypeInstance.
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), gtk_button_get_type()) != 0 {
+                setAccessibleName(GObjectPointer(current), name)
+            }
+            nameButtons(in: current, name)
+            child = gtk_widget_get_next_sibling(current)
+        }
     }
 }

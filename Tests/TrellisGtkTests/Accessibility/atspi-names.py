@@ -1,0 +1,59 @@
+#!/usr/bin/python3
+"""What a screen reader finds in a running Trellis window, through AT-SPI (pyatspi), the
+accessibility bus every Linux screen reader (Orca) uses.
+
+Usage: atspi-names.py PID
+Prints one JSON object: the interactive nodes (buttons, check boxes, entries, list items,
+text fields) of the application whose process is PID, each with its role and name, and
+the unnamed ones. Exits 2 when no such application registers within 20 s.
+"""
+import json
+import sys
+import time
+
+import pyatspi
+
+INTERACTIVE = {
+    pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON, pyatspi.ROLE_CHECK_BOX, pyatspi.ROLE_ENTRY,
+    pyatspi.ROLE_TEXT, pyatspi.ROLE_LIST_ITEM, pyatspi.ROLE_TABLE_ROW, pyatspi.ROLE_TABLE_CELL,
+}
+
+
+def application(pid, timeout=20.0):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        for app in pyatspi.Registry.getDesktop(0):
+            try:
+                if app is not None and app.get_process_id() == pid:
+                    return app
+            except Exception:
+                continue
+        time.sleep(0.3)
+    return None
+
+
+def walk(node, found):
+    try:
+        role = node.getRole()
+        if role in INTERACTIVE:
+            found.append({"role": node.getRoleName(), "name": node.name or ""})
+        children = list(node)
+    except Exception:
+        return
+    for child in children:
+        if child is not None:
+            walk(child, found)
+
+
+def main():
+    app = application(int(sys.argv[1]))
+    if app is None:
+        print(json.dumps({"error": "the application did not register on the accessibility bus"}))
+        return 2
+    nodes = []
+    walk(app, nodes)
+    print(json.dumps({"interactive": nodes, "unnamed": [n for n in nodes if not n["name"].strip()]}, ensure_ascii=False))
+    return 0
+
+
+sys.exit(main())
