@@ -96,6 +96,13 @@ final class ChildProcess: Sendable {
 
     /// A TCP port on 127.0.0.1 that nothing listens on now.
     static func freePort() throws -> Int {
+        while true {  // never a port another server of this process had: see TestPorts
+            let port = try unusedPort()
+            if TestPorts.claim(port) { return port }
+        }
+    }
+
+    private static func unusedPort() throws -> Int {
         let socketFD = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard socketFD >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(socketFD) }

@@ -72,10 +72,20 @@ final class FaultProxy: Sendable {
 
     /// A proxy to `backend` on a free port.
     static func start(backend: URL) async throws -> FaultProxy {
-        let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
-        let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 30)
-        guard case .ip4(_, let port)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
+        var server: HTTPServer
+        var task: Task<Void, any Error>
+        var port: UInt16
+        repeat {  // a port another server of this process had is not used again: see TestPorts
+            server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
+            let running = server
+            task = Task { try await running.run() }
+            try await server.waitUntilListening(timeout: 30)
+            guard case .ip4(_, let actual)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
+            port = actual
+            if TestPorts.claim(Int(port)) { break }
+            await server.stop(timeout: 0)
+            task.cancel()
+        } while true
         let proxy = FaultProxy(backend: backend, server: server, task: task, port: port)
         await server.appendRoute("*") { [weak proxy] request in
             guard let proxy else { return HTTPResponse(statusCode: .serviceUnavailable) }

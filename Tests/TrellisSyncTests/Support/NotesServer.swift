@@ -63,7 +63,12 @@ final class NotesServer: Sendable {
 
     /// Starts a server on 127.0.0.1 and a port the system picks.
     static func start() async throws -> NotesServer {
-        let (server, task, port) = try await listen(port: 0)
+        var (server, task, port) = try await listen(port: 0)
+        while !TestPorts.claim(Int(port)) {  // another server of this process has it: see TestPorts
+            await server.stop(timeout: 0)
+            task.cancel()
+            (server, task, port) = try await listen(port: 0)
+        }
         let notes = NotesServer(port: port)
         await server.appendRoute("*", to: NotesHandler(owner: notes))
         notes.running.withLock { $0 = (server, task) }
