@@ -21,7 +21,10 @@ import Logging
 /// watches; enabling it again restarts its autostart services.
 ///
 /// ## Threads
-/// `loadAll` and `setEnabled` may be called from any thread and run one at a time, holding no
+/// `loadAll` and `setEnabled` block their caller while plugins load and start — for a plugin in
+/// a process of its own, until it answers, up to 5 s when it hangs: call them from a thread of
+/// your own (or the main thread at start-up), not from a Swift concurrency task, whose few
+/// threads the wait would hold. They may be called from any thread and run one at a time, holding no
 /// lock while plugin code runs: a call from another thread waits for the one in progress. A
 /// call made while one runs on the same thread (by a watcher of an event a plugin's start
 /// triggered, say) cannot wait for it: it is queued, and runs as soon as the current call's

@@ -15,7 +15,7 @@ struct PluginIsolationTests {
         try sandbox.installCrashing("crashing", fault, autostart: true)
         try sandbox.install("CHello")
         let harness = PluginHarness(sandbox: sandbox, isolation: nil)
-        let reports = harness.host.loadAll()
+        let reports = await offThePool { harness.host.loadAll() }
 
         let failure = try #require(reports[id: "crashing"]?.state.failure, "\(reports)")
         let expected = switch fault {
@@ -38,7 +38,7 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
         let harness = PluginHarness(sandbox: sandbox, isolation: nil)
-        #expect(harness.host.loadAll()[id: "crashing"]?.state == .loaded)
+        #expect(await offThePool { harness.host.loadAll() }[id: "crashing"]?.state == .loaded)
         #expect(harness.services.isRunning("crashy"))
 
         let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
@@ -66,7 +66,7 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
         let harness = PluginHarness(sandbox: sandbox, isolation: nil)
-        #expect(harness.host.loadAll()[id: "crashing"]?.state == .loaded)
+        #expect(await offThePool { harness.host.loadAll() }[id: "crashing"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "plugin:*")
         for round in 1...2 {
             harness.bus.trigger("crash:now")
@@ -88,7 +88,7 @@ struct PluginIsolationTests {
         #expect(!harness.services.isRunning("crashy"))
         #expect(events.count("plugin:restarted") == 2)
 
-        try harness.host.setEnabled("crashing", true)  // the user enables it again
+        _ = try await offThePool { try harness.host.setEnabled("crashing", true) }  // the user enables it again
         #expect(harness.host.report(for: "crashing")?.state == .loaded)
         #expect(harness.services.isRunning("crashy"))
     }
@@ -99,7 +99,7 @@ struct PluginIsolationTests {
         try sandbox.install("CHello")
         for isolation in [PluginIsolation.process, .inProcess] {
             let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
-            #expect(harness.host.loadAll()[id: "c-hello"]?.state == .loaded)
+            #expect(await offThePool { harness.host.loadAll() }[id: "c-hello"]?.state == .loaded)
             let pongs = EventRecorder(bus: harness.bus, pattern: "hello:pong")
             harness.bus.trigger("hello:ping", ["mode": .string(isolation.rawValue)])
             #expect(try await pongs.wait(for: "hello:pong").first?.data == ["mode": .string(isolation.rawValue)])
@@ -118,5 +118,20 @@ struct PluginIsolationTests {
             try PluginManifest(json: ["id": "x", "name": "X", "version": "1", "abiVersion": 1, "library": "libx.so",
                                       "isolation": "thread"], file: "plugin.json")
         }
+    }
+}
+
+/// Runs `work`, which blocks while plugin processes start (up to 5 s for one that hangs), on a
+/// thread of its own: blocking a thread of Swift concurrency's small pool would starve the
+/// tests running beside these (their HTTP servers timed out).
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }
