@@ -14,3 +14,9 @@ trellis_button_emit_clicked (GtkButton *button)
   g_return_if_fail (GTK_IS_BUTTON (button));
   g_signal_emit_by_name (button, "clicked");
 }
+
+gboolean
+trellis_widget_is_button (GtkWidget *widget)
+{
+  return GTK_IS_BUTTON (widget);
+}

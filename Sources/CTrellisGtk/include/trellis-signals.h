@@ -25,6 +25,16 @@ void trellis_list_view_emit_activate (GtkListView *list_view, guint position);
  */
 void trellis_button_emit_clicked (GtkButton *button);
 
+/**
+ * trellis_widget_is_button:
+ * @widget: a widget
+ *
+ * GTK_IS_BUTTON(), a macro Swift cannot call.
+ *
+ * Returns: whether @widget is a #GtkButton (or a subclass).
+ */
+gboolean trellis_widget_is_button (GtkWidget *widget);
+
 G_END_DECLS
 
 #endif

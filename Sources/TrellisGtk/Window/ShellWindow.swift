@@ -1,4 +1,5 @@
 import CGtk
+import CTrellisGtk
 import Foundation
 import TrellisCore
 
@@ -304,8 +305,7 @@ extension ShellWindow {
     static func nameButtons(in widget: UnsafeMutablePointer<GtkWidget>, _ name: String) {
         var child = gtk_widget_get_first_child(widget)
         while let current = child {
-            // A GtkWidget is a GObject, whose first member is its GTypeInstance.
-            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self), gtk_button_get_type()) != 0 {
+            if trellis_widget_is_button(current) != 0 {
                 setAccessibleName(GObjectPointer(current), name)
             }
             nameButtons(in: current, name)
