@@ -7,21 +7,27 @@ import TrellisCore
 /// (or the next new note) brings the typing back.
 ///
 /// Keystrokes change the drafts in memory; the file is written at most every ``writeDelay``
-/// (a 1 MiB note is not encoded again on every key) and when the drafts are released. A crash
-/// can lose the last ``writeDelay`` of typing.
+/// (a 1 MiB note is not encoded again on every key) and when the drafts are released, always
+/// off the main actor (encoding a 10 MiB draft must not stall the window), in order, on one
+/// queue that a new `NoteDrafts` waits for before reading. A crash can lose the last
+/// ``writeDelay`` of typing.
 @MainActor
 final class NoteDrafts {
     /// How long a change waits before the file is written (more changes join it).
     static let writeDelay = Duration.milliseconds(500)
 
+    /// Where every drafts file is written, one write after the other.
+    private static let writer = DispatchQueue(label: "trellis.demo.drafts")
+
     private let file: SideFile<[String: [String: String]]>
     private var drafts: [String: [String: String]]
     private var writeScheduled = false
 
-    /// The drafts kept beside the store at `storeURL`.
+    /// The drafts kept beside the store at `storeURL` (once the writes still queued are done).
     init(storeURL: URL) {
-        file = SideFile(beside: storeURL, name: "drafts")
-        drafts = file.load() ?? [:]
+        let file = SideFile<[String: [String: String]]>(beside: storeURL, name: "drafts")
+        self.file = file
+        drafts = Self.writer.sync { file.load() } ?? [:]
     }
 
     /// The key of a note's draft: its id, or `new` for a note not saved yet.
@@ -45,11 +51,12 @@ final class NoteDrafts {
         scheduleWrite()
     }
 
-    /// Writes the file now if a change waits for it.
+    /// Queues the write of the file now if a change waits for it.
     func flush() {
         guard writeScheduled else { return }
         writeScheduled = false
-        file.save(drafts)
+        let (file, drafts) = (file, drafts)
+        Self.writer.async { file.save(drafts) }
     }
 
     private func scheduleWrite() {
