@@ -58,7 +58,7 @@ struct PluginsBenchmark: ParsableCommand {
             let host = PluginHost(bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
                                   searchPaths: [PluginSearchPath(directory: copy, origin: .commandLine)],
                                   settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
-                                  navigate: { _, _ in }, handleRequest: { _, _ in }, logger: logger)
+                                  navigate: { _ in }, handleRequest: { _, _ in }, logger: logger)
             var reports: [PluginReport] = []
             let seconds = Report.time { reports = host.loadAll() }
             guard let report = reports.first, report.state == .loaded else {

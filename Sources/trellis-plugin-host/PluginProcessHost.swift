@@ -10,7 +10,8 @@ import TrellisPluginABI
 /// - to the shell: `register`, `refuse`, `entry` (while the entry runs and when it returns),
 ///   `watch`, `unwatch`, `trigger`, `navigate`, `request`, `log`, and the answers `started`
 ///   and `stopped`;
-/// - from the shell: `start`, `stop`, `event`.
+/// - from the shell: `grants` (first, before the library is opened: see `PluginGate`),
+///   then `start`, `stop`, `event`.
 ///
 /// Ids of watches are allocated here, so `watch` answers the plugin at once; arguments are
 /// checked here with the in-process host's own checks (`PluginCallArguments`), and checked
@@ -23,18 +24,29 @@ final class PluginProcessHost: Sendable {
         var inEntry = true
     }
 
+    /// The shell's first message was not the plugin's grants.
+    struct NoGrants: Error, CustomStringConvertible {
+        var description: String { "the first message was not \"grants\"" }
+    }
+
     let wire: PluginWire
     let pluginID: String
+    /// The plugin's permissions, as the shell sent them: a denied call is answered
+    /// `TRELLIS_ERROR_DENIED` here and never sent.
+    let gate: PluginGate
     private let state = LockedState(State())
 
-    init(wire: PluginWire, pluginID: String) {
+    init(wire: PluginWire, pluginID: String, gate: PluginGate) {
         self.wire = wire
         self.pluginID = pluginID
+        self.gate = gate
     }
 
     // MARK: Calls from the plugin (any thread)
 
+    /// The watch's id, or 0 when no permission covers `pattern` (the callback is then released).
     func watch(_ pattern: String, _ callback: EventCallback) -> UInt64 {
+        guard gate.allows(.watch, pattern) else { return 0 }
         let id = state.withLock { state in
             state.nextWatch += 1
             state.watches[state.nextWatch] = callback
@@ -55,6 +67,12 @@ final class PluginProcessHost: Sendable {
     func forward(_ op: String, _ function: String, _ name: UnsafePointer<CChar>?, _ json: UnsafePointer<CChar>?) -> Int32 {
         do {
             let call = try PluginCallArguments(plugin: pluginID, function: function, name: name, json: json)
+            let permitted = switch op {
+            case "trigger": gate.allows(.trigger, call.name)
+            case "request": gate.allows(.request, call.name)
+            default: !gate.navigation(to: call.name).isDenied
+            }
+            guard permitted else { return TRELLIS_ERROR_DENIED }
             wire.send(["op": .string(op), "name": .string(call.name), "data": call.data])
             return TRELLIS_OK
         } catch {
@@ -91,9 +109,9 @@ final class PluginProcessHost: Sendable {
 
     // MARK: The process's life (main thread)
 
-    /// Opens the library, runs its entry and then serves the shell's calls until the shell
-    /// closes the socket. Returns the process's exit status.
-    func run(library url: URL) -> Int32 {
+    /// Opens the library, runs its entry and then serves the shell's calls, read by `reader`,
+    /// until the shell closes the socket. Returns the process's exit status.
+    func run(library url: URL, reader: inout PluginWire.Reader) -> Int32 {
         let library: PluginLibrary
         switch PluginLibrary.open(url) {
         case .success(let opened): library = opened
@@ -112,7 +130,6 @@ final class PluginProcessHost: Sendable {
             ]
         }
         wire.send(entry)
-        var reader = PluginWire.Reader(wire)
         while let message = reader.next() {
             serve(message)
         }

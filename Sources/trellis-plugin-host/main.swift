@@ -3,6 +3,7 @@
 // no store: a plugin that crashes or hangs here takes only this process down.
 import Foundation
 import TrellisCore
+import TrellisPluginABI
 
 signal(SIGPIPE, SIG_IGN)
 let arguments = CommandLine.arguments
@@ -10,6 +11,19 @@ guard arguments.count == 3, fcntl(3, F_GETFD) != -1 else {
     FileHandle.standardError.write(Data("usage: trellis-plugin-host LIBRARY PLUGIN-ID, started by the Trellis shell with its socket on fd 3\n".utf8))
     exit(2)
 }
+let wire = PluginWire(descriptor: 3)
+var reader = PluginWire.Reader(wire)
+// The shell's first message: the plugin's permissions, read before any plugin code runs.
+let gate: PluginGate
+do {
+    guard let grants = reader.next(), grants["op"]?.stringValue == "grants" else { throw PluginProcessHost.NoGrants() }
+    gate = try PluginGate(pluginID: arguments[2], grantsMessage: grants) { denial in
+        wire.send(["op": "log", "level": .number(Double(TRELLIS_LOG_WARNING)), "message": .string(denial)])
+    }
+} catch {
+    FileHandle.standardError.write(Data("trellis-plugin-host: the shell sent no valid grants: \(error)\n".utf8))
+    exit(2)
+}
 /// The one plugin this process hosts; the host table's functions reach it here.
-let processHost = PluginProcessHost(wire: PluginWire(descriptor: 3), pluginID: arguments[2])
-exit(processHost.run(library: URL(fileURLWithPath: arguments[1])))
+let processHost = PluginProcessHost(wire: wire, pluginID: arguments[2], gate: gate)
+exit(processHost.run(library: URL(fileURLWithPath: arguments[1]), reader: &reader))

@@ -40,7 +40,7 @@ struct Plugins: ParsableCommand {
             bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
             searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories), settings: settings,
             isolation: .process,
-            navigate: { route, _ in logger.notice("a plugin asked to navigate to \(route); there is no window here") },
+            navigate: { request in logger.notice("a plugin asked to navigate to \(request.path); there is no window here") },
             handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
             logger: logger)
         print(PluginReport.table(host.loadAll()))

@@ -72,8 +72,9 @@ final class HostUnderTest: Sendable {
     init() {
         let received = LockedState<[String]>([])
         self.received = received
-        let context = PluginContext(pluginID: "fuzz", declaredServices: [], bus: bus, logger: logs.logger(),
-                                    navigate: { route, data in received.withLock { $0.append("\(route) \(data)") } },
+        let context = PluginContext(pluginID: "fuzz", declaredServices: [], permissions: .compatibility, bus: bus,
+                                    logger: logs.logger(), isPublicRoute: { _ in nil },
+                                    navigate: { request in received.withLock { $0.append("\(request.path) \(request.data)") } },
                                     handleRequest: { command, data in received.withLock { $0.append("\(command) \(data)") } })
         context.setPhase(.active)
         table = HostAPITable.make(for: context)

@@ -10,7 +10,10 @@ import Logging
 /// let host = PluginHost(bus: shell.bus, services: shell.services,
 ///                       searchPaths: PluginSearchPath.standard(pluginDirectories: options.pluginDirs),
 ///                       settings: PluginSettings(),
-///                       navigate: { path, data in Task { @MainActor in try? shell.navigate(to: path, data: data) } },
+///                       routes: shell.routes,
+///                       navigate: { request in
+///                           Task { @MainActor in try? shell.navigate(to: request.path, data: request.data, external: request.isExternal) }
+///                       },
 ///                       handleRequest: { command, parameters in /* the front controller */ })
 /// for report in host.loadAll() where report.state.failure != nil {
 ///     logger.warning("\(report)")
@@ -64,19 +67,24 @@ public final class PluginHost: Sendable {
     ///   - isolation: nil (the default) runs each plugin as ``PluginIsolation`` says;
     ///     `.inProcess` runs every plugin in this process (a host that cannot start processes,
     ///     or tests of the in-process ABI); `.process` runs every plugin in a process of its own.
-    ///   - navigate: called when a plugin asks to navigate (route, data), on the plugin's
-    ///     thread: hop to the main actor to drive the navigator.
+    ///   - routes: the app's routes: a plugin's navigation to a route that is neither public
+    ///     nor granted by its manifest's permissions is then denied at once
+    ///     (`TRELLIS_ERROR_DENIED`); nil leaves that to `navigate`.
+    ///   - navigate: called when a plugin may navigate, on the plugin's thread: hop to the
+    ///     main actor to drive the navigator, as a link from outside unless the request
+    ///     ``PluginNavigationRequest/isGranted``.
     ///   - handleRequest: called when a plugin sends a front-controller request (command,
     ///     parameters), on the plugin's thread.
     public init(bus: EventBus, services: ServiceRegistry, searchPaths: [PluginSearchPath], settings: PluginSettings,
                 security: PluginFileSecurity = PluginFileSecurity(), isolation: PluginIsolation? = nil,
-                navigate: @escaping @Sendable (String, JSONValue) -> Void,
+                routes: RouteTable<RouteTarget>? = nil,
+                navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
         self.isolation = isolation
         self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
-        self.loader = PluginLoader(bus: bus, services: services, logger: logger, navigate: navigate,
+        self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, navigate: navigate,
                                    handleRequest: handleRequest)
         self.logger = logger
         operations.setSpecific(key: onOperations, value: true)

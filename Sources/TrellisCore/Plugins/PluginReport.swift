@@ -68,7 +68,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The reports as an aligned text table (`trellis plugins` prints it): id, version, state
-    /// and origin, then the description or the reason of a failure on the next line.
+    /// and origin, then the description or the reason of a failure on the next line, and the
+    /// plugin's permissions on the line after.
     public static func table(_ reports: [PluginReport]) -> String {
         let rows = reports.map { report in
             [report.id, report.manifest?.version ?? "?", report.stateWord, report.origin.rawValue]
@@ -88,6 +89,9 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
                 lines.append("    \(failure)")
             } else if let text = report.manifest?.description, !text.isEmpty {
                 lines.append("    \(text)")
+            }
+            if let manifest = report.manifest {
+                lines.append("    permissions: \(manifest.permissions.summary(pluginID: manifest.id))")
             }
         }
         return lines.joined(separator: "\n")

@@ -2,9 +2,10 @@ import Logging
 
 extension Shell {
     /// A plugin host for this shell: plugins share its bus and service registry, and a plugin's
-    /// navigation request drives its navigator on the main actor. A plugin opens public routes
-    /// only, as a deep link from outside does: a request for any other route is refused and
-    /// logged, as is an unknown one (which triggers `route:not-found`, as any navigation does).
+    /// navigation request drives its navigator on the main actor. A plugin opens public routes,
+    /// as a deep link from outside does, and the routes its manifest's `navigate` permission
+    /// grants: a request for any other route is denied (`TRELLIS_ERROR_DENIED`) and logged; an
+    /// unknown one fails as any navigation does (`route:not-found`).
     ///
     /// ```swift
     /// let plugins = shell.pluginHost(searchPaths: PluginSearchPath.standard(pluginDirectories: dirs),
@@ -17,12 +18,13 @@ extension Shell {
                            handleRequest: @escaping @Sendable (String, JSONValue) -> Void) -> PluginHost {
         let logger = Logger(trellis: "trellis.plugins")
         return PluginHost(
-            bus: bus, services: services, searchPaths: searchPaths, settings: settings,
-            navigate: { [weak self] path, data in
+            bus: bus, services: services, searchPaths: searchPaths, settings: settings, routes: routes,
+            navigate: { [weak self] request in
                 Task { @MainActor in
                     guard let self else { return }
-                    do { try self.navigate(to: path, data: data, external: true) } catch {
-                        logger.notice("a plugin's navigation failed", metadata: ["path": "\(path)", "error": "\(error)"])
+                    do { try self.navigate(to: request.path, data: request.data, external: request.isExternal) } catch {
+                        logger.notice("a plugin's navigation failed",
+                                      metadata: ["plugin": "\(request.plugin)", "path": "\(request.path)", "error": "\(error)"])
                     }
                 }
             },

@@ -76,6 +76,14 @@ extern "C" {
 #define TRELLIS_ERROR_REFUSED (-2)
 /** The watch id is unknown (never issued, or already removed). */
 #define TRELLIS_ERROR_NOT_FOUND (-3)
+/**
+ * The plugin's manifest grants no permission for this call (see "permissions" in the README's
+ * plugin section): trigger or handle_request outside the plugin's grants, navigate to a route
+ * that is not public and not granted. The host logs the denial once per call and name. Added
+ * in ABI 1 without a version bump: a plugin treating every non-zero result as failure (as the
+ * header always said) needs no change.
+ */
+#define TRELLIS_ERROR_DENIED (-4)
 
 /* Log levels for trellis_host_api.log, in increasing severity (swift-log's levels). */
 #define TRELLIS_LOG_TRACE 0
@@ -147,7 +155,8 @@ typedef struct trellis_host_api {
      * NULL) exactly once, on any thread, after the watch is removed and no handler call is
      * running.
      * Returns the watch id, or 0 (and calls release at once) when an argument is invalid
-     * (NULL, empty or not UTF-8).
+     * (NULL, empty or not UTF-8) or when no "watch" permission of the plugin covers `pattern`
+     * (logged by the host, as TRELLIS_ERROR_DENIED is for the other functions).
      */
     trellis_watch_id (*watch)(void *context, const char *pattern, trellis_event_handler handler,
                               void *user_data, trellis_release release);
@@ -160,7 +169,8 @@ typedef struct trellis_host_api {
      * before it returns, main-thread watchers of the host later. `message` and
      * `data_json` (UTF-8 JSON, or NULL for no data) are borrowed. Returns TRELLIS_OK or
      * TRELLIS_ERROR_INVALID_ARGUMENT (empty message, text that is not UTF-8, malformed JSON,
-     * JSON over TRELLIS_PLUGIN_MAX_JSON_SIZE; nothing is triggered).
+     * JSON over TRELLIS_PLUGIN_MAX_JSON_SIZE; nothing is triggered) or TRELLIS_ERROR_DENIED
+     * (a message outside the plugin's "trigger" grants).
      * Like watch, navigate and handle_request, it returns TRELLIS_ERROR_REFUSED (watch: 0)
      * once the plugin is disabled or has failed to load.
      */
@@ -179,12 +189,14 @@ typedef struct trellis_host_api {
     /**
      * Asks the host to navigate to `route` (such as "/notes/5") with `data_json` (UTF-8 JSON or
      * NULL); both borrowed. The navigation happens later on the host's main thread.
+     * Returns TRELLIS_ERROR_DENIED for a route that is neither public nor granted.
      */
     int32_t (*navigate)(void *context, const char *route, const char *data_json);
 
     /**
      * Sends `command` to the host's front controller with `parameters_json` (UTF-8 JSON or
      * NULL); both borrowed. The request is handled later, as the front controller decides.
+     * Returns TRELLIS_ERROR_DENIED for a command outside the plugin's "request" grants.
      */
     int32_t (*handle_request)(void *context, const char *command, const char *parameters_json);
 

@@ -19,6 +19,10 @@ struct OutOfTreePluginTests {
         }
         try rename(in: package.appendingPathComponent("Package.swift"))
         try rename(in: package.appendingPathComponent("plugin.json"))
+        for source in try FileManager.default.contentsOfDirectory(at: package.appendingPathComponent("Sources"),
+                                                                  includingPropertiesForKeys: nil) {
+            try rename(in: source)
+        }
 
         let log = sandbox.root.appendingPathComponent("build.log")
         let status = try await swiftBuild(in: package, log: log)
@@ -27,20 +31,21 @@ struct OutOfTreePluginTests {
 
         let harness = PluginHarness(searchPaths: [PluginSearchPath(directory: package, origin: .commandLine)],
                                     settingsURL: sandbox.settingsURL)
-        let pongs = harness.record("template:pong")
+        let pongs = harness.record("echo:pong")
         let report = try #require(harness.host.loadAll()[id: "echo"])
         #expect(report.state == .loaded, "\(report)")
         #expect(report.library?.path.contains("/.build/") == true)
 
-        harness.bus.trigger("template:ping", "out of tree")
-        #expect(pongs.all == [#"template:pong {"greeting":"pong","ping":"out of tree"}"#])
+        harness.bus.trigger("echo:ping", "out of tree")  // its own namespace: no permission needed
+        #expect(pongs.all == [#"echo:pong {"greeting":"pong","ping":"out of tree"}"#])
     }
 
-    /// Gives the copy its own product, library and id.
+    /// Gives the copy its own product, library, id and event namespace (`echo:`).
     private func rename(in file: URL) throws {
         let text = try String(contentsOf: file, encoding: .utf8)
             .replacingOccurrences(of: "TrellisPluginTemplate", with: "TrellisPluginEcho")
             .replacingOccurrences(of: #""id": "template""#, with: #""id": "echo""#)
+            .replacingOccurrences(of: "template:", with: "echo:")
         try Data(text.utf8).write(to: file)
     }
 

@@ -19,7 +19,8 @@ enum HostAPITable {
                 // Owns user_data from here on: released when the watch ends, or at once if refused.
                 let callback = EventCallback(handler: handler, userData: userData, release: release)
                 guard let context = PluginContextPointer(context)?.context, context.acceptsCalls,
-                      let pattern, handler != nil, let text = String(validatingCString: pattern), !text.isEmpty else { return 0 }
+                      let pattern, handler != nil, let text = String(validatingCString: pattern), !text.isEmpty,
+                      context.gate.allows(.watch, text) else { return 0 }
                 let id = context.bus.watch(text, owner: context) { _, event in callback.deliver(event) }
                 context.remember(id)
                 if !context.acceptsCalls {
@@ -41,8 +42,7 @@ enum HostAPITable {
                 guard let call = HostAPITable.arguments(context, "trigger", message, dataJSON) else {
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
-                context.bus.trigger(call.name, call.data, from: context)
-                return TRELLIS_OK
+                return context.trigger(call.name, call.data)
             },
             register_service: { context, definition in
                 guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
@@ -60,8 +60,7 @@ enum HostAPITable {
                 guard let call = HostAPITable.arguments(context, "navigate", route, dataJSON) else {
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
-                context.navigate(call.name, call.data)
-                return TRELLIS_OK
+                return context.navigate(call.name, call.data)
             },
             handle_request: { context, command, parametersJSON in
                 guard let context = PluginContextPointer(context)?.context else { return TRELLIS_ERROR_INVALID_ARGUMENT }
@@ -69,8 +68,7 @@ enum HostAPITable {
                 guard let call = HostAPITable.arguments(context, "handle_request", command, parametersJSON) else {
                     return TRELLIS_ERROR_INVALID_ARGUMENT
                 }
-                context.handleRequest(call.name, call.data)
-                return TRELLIS_OK
+                return context.request(call.name, call.data)
             },
             log: { context, level, message in
                 guard let context = PluginContextPointer(context)?.context, let message else { return }

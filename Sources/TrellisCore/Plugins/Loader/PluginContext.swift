@@ -30,19 +30,51 @@ final class PluginContext: Sendable {
     let declaredServices: [String]
     let bus: EventBus
     let logger: Logger
-    let navigate: @Sendable (String, JSONValue) -> Void
+    /// Checks every call of the plugin against its manifest's permissions.
+    let gate: PluginGate
+    private let navigation: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
     private let state = LockedState(State())
 
-    init(pluginID: String, declaredServices: [String], bus: EventBus, logger: Logger,
-         navigate: @escaping @Sendable (String, JSONValue) -> Void,
+    init(pluginID: String, declaredServices: [String], permissions: PluginPermissions, bus: EventBus, logger: Logger,
+         isPublicRoute: @escaping @Sendable (String) -> Bool?,
+         navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
          handleRequest: @escaping @Sendable (String, JSONValue) -> Void) {
         self.pluginID = pluginID
         self.declaredServices = declaredServices
         self.bus = bus
         self.logger = logger
-        self.navigate = navigate
+        self.gate = PluginGate(pluginID: pluginID, permissions: permissions, isPublicRoute: isPublicRoute,
+                               log: { [logger] in logger.warning("\($0)") })
+        self.navigation = navigate
         self.handleRequest = handleRequest
+    }
+
+    // MARK: Calls checked against the permissions (both isolation modes)
+
+    /// Triggers `message` if the plugin may; `TRELLIS_ERROR_DENIED` otherwise.
+    func trigger(_ message: String, _ data: JSONValue) -> Int32 {
+        guard acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+        guard gate.allows(.trigger, message) else { return TRELLIS_ERROR_DENIED }
+        bus.trigger(message, data, from: self)
+        return TRELLIS_OK
+    }
+
+    /// Asks the app to open `path` if the plugin may; `TRELLIS_ERROR_DENIED` otherwise.
+    func navigate(_ path: String, _ data: JSONValue) -> Int32 {
+        guard acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+        let verdict = gate.navigation(to: path)
+        guard !verdict.isDenied else { return TRELLIS_ERROR_DENIED }
+        navigation(PluginNavigationRequest(plugin: pluginID, path: path, data: data, isGranted: verdict == .granted))
+        return TRELLIS_OK
+    }
+
+    /// Sends `command` to the front controller if the plugin may; `TRELLIS_ERROR_DENIED` otherwise.
+    func request(_ command: String, _ parameters: JSONValue) -> Int32 {
+        guard acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+        guard gate.allows(.request, command) else { return TRELLIS_ERROR_DENIED }
+        handleRequest(command, parameters)
+        return TRELLIS_OK
     }
 
     var phase: Phase { state.withLock { $0.phase } }

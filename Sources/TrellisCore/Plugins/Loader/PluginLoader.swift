@@ -10,7 +10,9 @@ struct PluginLoader: Sendable {
     let bus: EventBus
     let services: ServiceRegistry
     let logger: Logger
-    let navigate: @Sendable (String, JSONValue) -> Void
+    /// The app's routes, for the plugins' navigation permissions; nil when not known.
+    let routes: RouteTable<RouteTarget>?
+    let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
 
     /// A loaded plugin: its context, and its process when it runs in one.
@@ -34,8 +36,10 @@ struct PluginLoader: Sendable {
     private func makeContext(_ manifest: PluginManifest) -> PluginContext {
         var pluginLogger = logger
         pluginLogger[metadataKey: "plugin"] = "\(manifest.id)"
-        return PluginContext(pluginID: manifest.id, declaredServices: manifest.services, bus: bus,
-                             logger: pluginLogger, navigate: navigate, handleRequest: handleRequest)
+        let routes = self.routes
+        return PluginContext(pluginID: manifest.id, declaredServices: manifest.services, permissions: manifest.permissions,
+                             bus: bus, logger: pluginLogger, isPublicRoute: { path in (try? routes?.match(path))?.isPublic },
+                             navigate: navigate, handleRequest: handleRequest)
     }
 
     private func loadInItsProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue],
@@ -91,7 +95,9 @@ struct PluginLoader: Sendable {
                         freeNamesExcept own: [String] = []) -> Result<PluginProcess, PluginFailure> {
         let process: PluginProcess
         let entry: JSONValue
-        switch PluginProcess.launch(library: url, context: context, onCrash: onCrash) {
+        let grants = PluginGate.grantsMessage(manifest.permissions,
+                                              routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) })
+        switch PluginProcess.launch(library: url, context: context, grants: grants, onCrash: onCrash) {
         case .success(let launched): (process, entry) = launched
         case .failure(let failure):
             context.setPhase(.inactive)

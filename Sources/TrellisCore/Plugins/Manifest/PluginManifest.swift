@@ -51,11 +51,15 @@ public struct PluginManifest: Sendable, Hashable {
     /// Where the plugin's code runs (`"isolation"`: `"process"`, the default, or
     /// `"inProcess"`); the host decides in the end (see ``PluginIsolation``).
     public var isolation: PluginIsolation
+    /// What the plugin may trigger, watch, open and request (`"permissions"`; without the key,
+    /// the v1 compatibility grant: see ``PluginPermissions``).
+    public var permissions: PluginPermissions
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
-                autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process) {
+                autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
+                permissions: PluginPermissions = .compatibility) {
         self.id = id
         self.name = name
         self.version = version
@@ -66,6 +70,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.description = description
         self.autostart = autostart
         self.isolation = isolation
+        self.permissions = permissions
     }
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
@@ -114,12 +119,17 @@ public struct PluginManifest: Sendable, Hashable {
             throw .invalidValue(file: file, key: "isolation", reason: "\(isolation.debugDescription) is not \"process\" or \"inProcess\"")
         }
         self.isolation = mode
+        if let value = object["permissions"], !value.isNull {
+            permissions = try PluginPermissions(json: value, file: file)
+        } else {
+            permissions = .compatibility
+        }
         try validate(file: file)
     }
 
     /// The manifest as JSON, as `plugin.json` holds it.
     public var json: JSONValue {
-        [
+        var members: [String: JSONValue] = [
             "id": .string(id), "name": .string(name), "version": .string(version),
             "abiVersion": .number(Double(abiVersion)), "library": .string(library),
             "services": .array(services.map(JSONValue.string)),
@@ -127,6 +137,8 @@ public struct PluginManifest: Sendable, Hashable {
             "description": .string(description), "autostart": .object(autostart),
             "isolation": .string(isolation.rawValue),
         ]
+        if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
+        return .object(members)
     }
 
     private func validate(file: String) throws(PluginManifestError) {

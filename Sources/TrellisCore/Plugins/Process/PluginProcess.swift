@@ -71,7 +71,9 @@ final class PluginProcess: Sendable {
     /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to
     /// return. `onCrash` is called, on a thread of the process's own, if the process ends
     /// after a successful launch without being stopped by ``terminate()``.
-    static func launch(library: URL, context: PluginContext,
+    /// `grants` is the first message the process reads, before it opens the library: the
+    /// plugin's permissions and the routes known now (see `PluginProcessHost`).
+    static func launch(library: URL, context: PluginContext, grants: JSONValue,
                        onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<(PluginProcess, JSONValue), PluginFailure> {
         let spawned: PluginProcessLaunch.Spawned
         switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID) {
@@ -79,6 +81,7 @@ final class PluginProcess: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         let process = PluginProcess(context: context, spawned: spawned, onCrash: onCrash)
+        process.send(grants)
         Thread.detachNewThread { process.readOutput(spawned.stderr) }
         Thread.detachNewThread { process.readMessages() }
         guard process.entryDone.wait(timeout: .now() + startDeadline) == .success,
@@ -219,7 +222,7 @@ final class PluginProcess: Sendable {
             answer.ready.signal()
         case "watch":
             guard context.acceptsCalls, let pattern = message["pattern"]?.stringValue, !pattern.isEmpty,
-                  let watch = message["watch"]?.intValue else { return }
+                  let watch = message["watch"]?.intValue, context.gate.allows(.watch, pattern) else { return }
             let id = context.bus.watch(pattern, owner: context) { [weak self] _, event in
                 self?.send(["op": "event", "watch": .number(Double(watch)), "message": .string(event.message),
                             "data": event.data])
@@ -234,10 +237,12 @@ final class PluginProcess: Sendable {
         case "trigger", "navigate", "request":
             guard context.acceptsCalls, let name = message["name"]?.stringValue, !name.isEmpty else { return }
             let data = message["data"] ?? .null
+            // The process answered the plugin already; a call it should have denied is denied
+            // (and logged) here too.
             switch message["op"]?.stringValue {
-            case "trigger": context.bus.trigger(name, data, from: context)
-            case "navigate": context.navigate(name, data)
-            default: context.handleRequest(name, data)
+            case "trigger": _ = context.trigger(name, data)
+            case "navigate": _ = context.navigate(name, data)
+            default: _ = context.request(name, data)
             }
         case "log":
             guard let text = message["message"]?.stringValue else { return }

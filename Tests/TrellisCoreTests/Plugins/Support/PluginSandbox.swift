@@ -89,23 +89,25 @@ final class PluginHarness: Sendable {
 
     /// `isolation`: the plugins of these tests run in the test's own process unless a test
     /// asks otherwise (the in-process ABI's rules are what most of them check).
+    /// `routes`: the app's routes the plugins' navigation permissions are checked against.
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
-         isolation: PluginIsolation? = .inProcess) {
+         isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
                           settings: PluginSettings(url: settingsURL), security: security, isolation: isolation,
-                          navigate: { route, data in navigations.withLock { $0.append("\(route) \(data)") } },
+                          routes: routes,
+                          navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
     }
 
     convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
-                     isolation: PluginIsolation? = .inProcess) {
+                     isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation)
+                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes)
     }
 
     /// Records every event matching `pattern` as "message data".

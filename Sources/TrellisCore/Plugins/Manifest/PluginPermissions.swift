@@ -1,0 +1,119 @@
+/// What a plugin may do through the host functions, granted by the `permissions` key of its
+/// `plugin.json`:
+///
+/// ```json
+/// "permissions": {
+///   "trigger": ["activity:changed"],
+///   "watch": ["network:*"],
+///   "navigate": ["/events", "/notes/:id"],
+///   "request": ["saveNote"]
+/// }
+/// ```
+///
+/// - `trigger`, `watch`: event patterns (the bus's `*` wildcards). A plugin may always trigger
+///   and watch its own namespace, `<id>:*`. A watch pattern with wildcards is allowed when a
+///   grant covers it as text: `network:*` covers `network:on` and `network:*`, not `*`.
+/// - `navigate`: route patterns (`/notes/:id`, `/files/*path`). Without a grant a plugin opens
+///   public routes only, as a deep link does; a granted route opens even if it is not public.
+/// - `request`: front-controller command names, with `*` wildcards. Without a grant: commands
+///   of its own namespace, `<id>:*`.
+///
+/// A manifest without a `permissions` key — every plugin written for ABI v1 before permissions
+/// existed — gets the **v1 compatibility grant**: any event (`*`) for `trigger` and `watch`, any
+/// command for `request`, public routes for `navigate` (what ABI v1 let a plugin do). Adding
+/// the key, even as `{}`, replaces it with the rules above.
+public struct PluginPermissions: Sendable, Hashable {
+    /// One kind of call a grant is for: the keys of `permissions`.
+    public enum Kind: String, Sendable, CaseIterable {
+        case trigger, watch, navigate, request
+    }
+
+    /// The patterns granted, by kind (empty kinds are absent).
+    public var grants: [Kind: [String]]
+    /// True for the v1 compatibility grant (no `permissions` key in the manifest).
+    public var isCompatibilityGrant: Bool
+
+    /// A grant of `grants`, beyond the plugin's own namespace and the public routes.
+    public init(grants: [Kind: [String]] = [:]) {
+        self.grants = grants.filter { !$0.value.isEmpty }
+        self.isCompatibilityGrant = false
+    }
+
+    /// The v1 compatibility grant (see the type's documentation).
+    public static let compatibility: PluginPermissions = {
+        var permissions = PluginPermissions(grants: [.trigger: ["*"], .watch: ["*"], .request: ["*"]])
+        permissions.isCompatibilityGrant = true
+        return permissions
+    }()
+
+    /// The patterns that apply to `kind` for plugin `pluginID`: its own namespace first (for
+    /// events and commands), then the grants.
+    public func patterns(_ kind: Kind, pluginID: String) -> [String] {
+        let own = kind == .navigate ? [] : ["\(pluginID):*"]
+        return own + (grants[kind] ?? [])
+    }
+
+    /// Whether plugin `pluginID` may make a call of `kind` on `name` (an event message, a watch
+    /// pattern, a command). Not for `navigate`: routes are matched by ``PluginGate``.
+    public func allows(_ kind: Kind, _ name: String, pluginID: String) -> Bool {
+        patterns(kind, pluginID: pluginID).contains { pattern in
+            pattern == name || MessagePattern(pattern).matches(name)
+        }
+    }
+
+    /// One line for people: `trigger: a:*, b · watch: … · navigate: public routes, /events`.
+    public func summary(pluginID: String) -> String {
+        if isCompatibilityGrant { return "v1 compatibility grant (any event, any command, public routes)" }
+        return Kind.allCases.map { kind in
+            let patterns = patterns(kind, pluginID: pluginID)
+            let shown = kind == .navigate ? ["public routes"] + patterns : patterns
+            return "\(kind.rawValue): \(shown.joined(separator: ", "))"
+        }.joined(separator: " · ")
+    }
+
+    /// The grants as the manifest holds them.
+    public var json: JSONValue {
+        .object(Dictionary(uniqueKeysWithValues: grants.map { ($0.key.rawValue, .array($0.value.map(JSONValue.string))) }))
+    }
+
+    /// Reads the `permissions` value of manifest `file`; every error names the key.
+    package init(json: JSONValue, file: String) throws(PluginManifestError) {
+        guard let object = json.objectValue else {
+            throw .wrongType(file: file, key: "permissions", expected: "an object")
+        }
+        var grants: [Kind: [String]] = [:]
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+            let path = "permissions.\(key)"
+            guard let kind = Kind(rawValue: key) else {
+                let known = Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                throw .invalidValue(file: file, key: path, reason: "unknown permission (known: \(known))")
+            }
+            guard let array = value.arrayValue else { throw .wrongType(file: file, key: path, expected: "an array of strings") }
+            var patterns: [String] = []
+            for element in array {
+                guard let pattern = element.stringValue else { throw .wrongType(file: file, key: path, expected: "an array of strings") }
+                guard !pattern.isEmpty, !pattern.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw .invalidValue(file: file, key: path, reason: "\(pattern.debugDescription) is not a pattern")
+                }
+                if kind == .navigate {
+                    do { _ = try RoutePattern(pattern) } catch {
+                        throw .invalidValue(file: file, key: path, reason: "\(pattern.debugDescription) is not a route pattern: \(error)")
+                    }
+                }
+                patterns.append(pattern)
+            }
+            grants[kind] = patterns
+        }
+        self.init(grants: grants)
+    }
+}
+
+extension MessagePattern {
+    /// Whether the text `name` matches this pattern.
+    fileprivate func matches(_ name: String) -> Bool {
+        switch self {
+        case .exact(let exact): exact == name
+        case .wildcard(let glob): glob.matches(name)
+        }
+    }
+}
