@@ -3,13 +3,13 @@ import Foundation
 import Logging
 import TrellisCore
 
-/// `trellis plugins`: every plugin found, with its version, state, where it was found and the
-/// reason of any failure — the text form of the `/plugins` page. `--disable ID` and
-/// `--enable ID` change the remembered settings first.
+/// `trellis plugins`: every plugin found, with its version, state, where it was found, the
+/// reason of any failure and its permissions — the text form of the `/plugins` page.
+/// `--disable ID` and `--enable ID` change the remembered settings first.
 ///
-/// Every plugin is loaded in a process of its own here, shipped ones included: listing runs
-/// no plugin code in this process, so a plugin that crashes or hangs shows as failed, with how,
-/// and the listing goes on.
+/// Listing reads manifests, files and settings only: no plugin code runs. `--check` also loads
+/// every enabled plugin, each in a process of its own (shipped ones included), so a plugin that
+/// crashes or hangs shows as failed, with how, and the listing goes on.
 struct Plugins: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
@@ -24,6 +24,9 @@ struct Plugins: ParsableCommand {
 
     @Option(help: ArgumentHelp("Enable plugin ID from now on (repeatable).", valueName: "ID"))
     var enable: [String] = []
+
+    @Flag(help: "Also load every enabled plugin, each in a process of its own, and say whether it loads (without it, no plugin code runs).")
+    var check = false
 
     func run() throws {
         let logger = {
@@ -43,6 +46,11 @@ struct Plugins: ParsableCommand {
             navigate: { request in logger.notice("a plugin asked to navigate to \(request.path); there is no window here") },
             handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
             logger: logger)
-        print(PluginReport.table(host.loadAll()))
+        if check {
+            print(PluginReport.table(host.loadAll()))
+        } else {
+            print(PluginReport.table(host.survey()))
+            print("(manifests only: no plugin code ran; \"found\" plugins load at start — trellis plugins --check tries them)")
+        }
     }
 }

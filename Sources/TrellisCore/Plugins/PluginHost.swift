@@ -121,12 +121,33 @@ public final class PluginHost: Sendable {
         return reports
     }
 
+    /// Every plugin found, as far as its manifest, its files, the settings and the other
+    /// plugins tell, **without running any plugin code** (`trellis plugins` without
+    /// `--check`): `found` (enabled: it would load), `disabled`, or `failed` with the reason (a
+    /// manifest, a file's permissions, a missing or disabled dependency). Loads nothing and
+    /// leaves ``reports`` as they are.
+    public func survey() -> [PluginReport] {
+        do { try settings.load() } catch { logger.error("\(error); every plugin stays enabled") }
+        return plan(after: []).reports
+    }
+
     private func discoverAndLoad(serviceOptions: [String: JSONValue]) {
         do { try settings.load() } catch { logger.error("\(error); every plugin stays enabled") }
         let previous = state.withLock { state in
             state.options.merge(serviceOptions) { _, new in new }
             return state.reports
         }
+        var (reports, sequence) = plan(after: previous)
+        for id in sequence {
+            guard let index = reports.firstIndex(where: { $0.id == id && $0.state == .found }) else { continue }
+            reports[index] = load(reports[index], loadedSoFar: reports)
+        }
+        state.withLock { $0.reports = reports }
+    }
+
+    /// The plugins found now, reports of `previous` kept for folders seen before, with the
+    /// failures of the load order, and the order in which to load the others.
+    private func plan(after previous: [PluginReport]) -> (reports: [PluginReport], sequence: [String]) {
         var reports = discovery.discover().map { report in
             if let earlier = previous.first(where: { $0.directory == report.directory }) { return earlier }
             var report = report
@@ -140,11 +161,7 @@ public final class PluginHost: Sendable {
         for index in reports.indices where reports[index].state == .found {
             if let failure = order.failures[reports[index].id] { reports[index].state = .failed(failure) }
         }
-        for id in order.sequence {
-            guard let index = reports.firstIndex(where: { $0.id == id && $0.state == .found }) else { continue }
-            reports[index] = load(reports[index], loadedSoFar: reports)
-        }
-        state.withLock { $0.reports = reports }
+        return (reports, order.sequence)
     }
 
     /// Why each plugin that will not load is unavailable, for its dependents' failures.

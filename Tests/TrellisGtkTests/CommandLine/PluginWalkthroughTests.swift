@@ -30,10 +30,52 @@ struct PluginWalkthroughTests {
     }
 }
 
-/// `trellis plugins` with a plugin that aborts: the listing survives and says how it ended.
+/// `trellis plugins` with a plugin that aborts: listing runs none of its code; `--check` loads it
+/// in a process of its own, survives, and says how it ended.
 @Suite("trellis plugins and a crashing plugin")
 struct PluginsListingCrashTests {
-    @Test("a plugin whose service start aborts is listed as failed with the signal; the command exits 0")
+    @Test("listing runs no plugin code: an entry that would leave a file and abort leaves nothing; the plugin is listed as found")
+    func listingRunsNoCode() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-listing-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("marking")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let marker = root.appendingPathComponent("the-entry-ran")
+        try Data("""
+            {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 1, "library": "libmarking.so",
+             "permissions": {"watch": ["network:*"]}}
+            """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
+        let source = folder.appendingPathComponent("marking.c")
+        try Data("""
+            #include <stdio.h>
+            #include <stdlib.h>
+            #include "trellis_plugin.h"
+            const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) {
+              (void) host;
+              fclose (fopen ("\(marker.path)", "w"));
+              abort ();
+            }
+            """.utf8).write(to: source)
+        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
+        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
+                                                     folder.appendingPathComponent("libmarking.so").path, source.path])
+        try #require(compiled.status == 0, "\(compiled.stderr)")
+
+        let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--plugin-dir", root.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        let index = try #require(lines.firstIndex { $0.hasPrefix("marking ") }, "\(result.stdout)")
+        #expect(lines[index].contains("found") && lines[index].contains("command line"), "\(lines[index])")
+        #expect(lines[index...].contains("    permissions: trigger: marking:* · watch: marking:*, network:* · navigate: public routes · request: marking:*"),
+                "\(result.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: marker.path), "listing ran the plugin's entry")
+
+        let checked = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", root.path])
+        #expect(checked.stdout.contains("killed by signal 6 (SIGABRT)"), "\(checked.stdout)")
+        #expect(FileManager.default.fileExists(atPath: marker.path), "--check ran the plugin's entry")
+    }
+
+    @Test("--check: a plugin whose service start aborts is listed as failed with the signal; the command exits 0")
     func abortingPlugin() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-aborting-\(UUID().uuidString)/aborting")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -60,7 +102,7 @@ struct PluginsListingCrashTests {
                                                      folder.appendingPathComponent("libaborting.so").path, source.path])
         try #require(compiled.status == 0, "\(compiled.stderr)")
 
-        let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--plugin-dir", folder.deletingLastPathComponent().path])
+        let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", folder.deletingLastPathComponent().path])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("aborting ") }, "\(result.stdout)")

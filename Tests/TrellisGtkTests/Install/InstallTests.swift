@@ -55,7 +55,7 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(translated.stdout.split(separator: "\n").first, "< Каталог", "the installed catalogue is found")
 
         // c-hello runs in a process of its own: the installed plugin host is found beside the tree.
-        let plugins = try CommandRunner.run(trellis, ["plugins"], environment: environment, directory: slash)
+        let plugins = try CommandRunner.run(trellis, ["plugins", "--check"], environment: environment, directory: slash)
         XCTAssertEqual(plugins.status, 0, plugins.stderr)
         let hello = plugins.stdout.split(separator: "\n").first { $0.hasPrefix("c-hello ") }
         XCTAssertTrue(hello?.contains("loaded") == true, plugins.stdout + plugins.stderr)
