@@ -8,8 +8,8 @@ import TrellisPluginABI
 ///
 /// Messages (JSON objects, one per line; see `PluginProcess` for the shell's side):
 /// - to the shell: `register`, `refuse`, `entry` (while the entry runs and when it returns),
-///   `watch`, `unwatch`, `trigger`, `navigate`, `request`, `log`, and the answers `started`
-///   and `stopped`;
+///   `watch`, `unwatch`, `trigger`, `navigate`, `request`, `log`, and the answers `started`,
+///   `stopped` and `done` (one per event handled);
 /// - from the shell: `grants` (first, before the library is opened: see `PluginGate`),
 ///   then `start`, `stop`, `event`.
 ///
@@ -139,6 +139,8 @@ final class PluginProcessHost: Sendable {
     private func serve(_ message: JSONValue) {
         switch message["op"]?.stringValue {
         case "event":
+            // Answered `done` whatever happens: the shell's watchdog counts events, not watches.
+            defer { wire.send(["op": "done"]) }
             let id = UInt64(message["watch"]?.intValue ?? 0)
             guard let callback = state.withLock({ $0.watches[id] }), let name = message["message"]?.stringValue else { return }
             callback.deliver(Event(message: name, data: message["data"] ?? .null))

@@ -67,6 +67,8 @@ public final class PluginHost: Sendable {
     ///   - isolation: nil (the default) runs each plugin as ``PluginIsolation`` says;
     ///     `.inProcess` runs every plugin in this process (a host that cannot start processes,
     ///     or tests of the in-process ABI); `.process` runs every plugin in a process of its own.
+    ///   - deadlines: how long a plugin in a process of its own may take to start, stop and
+    ///     handle an event before it is killed and counted as crashed.
     ///   - routes: the app's routes: a plugin's navigation to a route that is neither public
     ///     nor granted by its manifest's permissions is then denied at once
     ///     (`TRELLIS_ERROR_DENIED`); nil leaves that to `navigate`.
@@ -77,14 +79,14 @@ public final class PluginHost: Sendable {
     ///     parameters), on the plugin's thread.
     public init(bus: EventBus, services: ServiceRegistry, searchPaths: [PluginSearchPath], settings: PluginSettings,
                 security: PluginFileSecurity = PluginFileSecurity(), isolation: PluginIsolation? = nil,
-                routes: RouteTable<RouteTarget>? = nil,
+                routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = PluginDeadlines(),
                 navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
         self.isolation = isolation
         self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
-        self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, navigate: navigate,
+        self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines, navigate: navigate,
                                    handleRequest: handleRequest)
         self.logger = logger
         operations.setSpecific(key: onOperations, value: true)

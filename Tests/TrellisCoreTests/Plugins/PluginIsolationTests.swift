@@ -61,6 +61,38 @@ struct PluginIsolationTests {
         #expect(crashes.count("plugin:crashed") == 1)
     }
 
+    @Test("a handler that never returns misses the event deadline: the process is killed and reported as crashed")
+    func hungHandler() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("hanging", .loopInHandler, autostart: true)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines(event: .seconds(1)))
+        #expect(await offThePool { harness.host.loadAll() }[id: "hanging"]?.state == .loaded)
+        let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
+
+        harness.bus.trigger("crash:now")  // returns at once: the event is queued for the process
+
+        let crash = try #require(try await crashes.wait(for: "plugin:crashed").first)
+        let reason = crash.data["reason"]?.stringValue ?? ""
+        #expect(reason.contains(#"it did not handle event "crash:now" within 1 s"#), "\(reason)")
+        #expect(!harness.services.isRunning("crashy"))
+    }
+
+    @Test("events queued behind a slow handler do not add up: each handler within the deadline keeps the plugin alive")
+    func slowHandlerWithinDeadline() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("slow", .slowHandler, autostart: true)
+        // Five events of 0.5 s each take 2.5 s in all; the deadline is 2 s per event.
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines(event: .seconds(2)))
+        #expect(await offThePool { harness.host.loadAll() }[id: "slow"]?.state == .loaded)
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        for _ in 1...5 { harness.bus.trigger("crash:now") }
+
+        _ = try await events.wait(for: "crash:handled", count: 5)
+        #expect(events.count("plugin:crashed") == 0, "\(events.messages)")
+        #expect(harness.host.report(for: "slow")?.state == .loaded)
+    }
+
     @Test("a crashed plugin is started again (after 1 s, then 2 s); a third crash in 5 minutes disables it until the user enables it")
     func restartPolicy() async throws {
         let sandbox = try PluginSandbox()

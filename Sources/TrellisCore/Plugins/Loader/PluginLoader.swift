@@ -12,6 +12,8 @@ struct PluginLoader: Sendable {
     let logger: Logger
     /// The app's routes, for the plugins' navigation permissions; nil when not known.
     let routes: RouteTable<RouteTarget>?
+    /// How long a plugin in a process may take before it is killed.
+    let deadlines: PluginDeadlines
     let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
 
@@ -97,7 +99,7 @@ struct PluginLoader: Sendable {
         let entry: JSONValue
         let grants = PluginGate.grantsMessage(manifest.permissions,
                                               routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) })
-        switch PluginProcess.launch(library: url, context: context, grants: grants, onCrash: onCrash) {
+        switch PluginProcess.launch(library: url, context: context, grants: grants, deadlines: deadlines, onCrash: onCrash) {
         case .success(let launched): (process, entry) = launched
         case .failure(let failure):
             context.setPhase(.inactive)

@@ -14,13 +14,10 @@ import Glibc
 /// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
 /// shell's bus; its triggers, navigations and requests are checked again here. Events for
 /// the plugin's watches are queued and written by a queue of their own: a watcher on the GTK
-/// thread never waits for a plugin. A plugin more than ``maximumQueuedMessages`` behind is
-/// stopped as unresponsive.
+/// thread never waits for a plugin. The process answers `done` for each event it handled; a
+/// plugin that handles no event for ``PluginDeadlines/event`` while some wait, or that falls
+/// more than ``maximumQueuedMessages`` behind, is stopped as unresponsive.
 final class PluginProcess: Sendable {
-    /// How long the plugin's entry, and a service's start, may take (seconds).
-    static let startDeadline = 5.0
-    /// How long a service's stop may take (seconds).
-    static let stopDeadline = 2.0
     /// Messages queued for the plugin beyond which it is stopped as unresponsive.
     static let maximumQueuedMessages = 10_000
     /// The lines of the plugin's stderr kept for the report of a crash.
@@ -37,6 +34,10 @@ final class PluginProcess: Sendable {
         var killReason: String?
         var queued = 0
         var output: [String] = []
+        /// The events sent and not yet handled, oldest first.
+        var pendingEvents: [String] = []
+        /// When the plugin last finished something (or could begin the oldest pending event).
+        var progress = ContinuousClock.now
     }
 
     /// One awaited answer: the reader thread fills it and signals.
@@ -46,6 +47,7 @@ final class PluginProcess: Sendable {
     }
 
     let context: PluginContext
+    let deadlines: PluginDeadlines
     private let pid: pid_t
     private let wire: PluginWire
     private let state = LockedState(State())
@@ -54,9 +56,10 @@ final class PluginProcess: Sendable {
     private let outputDone = DispatchSemaphore(value: 0)
     private let onCrash: @Sendable (PluginFailure) -> Void
 
-    private init(context: PluginContext, spawned: PluginProcessLaunch.Spawned,
+    private init(context: PluginContext, deadlines: PluginDeadlines, spawned: PluginProcessLaunch.Spawned,
                  onCrash: @escaping @Sendable (PluginFailure) -> Void) {
         self.context = context
+        self.deadlines = deadlines
         self.pid = spawned.pid
         self.wire = PluginWire(descriptor: spawned.socket)
         self.writes = DispatchQueue(label: "trellis.plugin.\(context.pluginID).writes")
@@ -73,21 +76,22 @@ final class PluginProcess: Sendable {
     /// after a successful launch without being stopped by ``terminate()``.
     /// `grants` is the first message the process reads, before it opens the library: the
     /// plugin's permissions and the routes known now (see `PluginProcessHost`).
-    static func launch(library: URL, context: PluginContext, grants: JSONValue,
+    static func launch(library: URL, context: PluginContext, grants: JSONValue, deadlines: PluginDeadlines,
                        onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<(PluginProcess, JSONValue), PluginFailure> {
         let spawned: PluginProcessLaunch.Spawned
         switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID) {
         case .success(let value): spawned = value
         case .failure(let failure): return .failure(failure)
         }
-        let process = PluginProcess(context: context, spawned: spawned, onCrash: onCrash)
+        let process = PluginProcess(context: context, deadlines: deadlines, spawned: spawned, onCrash: onCrash)
         process.send(grants)
+        process.watch()
         Thread.detachNewThread { process.readOutput(spawned.stderr) }
         Thread.detachNewThread { process.readMessages() }
-        guard process.entryDone.wait(timeout: .now() + startDeadline) == .success,
+        guard process.entryDone.wait(timeout: .now() + PluginDeadlines.seconds(deadlines.start)) == .success,
               let entry = process.state.withLock({ $0.entry }) else {
             process.state.withLock { $0.stopping = true }
-            process.kill(because: "its entry did not return within \(Int(startDeadline)) s")
+            process.kill(because: "its entry did not return within \(PluginDeadlines.text(deadlines.start))")
             return .failure(process.endFailure(fallback: "its entry did not return"))
         }
         if let failure = entry["failure"]?.stringValue {
@@ -109,7 +113,7 @@ final class PluginProcess: Sendable {
     /// why the process gave no answer.
     func startService(_ name: String, options: JSONValue) throws(PluginServiceError) {
         guard let answer = call(["op": "start", "service": .string(name), "options": options],
-                                deadline: Self.startDeadline, what: "the start of service \"\(name)\"") else {
+                                deadline: deadlines.start, what: "the start of service \"\(name)\"") else {
             throw .startFailed(plugin: context.pluginID, service: name, reason: endFailure(fallback: "no answer").description)
         }
         let status = answer["status"]?.intValue ?? Int(TRELLIS_ERROR_INVALID_ARGUMENT)
@@ -119,14 +123,14 @@ final class PluginProcess: Sendable {
         }
     }
 
-    /// Asks the plugin to stop service `name`, waiting at most ``stopDeadline``.
+    /// Asks the plugin to stop service `name`, waiting at most ``PluginDeadlines/stop``.
     func stopService(_ name: String, options: JSONValue) {
         _ = call(["op": "stop", "service": .string(name), "options": options],
-                 deadline: Self.stopDeadline, what: "the stop of service \"\(name)\"")
+                 deadline: deadlines.stop, what: "the stop of service \"\(name)\"")
     }
 
     /// Ends the process: closes its socket (the plugin host exits), and kills it if it has
-    /// not exited within ``stopDeadline``. Not a crash.
+    /// not exited within ``PluginDeadlines/stop``. Not a crash.
     func terminate() {
         let alreadyEnded = state.withLock { state in
             state.stopping = true
@@ -135,14 +139,14 @@ final class PluginProcess: Sendable {
         guard !alreadyEnded else { return }
         shutdown(wire.descriptor, Int32(SHUT_RDWR))
         let pid = self.pid
-        DispatchQueue.global().asyncAfter(deadline: .now() + Self.stopDeadline) { [weak self] in
+        DispatchQueue.global().asyncAfter(deadline: .now() + PluginDeadlines.seconds(deadlines.stop)) { [weak self] in
             if self?.hasEnded == false { Glibc.kill(pid, SIGKILL) }
         }
     }
 
     /// Sends `message` with a new request id and waits for its answer; nil when the process
     /// ended or did not answer in time (then it is killed, and counts as crashed).
-    private func call(_ message: JSONValue, deadline: Double, what: String) -> JSONValue? {
+    private func call(_ message: JSONValue, deadline: Duration, what: String) -> JSONValue? {
         let answer = Answer()
         let id: UInt64? = state.withLock { state in
             guard !state.ended else { return nil }
@@ -154,11 +158,44 @@ final class PluginProcess: Sendable {
         var request = message
         request["request"] = .number(Double(id))
         send(request)
-        guard answer.ready.wait(timeout: .now() + deadline) == .success else {
-            kill(because: "it did not answer \(what) within \(Int(deadline)) s")
+        guard answer.ready.wait(timeout: .now() + PluginDeadlines.seconds(deadline)) == .success else {
+            kill(because: "it did not answer \(what) within \(PluginDeadlines.text(deadline))")
             return nil
         }
         return answer.message.withLock { $0 }
+    }
+
+    /// Queues `event` for the plugin's watch `watch`; the watchdog waits for its `done`.
+    private func deliver(_ event: Event, to watch: UInt64) {
+        let open = state.withLock { state in
+            guard !state.ended else { return false }
+            if state.pendingEvents.isEmpty { state.progress = .now }
+            state.pendingEvents.append(event.message)
+            return true
+        }
+        guard open else { return }
+        send(["op": "event", "watch": .number(Double(watch)), "message": .string(event.message), "data": event.data])
+    }
+
+    /// Checks, a few times per event deadline, that a plugin with events waiting handled one
+    /// within the deadline (a call in progress has its own deadline, and pauses this one).
+    /// Runs until the process ends.
+    private func watch() {
+        let interval = min(PluginDeadlines.seconds(deadlines.event) / 4, 0.5)
+        DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [weak self] in
+            guard let self else { return }
+            let (ended, late): (Bool, String?) = state.withLock { state in
+                guard !state.ended, state.answers.isEmpty, let oldest = state.pendingEvents.first else {
+                    state.progress = .now
+                    return (state.ended, nil)
+                }
+                return (false, ContinuousClock.now - state.progress > deadlines.event ? oldest : nil)
+            }
+            if let late {
+                kill(because: "it did not handle event \(late.debugDescription) within \(PluginDeadlines.text(deadlines.event))")
+            }
+            if !ended { watch() }
+        }
     }
 
     /// Queues `message` for the plugin; past ``maximumQueuedMessages`` the plugin is stopped.
@@ -215,7 +252,13 @@ final class PluginProcess: Sendable {
         case "entry":
             state.withLock { $0.entry = message }
             entryDone.signal()
+        case "done":
+            state.withLock { state in
+                if !state.pendingEvents.isEmpty { state.pendingEvents.removeFirst() }
+                state.progress = .now
+            }
         case "started", "stopped":
+            state.withLock { $0.progress = .now }
             let id = UInt64(message["request"]?.intValue ?? 0)
             guard let answer = state.withLock({ $0.answers.removeValue(forKey: id) }) else { return }
             answer.message.withLock { $0 = message }
@@ -224,8 +267,7 @@ final class PluginProcess: Sendable {
             guard context.acceptsCalls, let pattern = message["pattern"]?.stringValue, !pattern.isEmpty,
                   let watch = message["watch"]?.intValue, context.gate.allows(.watch, pattern) else { return }
             let id = context.bus.watch(pattern, owner: context) { [weak self] _, event in
-                self?.send(["op": "event", "watch": .number(Double(watch)), "message": .string(event.message),
-                            "data": event.data])
+                self?.deliver(event, to: UInt64(watch))
             }
             context.remember(id)
             state.withLock { $0.watches[UInt64(watch)] = id }

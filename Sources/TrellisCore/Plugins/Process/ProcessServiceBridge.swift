@@ -1,6 +1,6 @@
 /// A service of a plugin in a process of its own, as the host's `ServiceRegistry` sees it:
 /// `start` and `stop` are calls over the plugin's socket, each with a deadline
-/// (``PluginProcess/startDeadline``, ``PluginProcess/stopDeadline``); a plugin that misses
+/// (``PluginDeadlines/start``, ``PluginDeadlines/stop``); a plugin that misses
 /// one is stopped and reported as crashed.
 final class ProcessServiceBridge: Service {
     private let name: String

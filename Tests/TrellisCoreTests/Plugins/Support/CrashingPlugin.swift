@@ -13,6 +13,10 @@ enum CrashingPlugin {
         case loopInStart = "LOOP_IN_START"
         /// It loads fine; its handler of `crash:now` writes a line to stderr, then through NULL.
         case nullInHandler = "NULL_IN_HANDLER"
+        /// It loads fine; its handler of `crash:now` never returns.
+        case loopInHandler = "LOOP_IN_HANDLER"
+        /// It loads fine; its handler of `crash:now` takes half a second, then triggers `crash:handled`.
+        case slowHandler = "SLOW_HANDLER"
 
         var description: String { rawValue.lowercased() }
     }
@@ -20,8 +24,10 @@ enum CrashingPlugin {
     static let source = """
         #include <stdio.h>
         #include <stdlib.h>
+        #include <unistd.h>
         #include "trellis_plugin.h"
         static volatile int *nowhere = 0;
+        static const trellis_host_api *api;
         static int32_t start (void *d, const char *o, char *e, size_t n) {
           (void) d; (void) o; (void) e; (void) n;
         #if defined(ABORT_IN_START)
@@ -36,12 +42,20 @@ enum CrashingPlugin {
         static void stop (void *d, const char *o) { (void) d; (void) o; }
         static void handler (void *u, const char *m, const char *j) {
           (void) u; (void) m; (void) j;
+        #if defined(LOOP_IN_HANDLER)
+          for (;;) {}
+        #elif defined(SLOW_HANDLER)
+          usleep (500000);
+          api->trigger (api->context, "crash:handled", 0);
+        #else
           fprintf (stderr, "crashing plugin: about to write through NULL\\n");
           fflush (stderr);
           *nowhere = 1;
+        #endif
         }
         static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
         const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) {
+          api = host;
           trellis_service_definition service = { sizeof service, "crashy", 0, start, stop, 0 };
           host->register_service (host->context, &service);
           host->watch (host->context, "crash:now", handler, 0, 0);

@@ -91,23 +91,26 @@ final class PluginHarness: Sendable {
     /// asks otherwise (the in-process ABI's rules are what most of them check).
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
-         isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil) {
+         isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
+         deadlines: PluginDeadlines = PluginDeadlines()) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
                           settings: PluginSettings(url: settingsURL), security: security, isolation: isolation,
-                          routes: routes,
+                          routes: routes, deadlines: deadlines,
                           navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
     }
 
     convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
-                     isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil) {
+                     isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
+                     deadlines: PluginDeadlines = PluginDeadlines()) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes)
+                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes,
+                  deadlines: deadlines)
     }
 
     /// Records every event matching `pattern` as "message data".
