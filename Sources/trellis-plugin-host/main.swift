@@ -20,6 +20,7 @@ do {
     gate = try PluginGate(pluginID: arguments[2], grantsMessage: grants) { denial in
         wire.send(["op": "log", "level": .number(Double(TRELLIS_LOG_WARNING)), "message": .string(denial)])
     }
+    if let limit = grants["memoryLimit"]?.intValue { MemoryLimit.apply(bytes: limit) }
 } catch {
     FileHandle.standardError.write(Data("trellis-plugin-host: the shell sent no valid grants: \(error)\n".utf8))
     exit(2)

@@ -43,6 +43,10 @@ public final class PluginHost: Sendable {
         var options: [String: JSONValue] = [:]
     }
 
+    /// The default ``init(bus:services:searchPaths:settings:security:isolation:routes:deadlines:memoryLimit:navigate:handleRequest:logger:)``
+    /// memory limit of a plugin process: 1 GiB.
+    public static let defaultMemoryLimit = 1 << 30
+
     /// The settings that remember which plugins are disabled.
     public let settings: PluginSettings
     /// Where every plugin runs, when the host decides for all; nil: as each manifest asks,
@@ -69,6 +73,10 @@ public final class PluginHost: Sendable {
     ///     or tests of the in-process ABI); `.process` runs every plugin in a process of its own.
     ///   - deadlines: how long a plugin in a process of its own may take to start, stop and
     ///     handle an event before it is killed and counted as crashed.
+    ///   - memoryLimit: the most memory a plugin in a process of its own may allocate, in bytes
+    ///     (its data segment and private mappings: `RLIMIT_DATA`); past it, allocations fail and
+    ///     the plugin typically aborts, which is reported as a crash. nil: no limit. Not applied
+    ///     in a sanitizer build, whose shadow memory counts against it.
     ///   - routes: the app's routes: a plugin's navigation to a route that is neither public
     ///     nor granted by its manifest's permissions is then denied at once
     ///     (`TRELLIS_ERROR_DENIED`); nil leaves that to `navigate`.
@@ -80,13 +88,15 @@ public final class PluginHost: Sendable {
     public init(bus: EventBus, services: ServiceRegistry, searchPaths: [PluginSearchPath], settings: PluginSettings,
                 security: PluginFileSecurity = PluginFileSecurity(), isolation: PluginIsolation? = nil,
                 routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = PluginDeadlines(),
+                memoryLimit: Int? = PluginHost.defaultMemoryLimit,
                 navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
         self.isolation = isolation
         self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
-        self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines, navigate: navigate,
+        self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines,
+                                   memoryLimit: memoryLimit, navigate: navigate,
                                    handleRequest: handleRequest)
         self.logger = logger
         operations.setSpecific(key: onOperations, value: true)

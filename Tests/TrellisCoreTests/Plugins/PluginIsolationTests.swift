@@ -77,6 +77,24 @@ struct PluginIsolationTests {
         #expect(!harness.services.isRunning("crashy"))
     }
 
+    @Test("a plugin that allocates without bound stops at its memory limit: reported as crashed, with its last words",
+          .enabled(if: !runsUnderSanitizer, "a sanitizer's shadow memory would count against the limit, which is off there"))
+    func memoryLimit() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("eating", .eatMemoryInHandler, autostart: true)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process, memoryLimit: 128 << 20)
+        #expect(await offThePool { harness.host.loadAll() }[id: "eating"]?.state == .loaded)
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        harness.bus.trigger("crash:now")
+
+        let crash = try #require(try await events.wait(for: "plugin:crashed").first)
+        let reason = crash.data["reason"]?.stringValue ?? ""
+        #expect(reason.contains("killed by signal 6 (SIGABRT)"), "\(reason)")
+        #expect(reason.contains("crashing plugin: no memory after"), "\(reason)")
+        #expect(events.count("crash:handled") == 0, "the plugin filled 1 GiB past a limit of 128 MiB")
+    }
+
     @Test("events queued behind a slow handler do not add up: each handler within the deadline keeps the plugin alive")
     func slowHandlerWithinDeadline() async throws {
         let sandbox = try PluginSandbox()
@@ -156,6 +174,12 @@ struct PluginIsolationTests {
 /// Runs `work`, which blocks while plugin processes start (up to 5 s for one that hangs), on a
 /// thread of its own: blocking a thread of Swift concurrency's small pool would starve the
 /// tests running beside these (their HTTP servers timed out).
+/// True when this test process carries ThreadSanitizer's or AddressSanitizer's runtime.
+let runsUnderSanitizer: Bool = {
+    let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+    return dlsym(everywhere, "__tsan_init") != nil || dlsym(everywhere, "__asan_init") != nil
+}()
+
 func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         Thread.detachNewThread { continuation.resume(with: Result { try work() }) }

@@ -70,9 +70,12 @@ package final class PluginGate: Sendable {
     /// The first message a plugin process reads: `permissions` (null for the compatibility
     /// grant) and the routes known now with whether each is public (null when unknown), so
     /// that the process answers a denied call at once, as the shell would.
-    package static func grantsMessage(_ permissions: PluginPermissions, routes: [(pattern: String, isPublic: Bool)]?) -> JSONValue {
+    /// `memoryLimit`: the most memory the process may allocate, in bytes (nil: no limit).
+    package static func grantsMessage(_ permissions: PluginPermissions, routes: [(pattern: String, isPublic: Bool)]?,
+                                      memoryLimit: Int?) -> JSONValue {
         [
             "op": "grants",
+            "memoryLimit": memoryLimit.map { .number(Double($0)) } ?? .null,
             "permissions": permissions.isCompatibilityGrant ? .null : permissions.json,
             "routes": routes.map { routes in
                 .array(routes.map { ["pattern": .string($0.pattern), "public": .bool($0.isPublic)] })

@@ -14,6 +14,8 @@ struct PluginLoader: Sendable {
     let routes: RouteTable<RouteTarget>?
     /// How long a plugin in a process may take before it is killed.
     let deadlines: PluginDeadlines
+    /// The most memory a plugin process may allocate, in bytes; nil for no limit.
+    let memoryLimit: Int?
     let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
 
@@ -98,7 +100,8 @@ struct PluginLoader: Sendable {
         let process: PluginProcess
         let entry: JSONValue
         let grants = PluginGate.grantsMessage(manifest.permissions,
-                                              routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) })
+                                              routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) },
+                                              memoryLimit: memoryLimit)
         switch PluginProcess.launch(library: url, context: context, grants: grants, deadlines: deadlines, onCrash: onCrash) {
         case .success(let launched): (process, entry) = launched
         case .failure(let failure):

@@ -17,6 +17,9 @@ enum CrashingPlugin {
         case loopInHandler = "LOOP_IN_HANDLER"
         /// It loads fine; its handler of `crash:now` takes half a second, then triggers `crash:handled`.
         case slowHandler = "SLOW_HANDLER"
+        /// It loads fine; its handler of `crash:now` fills 1 GiB in 16 MiB blocks, aborting with a
+        /// line on stderr when an allocation fails, and triggers `crash:handled` if none did.
+        case eatMemoryInHandler = "EAT_MEMORY_IN_HANDLER"
 
         var description: String { rawValue.lowercased() }
     }
@@ -44,6 +47,17 @@ enum CrashingPlugin {
           (void) u; (void) m; (void) j;
         #if defined(LOOP_IN_HANDLER)
           for (;;) {}
+        #elif defined(EAT_MEMORY_IN_HANDLER)
+          for (int block = 0; block < 64; block++) {
+            char *memory = malloc (16 << 20);
+            if (!memory) {
+              fprintf (stderr, "crashing plugin: no memory after %d MiB\\n", block * 16);
+              fflush (stderr);
+              abort ();
+            }
+            for (int i = 0; i < (16 << 20); i += 4096) memory[i] = 1;
+          }
+          api->trigger (api->context, "crash:handled", 0);
         #elif defined(SLOW_HANDLER)
           usleep (500000);
           api->trigger (api->context, "crash:handled", 0);

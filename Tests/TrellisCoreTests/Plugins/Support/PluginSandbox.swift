@@ -92,14 +92,14 @@ final class PluginHarness: Sendable {
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
          isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
-         deadlines: PluginDeadlines = PluginDeadlines()) {
+         deadlines: PluginDeadlines = PluginDeadlines(), memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
                           settings: PluginSettings(url: settingsURL), security: security, isolation: isolation,
-                          routes: routes, deadlines: deadlines,
+                          routes: routes, deadlines: deadlines, memoryLimit: memoryLimit,
                           navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
@@ -107,10 +107,10 @@ final class PluginHarness: Sendable {
 
     convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
                      isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
-                     deadlines: PluginDeadlines = PluginDeadlines()) {
+                     deadlines: PluginDeadlines = PluginDeadlines(), memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
                   settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes,
-                  deadlines: deadlines)
+                  deadlines: deadlines, memoryLimit: memoryLimit)
     }
 
     /// Records every event matching `pattern` as "message data".
