@@ -20,8 +20,9 @@ import Logging
 /// }
 /// ```
 ///
-/// Libraries are never unloaded. Disabling a loaded plugin stops its services and removes its
-/// watches; enabling it again restarts its autostart services.
+/// Disabling a loaded plugin stops its services, removes its watches and ends its process;
+/// enabling it again starts a new process (a plugin in the shell's process cannot be
+/// unloaded: it is made inactive) and its autostart services.
 ///
 /// ## Threads
 /// `loadAll` and `setEnabled` block their caller while plugins load and start — for a plugin in
@@ -230,9 +231,19 @@ public final class PluginHost: Sendable {
         switch (enabled, report.state) {
         case (false, .loaded):
             if let context, let manifest = report.manifest { deactivate(context, manifest) }
+            // A disabled plugin's process ends (not a crash); enabling it starts a new one.
+            state.withLock { $0.loaded[id] }?.process?.process.terminate()
             report.state = .disabled
         case (true, .disabled):
-            if let context, let manifest = report.manifest {
+            if let loaded = state.withLock({ $0.loaded[id] }), loaded.process != nil,
+               let manifest = report.manifest, let library = report.library {
+                if let failure = loader.relaunch(manifest, library: library, loaded: loaded, options: options,
+                                                 onCrash: crashHandler(id)) {
+                    report.state = .failed(failure)
+                } else {
+                    report.state = .loaded
+                }
+            } else if let context, let manifest = report.manifest {
                 context.setPhase(.active)
                 if let failure = loader.autostart(manifest, options: options) {
                     context.setPhase(.inactive)

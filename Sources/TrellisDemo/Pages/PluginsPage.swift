@@ -1,29 +1,64 @@
+import Foundation
 import TrellisCore
 
-/// `/plugins`: every plugin found, with its version, state and the reason of any failure
-/// (the window's form of `trellis plugins`).
+/// `/plugins`: every plugin found, with its version, state and the reason of any failure (the
+/// window's form of `trellis plugins`), and a check box per plugin that enables or disables it
+/// now, without a restart — a plugin in a process of its own starts or ends its process.
+/// Enabling a plugin that crashed too often is how the user lets it start again.
 final class PluginsPage: PageController {
-    struct Row: CustomStringConvertible {
-        let report: PluginReport
-        var description: String { report.id }
+    /// One plugin's line: "Name · version · state · reason or description".
+    struct Row: CustomStringConvertible, Sendable {
+        let id: String
+        let text: String
+        var description: String { text }
+
+        init(_ report: PluginReport) {
+            id = report.id
+            let reason = report.state.failure.map { String(describing: $0) } ?? report.manifest?.description ?? ""
+            text = [report.manifest?.name ?? report.id, report.manifest?.version ?? "?", report.stateWord, reason]
+                .filter { !$0.isEmpty }.joined(separator: " · ")
+        }
     }
+
+    private var source: ArraySource<Row>?
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = tr("Plugins")
-        let reports = shell.resolve(PluginHost.self)?.reports ?? []
-        guard !reports.isEmpty else {
+        guard let host = shell.resolve(PluginHost.self), !host.reports.isEmpty else {
             content = .text(tr("No plugin was found. Trellis looks in the build's plugins/, $XDG_DATA_HOME/trellis/plugins, <prefix>/lib/trellis/plugins and every --plugin-dir."))
             return
         }
-        let rows: [JSONValue] = reports.map { report in
-            [
-                "plugin": .string(report.manifest?.name ?? report.id),
-                "version": .string(report.manifest?.version ?? "?"),
-                "state": .string(report.stateWord),
-                "reason": .string(report.state.failure.map { String(describing: $0) } ?? report.manifest?.description ?? ""),
-            ]
+        let reports = host.reports
+        let source = ArraySource(reports.map(Row.init), id: \.id)
+        self.source = source
+        let container = TableContainer.checklist(source, searchable: false) { [weak self] change in
+            self?.apply(change, host: host)
         }
-        content = .table(TableContainer.records(ArraySource(rows), keys: ["plugin", "version", "state", "reason"]))
+        container.setSelection(reports.filter { host.settings.isEnabled($0.id) }.map { TableItemID($0.id) })
+        content = .table(container)
+        // Crashes, restarts and changes made elsewhere (trellis plugins --disable) show here.
+        shell.bus.watchOnMainActor("plugin:*", owner: self) { page, _ in page.reload(host) }
+    }
+
+    /// Enables the plugins ticked and disables those unticked, off the main thread (a plugin
+    /// process may take up to its start deadline to answer), then shows their new state.
+    private func apply(_ change: SelectionChange, host: PluginHost) {
+        let wanted = change.added.map { ($0.description, true) } + change.removed.map { ($0.description, false) }
+        let changes = wanted.filter { id, enabled in host.settings.isEnabled(id) != enabled }
+        guard !changes.isEmpty else { return }
+        guard let logger = shell?.logger else { return }
+        Thread.detachNewThread { [weak self] in
+            for (id, enabled) in changes {
+                do { try host.setEnabled(id, enabled) } catch {
+                    logger.error("plugin \(id): \(error)")
+                }
+            }
+            Task { @MainActor in self?.reload(host) }
+        }
+    }
+
+    private func reload(_ host: PluginHost) {
+        source?.replace(all: host.reports.map(Row.init))
     }
 }

@@ -143,8 +143,8 @@ struct DemoServicesTests {
         #expect(netState.isRunning)
         try shell.navigate(to: "/plugins")
         let lines = try #require(screen.table?.render())
-        #expect(lines.contains { $0.hasPrefix("Network Activity | 1.0.0 | loaded") })
-        #expect(lines.contains { $0.hasPrefix("Location | 1.0.0 | loaded") })
+        #expect(lines.contains { $0.hasPrefix("[x] Network Activity · 1.0.0 · loaded") }, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("[x] Location · 1.0.0 · loaded") }, "\(lines)")
     }
 
     @Test("location updates show in the status line")
