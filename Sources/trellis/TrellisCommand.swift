@@ -17,6 +17,9 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .customLong("plugin-dir"), help: ArgumentHelp("Also look for plugins in DIR (repeatable).", valueName: "DIR"))
     var pluginDirectories: [String] = []
 
+    @Option(name: .customLong("plugin-dev"), help: ArgumentHelp("Load the plugin in folder DIR and reload it whenever its library or plugin.json changes (repeatable).", valueName: "DIR"))
+    var pluginsInDevelopment: [String] = []
+
     @Option(name: .long, help: ArgumentHelp("Sync the notes with the server at URL (https, or http to loopback).", valueName: "URL"))
     var server: String?
 
@@ -61,7 +64,7 @@ struct ShellOptions: ParsableArguments {
         // setlocale is not thread-safe: done here, before any other thread starts.
         Localization.setUp(localeDirectory: Resources.localeDirectory())
         let shell = Shell()
-        return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories))
+        return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories + pluginsInDevelopment))
     }
 
     /// The part of start-up that needs no main thread: the data folder, the catalog, the
@@ -72,6 +75,9 @@ struct ShellOptions: ParsableArguments {
         let catalog = try Resources.loadCatalog(from: data)
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: bus)
         _ = DemoServices.loadPlugins(plugins, dataDirectory: data)
+        for folder in pluginsInDevelopment {
+            PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: folder)).start()
+        }
         return PreparedData(dataDirectory: data, catalog: catalog, store: store)
     }
 

@@ -221,6 +221,69 @@ public final class PluginHost: Sendable {
         return report(for: id)
     }
 
+    /// Reloads plugin `id`, loaded in a process of its own, from its folder as it is now: reads
+    /// its manifest again, ends its process and starts a new one on the library (`trellis
+    /// --plugin-dev` calls it after each rebuild), then triggers `plugin:reloaded`. The
+    /// manifest may change anything but the id and the services (changing those needs a
+    /// restart of the app): otherwise, or when the manifest is invalid, the running plugin
+    /// stays as it was and the reason is logged and returned. Blocks as ``loadAll`` does.
+    /// - Returns: why the plugin was not reloaded, or nil.
+    @discardableResult
+    public func reload(_ id: String) -> String? {
+        let outcome = LockedState<String?>(nil)
+        perform { outcome.withLock { $0 = self.reloadNow(id) } }
+        return outcome.withLock { $0 }
+    }
+
+    private func reloadNow(_ id: String) -> String? {
+        var reports = self.reports
+        if let index = Self.index(of: id, in: reports), reports[index].state.failure != nil,
+           state.withLock({ $0.loaded[id] }) == nil {
+            // It never loaded (a bad manifest, a missing library, a failing start): try afresh.
+            guard let fresh = discovery.discover().first(where: { $0.directory == reports[index].directory }) else {
+                return "plugin \(id): its folder is gone"
+            }
+            reports[index] = fresh.state == .found ? load(fresh, loadedSoFar: reports) : fresh
+            state.withLock { $0.reports = reports }
+            loader.bus.trigger("plugin:reloaded", ["plugin": .string(id), "state": .string(reports[index].state.description)])
+            return nil
+        }
+        guard let index = Self.index(of: id, in: reports), let old = reports[index].manifest,
+              let library = reports[index].library,
+              let loaded = state.withLock({ $0.loaded[id] }), let handle = loaded.process else {
+            return "plugin \(id): only a plugin loaded in a process of its own can be reloaded"
+        }
+        let manifest: PluginManifest
+        do {
+            manifest = try PluginManifest.load(from: reports[index].directory.appendingPathComponent(PluginManifest.fileName))
+        } catch {
+            logger.error("plugin \(id): not reloaded: \(error)")
+            return "\(error)"
+        }
+        guard manifest.id == id, manifest.services == old.services else {
+            let reason = "plugin \(id): not reloaded: its manifest changed its id or services (restart the app for that)"
+            logger.error("\(reason)")
+            return reason
+        }
+        let options = state.withLock { state in
+            state.crashes[id] = []
+            return state.options
+        }
+        if reports[index].state == .loaded { deactivate(loaded.context, old) }
+        handle.process.terminateAndWait()
+        loaded.context.replacePermissions(manifest.permissions)
+        reports[index].manifest = manifest
+        if let failure = loader.relaunch(manifest, library: library, loaded: loaded, options: options, onCrash: crashHandler(id)) {
+            reports[index].state = .failed(failure)
+        } else {
+            reports[index].state = .loaded
+        }
+        state.withLock { $0.reports = reports }
+        logger.notice("plugin \(id) reloaded: \(reports[index].state)")
+        loader.bus.trigger("plugin:reloaded", ["plugin": .string(id), "state": .string(reports[index].state.description)])
+        return nil
+    }
+
     /// Brings plugin `id` to the state its setting asks for.
     private func applySetting(of id: String) {
         let enabled = settings.isEnabled(id)
@@ -232,7 +295,7 @@ public final class PluginHost: Sendable {
         case (false, .loaded):
             if let context, let manifest = report.manifest { deactivate(context, manifest) }
             // A disabled plugin's process ends (not a crash); enabling it starts a new one.
-            state.withLock { $0.loaded[id] }?.process?.process.terminate()
+            state.withLock { $0.loaded[id] }?.process?.process.terminateAndWait()
             report.state = .disabled
         case (true, .disabled):
             if let loaded = state.withLock({ $0.loaded[id] }), loaded.process != nil,

@@ -30,8 +30,11 @@ final class PluginContext: Sendable {
     let declaredServices: [String]
     let bus: EventBus
     let logger: Logger
-    /// Checks every call of the plugin against its manifest's permissions.
-    let gate: PluginGate
+    /// Checks every call of the plugin against its manifest's permissions (replaced when the
+    /// plugin is reloaded with a new manifest).
+    var gate: PluginGate { gateState.withLock { $0 } }
+    private let gateState: LockedState<PluginGate>
+    private let isPublicRoute: @Sendable (String) -> Bool?
     private let navigation: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
     private let state = LockedState(State())
@@ -44,10 +47,18 @@ final class PluginContext: Sendable {
         self.declaredServices = declaredServices
         self.bus = bus
         self.logger = logger
-        self.gate = PluginGate(pluginID: pluginID, permissions: permissions, isPublicRoute: isPublicRoute,
-                               log: { [logger] in logger.warning("\($0)") })
+        self.isPublicRoute = isPublicRoute
+        self.gateState = LockedState(PluginGate(pluginID: pluginID, permissions: permissions, isPublicRoute: isPublicRoute,
+                                                log: { [logger] in logger.warning("\($0)") }))
         self.navigation = navigate
         self.handleRequest = handleRequest
+    }
+
+    /// Checks the plugin's calls against `permissions` from now on.
+    func replacePermissions(_ permissions: PluginPermissions) {
+        let gate = PluginGate(pluginID: pluginID, permissions: permissions, isPublicRoute: isPublicRoute,
+                              log: { [logger] in logger.warning("\($0)") })
+        gateState.withLock { $0 = gate }
     }
 
     // MARK: Calls checked against the permissions (both isolation modes)

@@ -54,6 +54,8 @@ final class PluginProcess: Sendable {
     private let writes: DispatchQueue
     private let entryDone = DispatchSemaphore(value: 0)
     private let outputDone = DispatchSemaphore(value: 0)
+    /// Signalled once, when the process has ended and its plugin's context is inactive.
+    private let endDone = DispatchSemaphore(value: 0)
     private let onCrash: @Sendable (PluginFailure) -> Void
 
     private init(context: PluginContext, deadlines: PluginDeadlines, spawned: PluginProcessLaunch.Spawned,
@@ -141,6 +143,16 @@ final class PluginProcess: Sendable {
         let pid = self.pid
         DispatchQueue.global().asyncAfter(deadline: .now() + PluginDeadlines.seconds(deadlines.stop)) { [weak self] in
             if self?.hasEnded == false { Glibc.kill(pid, SIGKILL) }
+        }
+    }
+
+    /// ``terminate()``, then waits until the process has ended (at most the stop deadline and
+    /// a second): a new process for the same plugin may start without the old one's end
+    /// making the plugin inactive behind it.
+    func terminateAndWait() {
+        terminate()
+        if endDone.wait(timeout: .now() + PluginDeadlines.seconds(deadlines.stop) + 1) == .success {
+            endDone.signal()  // for any other waiter
         }
     }
 
@@ -334,6 +346,7 @@ final class PluginProcess: Sendable {
         context.setPhase(.inactive)
         entryDone.signal()
         answers.forEach { $0.ready.signal() }
+        endDone.signal()
         if !stopping { onCrash(endFailure(fallback: "it ended")) }
     }
 
