@@ -75,6 +75,7 @@ struct ShellOptions: ParsableArguments {
         let catalog = try Resources.loadCatalog(from: data)
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: bus)
         _ = DemoServices.loadPlugins(plugins, dataDirectory: data)
+        plugins.followSettings()  // trellis plugins --disable/--enable apply to this running app
         for folder in pluginsInDevelopment {
             PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: folder)).start()
         }

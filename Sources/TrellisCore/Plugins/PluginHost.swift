@@ -42,6 +42,7 @@ public final class PluginHost: Sendable {
         var loaded: [String: PluginLoader.Loaded] = [:]
         var crashes: [String: [ContinuousClock.Instant]] = [:]
         var options: [String: JSONValue] = [:]
+        var settingsPoller: FileChangePoller?
     }
 
     /// The default ``init(bus:services:searchPaths:settings:security:isolation:routes:deadlines:memoryLimit:navigate:handleRequest:logger:)``
@@ -104,6 +105,7 @@ public final class PluginHost: Sendable {
     }
 
     deinit {
+        state.withLock { $0.settingsPoller }?.stop()
         // The plugins' processes end with their host (the shell's exit closes their sockets
         // too; a host released earlier, in a test say, ends them here).
         for loaded in state.withLock({ Array($0.loaded.values) }) { loaded.process?.process.terminate() }
@@ -221,6 +223,29 @@ public final class PluginHost: Sendable {
         return report(for: id)
     }
 
+    /// Reads the settings file again and applies every change found in it now — a plugin
+    /// disabled or enabled by `trellis plugins --disable/--enable` while the app runs — as
+    /// ``setEnabled(_:_:)`` would. Blocks as ``loadAll`` does.
+    public func applySettings() {
+        let before = Set(settings.disabledIDs)
+        do { try settings.load() } catch {
+            logger.error("\(error); plugins left as they are")
+            return
+        }
+        let changed = before.symmetricDifference(settings.disabledIDs)
+        guard !changed.isEmpty else { return }
+        perform { for id in changed.sorted() { self.applySetting(of: id) } }
+    }
+
+    /// Applies the settings file whenever it changes (see ``applySettings()``), from a thread
+    /// of its own, for as long as the host lives; the window calls it once.
+    public func followSettings(interval: Duration = .milliseconds(500)) {
+        let poller = FileChangePoller(interval: interval, files: { [settings] in [settings.url] },
+                                      onChange: { [weak self] in self?.applySettings() })
+        state.withLock { $0.settingsPoller = poller }
+        poller.start()
+    }
+
     /// Reloads plugin `id`, loaded in a process of its own, from its folder as it is now: reads
     /// its manifest again, ends its process and starts a new one on the library (`trellis
     /// --plugin-dev` calls it after each rebuild), then triggers `plugin:reloaded`. The
@@ -334,6 +359,8 @@ public final class PluginHost: Sendable {
         reports[index] = report
         state.withLock { $0.reports = reports }
         logger.info("plugin \(id) \(enabled ? "enabled" : "disabled"): \(report.state)")
+        loader.bus.trigger(enabled ? "plugin:enabled" : "plugin:disabled",
+                           ["plugin": .string(id), "state": .string(report.state.description)])
     }
 
     /// Loads one found plugin whose dependencies are all loaded.

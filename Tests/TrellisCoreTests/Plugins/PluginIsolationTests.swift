@@ -191,3 +191,28 @@ func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         Thread.detachNewThread { continuation.resume(returning: work()) }
     }
 }
+
+@Suite("Plugin settings changed from outside", .serialized)
+struct PluginSettingsFollowingTests {
+    @Test("trellis plugins --disable/--enable reach a running host: the plugin's process ends, then a new one answers")
+    func followsTheSettingsFile() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        #expect(await offThePool { harness.host.loadAll() }[id: "c-hello"]?.state == .loaded)
+        harness.host.followSettings(interval: .milliseconds(100))
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+        let outside = PluginSettings(url: sandbox.settingsURL)  // what `trellis plugins --disable` writes
+
+        try outside.setEnabled("c-hello", false)
+        #expect(try await events.wait(for: "plugin:disabled").first?.data["plugin"] == "c-hello")
+        #expect(harness.host.report(for: "c-hello")?.state == .disabled)
+        harness.bus.trigger("hello:ping")
+
+        try outside.setEnabled("c-hello", true)
+        #expect(try await events.wait(for: "plugin:enabled").first?.data["state"] == "loaded")
+        harness.bus.trigger("hello:ping", ["n": 2])
+        let pongs = try await events.wait(for: "hello:pong")
+        #expect(pongs.map(\.data) == [["n": 2]], "only the ping sent while enabled is answered")
+    }
+}
