@@ -95,6 +95,22 @@ struct PluginIsolationTests {
         #expect(events.count("crash:handled") == 0, "the plugin filled 1 GiB past a limit of 128 MiB")
     }
 
+    @Test("a plugin flooding the bus is slowed down to its call budget, said once, and loses nothing")
+    func floodIsSlowedNotDropped() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("flooding", .floodInHandler, autostart: true)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines(event: .seconds(60)))
+        #expect(await offThePool { harness.host.loadAll() }[id: "flooding"]?.state == .loaded)
+        let ticks = EventRecorder(bus: harness.bus, pattern: "crash:tick")
+
+        harness.bus.trigger("crash:now")
+
+        _ = try await ticks.wait(for: "crash:tick", count: 1_500)
+        let warnings = harness.logs.entries.map(\.message).filter { $0.contains("calls a second; slowed down") }
+        #expect(warnings == ["plugin flooding: more than 500 calls a second; slowed down to that"])
+        #expect(harness.host.report(for: "flooding")?.state == .loaded)
+    }
+
     @Test("events queued behind a slow handler do not add up: each handler within the deadline keeps the plugin alive")
     func slowHandlerWithinDeadline() async throws {
         let sandbox = try PluginSandbox()

@@ -50,6 +50,47 @@ final class PluginsWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    /// A plugin that triggers 300,000 events as fast as it can, with the event log open (a
+    /// main-thread watcher of every event): before the call budget, the window answered its
+    /// next command after 42 s; now the flood reaches the bus at 500 calls a second and the
+    /// window keeps answering (the driver's 20 s limit per command is the test's only clock).
+    func testAFloodingPluginDoesNotStarveTheWindow() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-flood-\(UUID().uuidString)/flood")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
+        try Data(#"{"id": "flood", "name": "Flood", "version": "0.0.1", "abiVersion": 1, "library": "libflood.so", "permissions": {}}"#.utf8)
+            .write(to: folder.appendingPathComponent("plugin.json"))
+        let source = folder.appendingPathComponent("flood.c")
+        try Data("""
+            #include "trellis_plugin.h"
+            static const trellis_host_api *host;
+            static void go (void *u, const char *m, const char *j) {
+              (void) u; (void) m; (void) j;
+              for (int i = 0; i < 300000; i++) host->trigger (host->context, "flood:tick", "{\\"n\\": 1}");
+            }
+            static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+            const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *h) {
+              host = h;
+              host->watch (host->context, "flood:go", go, 0, 0);
+              return &info;
+            }
+            """.utf8).write(to: source)
+        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
+        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
+                                                     folder.appendingPathComponent("libflood.so").path, source.path])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+
+        let app = try AppDriver(arguments: ["--plugin-dir", folder.deletingLastPathComponent().path], path: "/")
+        try app.send("action win.go-events")
+        try app.send("trigger flood:go")
+        for _ in 0..<5 {
+            let screen = try app.send("dump")  // fails after 20 s without an answer
+            XCTAssertEqual(screen["title"], "Event log")
+            Thread.sleep(forTimeInterval: 0.5)
+        }
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     /// The number of the app's plugin-host processes running c-hello, once it is `expected`
     /// (a process ends shortly after it is told to), or as it is after 10 s.
     private func helloProcesses(of app: AppDriver, expecting expected: Int) throws -> Int {

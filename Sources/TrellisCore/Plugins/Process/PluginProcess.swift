@@ -38,6 +38,9 @@ final class PluginProcess: Sendable {
         var pendingEvents: [String] = []
         /// When the plugin last finished something (or could begin the oldest pending event).
         var progress = ContinuousClock.now
+        /// Its triggers, navigations and requests, slowed down past a flood.
+        var budget = PluginCallBudget()
+        var throttled = false
     }
 
     /// One awaited answer: the reader thread fills it and signals.
@@ -290,6 +293,7 @@ final class PluginProcess: Sendable {
             context.bus.unwatch(id)
         case "trigger", "navigate", "request":
             guard context.acceptsCalls, let name = message["name"]?.stringValue, !name.isEmpty else { return }
+            throttle()
             let data = message["data"] ?? .null
             // The process answered the plugin already; a call it should have denied is denied
             // (and logged) here too.
@@ -304,6 +308,21 @@ final class PluginProcess: Sendable {
         default:
             context.logger.warning("plugin \(context.pluginID): unknown message from its process: \(message.jsonString.prefix(200))")
         }
+    }
+
+    /// Waits (on the reader thread: the plugin's socket fills and its calls block) until the
+    /// call budget allows one more call; says so once per plugin process.
+    private func throttle() {
+        let (wait, first) = state.withLock { state -> (Duration, Bool) in
+            let wait = state.budget.take()
+            defer { if wait > .zero { state.throttled = true } }
+            return (wait, wait > .zero && !state.throttled)
+        }
+        guard wait > .zero else { return }
+        if first {
+            context.logger.warning("plugin \(context.pluginID): more than \(Int(PluginCallBudget.perSecond)) calls a second; slowed down to that")
+        }
+        Thread.sleep(forTimeInterval: PluginDeadlines.seconds(wait))
     }
 
     /// Keeps the last lines the process writes to stderr, and passes them on to the shell's.

@@ -20,6 +20,8 @@ enum CrashingPlugin {
         /// It loads fine; its handler of `crash:now` fills 1 GiB in 16 MiB blocks, aborting with a
         /// line on stderr when an allocation fails, and triggers `crash:handled` if none did.
         case eatMemoryInHandler = "EAT_MEMORY_IN_HANDLER"
+        /// It loads fine; its handler of `crash:now` triggers `crash:tick` 1,500 times at once.
+        case floodInHandler = "FLOOD_IN_HANDLER"
 
         var description: String { rawValue.lowercased() }
     }
@@ -58,6 +60,8 @@ enum CrashingPlugin {
             for (int i = 0; i < (16 << 20); i += 4096) memory[i] = 1;
           }
           api->trigger (api->context, "crash:handled", 0);
+        #elif defined(FLOOD_IN_HANDLER)
+          for (int i = 0; i < 1500; i++) api->trigger (api->context, "crash:tick", 0);
         #elif defined(SLOW_HANDLER)
           usleep (500000);
           api->trigger (api->context, "crash:handled", 0);
