@@ -407,9 +407,9 @@ public final class PluginHost: Sendable {
 
     /// A loaded plugin's process ended unasked: its services are marked stopped, its watches
     /// are gone (its context is inactive), the report says why, and `plugin:crashed` tells the
-    /// bus (`{"plugin": id, "reason": text}`). It is started again after 1 s, then 2 s…, unless
-    /// this was its ``crashLimit``th crash within ``crashWindow``: then it is disabled, with
-    /// that reason, until the user enables it again.
+    /// bus (`{"plugin": id, "reason": text}`). It is started again at once after a first crash,
+    /// a second later after a second one, unless this was its ``crashLimit``th crash within
+    /// ``crashWindow``: then it is disabled, with that reason, until the user enables it again.
     private func crashed(_ id: String, _ failure: PluginFailure) {
         logger.error("plugin \(id): \(failure)")
         let restartAfter = LockedState<Duration?>(nil)
@@ -430,7 +430,8 @@ public final class PluginHost: Sendable {
                 do { try self.settings.setEnabled(id, false) } catch { self.logger.error("\(error)") }
             } else {
                 reports[index].state = .failed(failure)
-                restartAfter.withLock { $0 = .seconds(1 << (recent - 1)) }
+                // At once after a first crash, a second later after a second one.
+                restartAfter.withLock { $0 = .seconds(recent - 1) }
             }
             self.state.withLock { $0.reports = reports }
         }

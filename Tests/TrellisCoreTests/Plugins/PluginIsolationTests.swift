@@ -61,6 +61,44 @@ struct PluginIsolationTests {
         #expect(crashes.count("plugin:crashed") == 1)
     }
 
+    @Test("a plugin that exits, or closes its socket and runs on, is reported as crashed; a plugin beside it answers",
+          arguments: [CrashingPlugin.Fault.exitInHandler, .closeSocketInHandler])
+    func leavesTheConversation(fault: CrashingPlugin.Fault) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("leaving", fault, autostart: true)
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        #expect(await offThePool { harness.host.loadAll() }[id: "leaving"]?.state == .loaded)
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        harness.bus.trigger("crash:now")
+
+        let crash = try #require(try await events.wait(for: "plugin:crashed").first)
+        let expected = fault == .exitInHandler ? "exited with status 0" : "it closed its connection to the shell and went on running"
+        #expect(crash.data["reason"]?.stringValue?.contains(expected) == true, "\(crash)")
+        harness.bus.trigger("hello:ping", ["n": 3])
+        #expect(try await events.wait(for: "hello:pong").first?.data == ["n": 3])
+    }
+
+    @Test("a stop that never returns is cut off at the stop deadline: the plugin ends up disabled, not restarted; a plugin beside it answers")
+    func hungStop() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("stubborn", .loopInStop, autostart: true)
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        #expect(await offThePool { harness.host.loadAll() }[id: "stubborn"]?.state == .loaded)
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        let report = try await offThePool { try harness.host.setEnabled("stubborn", false) }
+
+        #expect(report?.state == .disabled)
+        #expect(!harness.services.isRunning("crashy"))
+        #expect(harness.logs.entries.contains { $0.message.contains(#"did not answer the stop of service "crashy" within 2 s"#) })
+        harness.bus.trigger("hello:ping", ["n": 4])
+        #expect(try await events.wait(for: "hello:pong").first?.data == ["n": 4])
+        #expect(events.count("plugin:restarted") == 0 && harness.host.report(for: "stubborn")?.state == .disabled)
+    }
+
     @Test("a handler that never returns misses the event deadline: the process is killed and reported as crashed")
     func hungHandler() async throws {
         let sandbox = try PluginSandbox()
@@ -127,7 +165,7 @@ struct PluginIsolationTests {
         #expect(harness.host.report(for: "slow")?.state == .loaded)
     }
 
-    @Test("a crashed plugin is started again (after 1 s, then 2 s); a third crash in 5 minutes disables it until the user enables it")
+    @Test("a crashed plugin is started again (at once, then after 1 s); a third crash in 5 minutes disables it until the user enables it")
     func restartPolicy() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)

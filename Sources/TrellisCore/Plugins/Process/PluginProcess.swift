@@ -354,7 +354,25 @@ final class PluginProcess: Sendable {
     /// The socket reached its end: the process exited, crashed or was killed.
     private func ended() {
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // A process that closed its socket but runs on is of no use: it is given the stop
+        // deadline to exit, then killed, so that this thread never waits for it for ever.
+        let giveUp = ContinuousClock.now + deadlines.stop
+        var exited = false
+        while !exited {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno != EINTR) { exited = true; break }
+            guard ContinuousClock.now < giveUp else { break }
+            usleep(20_000)
+        }
+        if !exited {
+            let stopping = state.withLock { state in
+                if state.killReason == nil && !state.stopping { state.killReason = "it closed its connection to the shell and went on running" }
+                return state.stopping
+            }
+            if !stopping { context.logger.error("plugin \(context.pluginID): it closed its connection to the shell; stopping its process") }
+            Glibc.kill(pid, SIGKILL)
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        }
         _ = outputDone.wait(timeout: .now() + 1)
         let (answers, stopping) = state.withLock { state in
             state.ended = true

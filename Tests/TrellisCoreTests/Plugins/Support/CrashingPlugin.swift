@@ -22,6 +22,13 @@ enum CrashingPlugin {
         case eatMemoryInHandler = "EAT_MEMORY_IN_HANDLER"
         /// It loads fine; its handler of `crash:now` triggers `crash:tick` 1,500 times at once.
         case floodInHandler = "FLOOD_IN_HANDLER"
+        /// It loads fine; its handler of `crash:now` calls `exit(0)`.
+        case exitInHandler = "EXIT_IN_HANDLER"
+        /// It loads fine; its handler of `crash:now` closes the plugin process's socket (fd 3)
+        /// and waits for ever.
+        case closeSocketInHandler = "CLOSE_SOCKET_IN_HANDLER"
+        /// Its service's stop never returns.
+        case loopInStop = "LOOP_IN_STOP"
 
         var description: String { rawValue.lowercased() }
     }
@@ -44,7 +51,12 @@ enum CrashingPlugin {
         #endif
           return TRELLIS_OK;
         }
-        static void stop (void *d, const char *o) { (void) d; (void) o; }
+        static void stop (void *d, const char *o) {
+          (void) d; (void) o;
+        #if defined(LOOP_IN_STOP)
+          for (;;) {}
+        #endif
+        }
         static void handler (void *u, const char *m, const char *j) {
           (void) u; (void) m; (void) j;
         #if defined(LOOP_IN_HANDLER)
@@ -60,6 +72,11 @@ enum CrashingPlugin {
             for (int i = 0; i < (16 << 20); i += 4096) memory[i] = 1;
           }
           api->trigger (api->context, "crash:handled", 0);
+        #elif defined(EXIT_IN_HANDLER)
+          exit (0);
+        #elif defined(CLOSE_SOCKET_IN_HANDLER)
+          close (3);
+          for (;;) pause ();
         #elif defined(FLOOD_IN_HANDLER)
           for (int i = 0; i < 1500; i++) api->trigger (api->context, "crash:tick", 0);
         #elif defined(SLOW_HANDLER)
