@@ -19,26 +19,37 @@ struct PluginsBenchmark: ParsableCommand {
     var copies = 20
 
     func run() throws {
-        let swift = try measure(folder: "NetworkActivity")
+        let swift = try measure(folder: "NetworkActivity", isolation: .inProcess)
         Report.figure("plugin-load", Report.median(swift), "ms")
         Report.figure("plugin-load-p90", Report.percentile(swift, 0.9), "ms")
         Report.figure("plugin-load-max", swift.max() ?? 0, "ms")
-        let c = try measure(folder: "CHello")
+        let c = try measure(folder: "CHello", isolation: .inProcess)
         Report.figure("plugin-load-c", Report.median(c), "ms")
+        let spawn = try measure(folder: "CHello", isolation: .process)
+        Report.figure("plugin-spawn", Report.median(spawn), "ms")
+        try PluginProcessBenchmark.run(library: try library(of: "CHello"))
     }
 
-    /// Milliseconds to load each of `copies` copies of the plugin in `plugins/<folder>`.
-    private func measure(folder: String) throws -> [Double] {
+    /// The built library of the plugin in `plugins/<folder>`, and its manifest.
+    private func library(of folder: String) throws -> (manifest: JSONValue, library: URL) {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../plugins/\(folder)/plugin.json").standardizedFileURL
-        var manifest = try JSONValue(jsonData: Data(contentsOf: source), source: source.path)
-        let libraryName = manifest["library"]?.stringValue ?? ""
+        let manifest = try JSONValue(jsonData: Data(contentsOf: source), source: source.path)
         let library = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent(libraryName)
+            .deletingLastPathComponent().appendingPathComponent(manifest["library"]?.stringValue ?? "")
         guard FileManager.default.fileExists(atPath: library.path) else {
             throw BenchError.missing("\(library.path) — build it first: swift build -c release")
         }
-        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-plugins-\(getpid())-\(folder)")
+        return (manifest, library)
+    }
+
+    /// Milliseconds to load each of `copies` copies of the plugin in `plugins/<folder>`, each
+    /// running as `isolation` says (to ready: a process plugin's entry has returned in its
+    /// process and its services started).
+    private func measure(folder: String, isolation: PluginIsolation) throws -> [Double] {
+        var (manifest, library) = try library(of: folder)
+        let libraryName = library.lastPathComponent
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-plugins-\(getpid())-\(folder)-\(isolation)")
         defer { try? FileManager.default.removeItem(at: root) }
         var folders: [URL] = []
         for index in 1...copies {
@@ -57,7 +68,7 @@ struct PluginsBenchmark: ParsableCommand {
             let bus = EventBus(logger: logger)
             let host = PluginHost(bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
                                   searchPaths: [PluginSearchPath(directory: copy, origin: .commandLine)],
-                                  settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
+                                  settings: PluginSettings(url: root.appendingPathComponent("settings.json")), isolation: isolation,
                                   navigate: { _ in }, handleRequest: { _, _ in }, logger: logger)
             var reports: [PluginReport] = []
             let seconds = Report.time { reports = host.loadAll() }

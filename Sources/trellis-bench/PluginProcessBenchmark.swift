@@ -1,0 +1,86 @@
+import Foundation
+import Logging
+import TrellisCore
+
+/// The figures of a plugin in a process of its own (`trellis-bench plugins`), with the C
+/// plugin c-hello, which answers `hello:ping` with `hello:pong` and ignores other `hello:*`:
+/// - `plugin-ipc-roundtrip`: trigger `hello:ping` in the shell → the plugin's watcher in its
+///   process → `hello:pong` back on the shell's bus, p50 of 150 (within the call budget's
+///   burst, which a longer run would measure instead). Goal ≤ 50 µs.
+/// - `plugin-events-per-second`: 4 × (5,000 `hello:noop` events into the process, then a ping:
+///   all handled when its pong is back).
+/// - `plugin-restart`: SIGKILL of the plugin's process → its service running again in a new
+///   one (`plugin:restarted`), median of 5 plugins' first crash. Goal ≤ 250 ms.
+enum PluginProcessBenchmark {
+    static func run(library: (manifest: JSONValue, library: URL)) throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-ipc-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        var logger = Logger(label: "trellis.bench.plugins")
+        logger.logLevel = .critical
+        var restarts: [Double] = []
+        for index in 1...5 {
+            let id = "c-hello-\(index)"
+            let folder = root.appendingPathComponent(id)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            var manifest = library.manifest
+            manifest["id"] = .string(id)
+            try manifest.jsonData().write(to: folder.appendingPathComponent("plugin.json"))
+            try FileManager.default.copyItem(at: library.library, to: folder.appendingPathComponent(library.library.lastPathComponent))
+            let bus = EventBus(logger: logger)
+            let host = PluginHost(bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
+                                  searchPaths: [PluginSearchPath(directory: folder, origin: .commandLine)],
+                                  settings: PluginSettings(url: root.appendingPathComponent("settings-\(index).json")),
+                                  isolation: .process, navigate: { _ in }, handleRequest: { _, _ in }, logger: logger)
+            guard host.loadAll().first?.state == .loaded else { throw BenchError.missing("c-hello loaded in a process") }
+            let pong = DispatchSemaphore(value: 0)
+            let restarted = DispatchSemaphore(value: 0)
+            let owner = Owner()
+            bus.watch("hello:pong", owner: owner) { _, _ in pong.signal() }
+            bus.watch("plugin:restarted", owner: owner) { _, _ in restarted.signal() }
+            if index == 1 {
+                var microseconds: [Double] = []
+                for _ in 0..<150 {
+                    let seconds = Report.time {
+                        bus.trigger("hello:ping")
+                        _ = pong.wait(timeout: .now() + 5)
+                    }
+                    microseconds.append(seconds * 1_000_000)
+                }
+                Report.figure("plugin-ipc-roundtrip", Report.median(microseconds), "us")
+                Thread.sleep(forTimeInterval: 1)  // the call budget refills
+                // In batches of 5,000: a plugin 10,000 events behind is stopped as unresponsive.
+                let batches = 4, batch = 5_000
+                let seconds = Report.time {
+                    for _ in 0..<batches {
+                        for _ in 0..<batch { bus.trigger("hello:noop") }
+                        bus.trigger("hello:ping")
+                        _ = pong.wait(timeout: .now() + 60)
+                    }
+                }
+                Report.figure("plugin-events-per-second", Double(batches * (batch + 1)) / seconds, "/s")
+            }
+            guard let pid = try childProcess(running: id) else { throw BenchError.missing("the process of \(id)") }
+            restarts.append(Report.time {
+                kill(pid, SIGKILL)
+                _ = restarted.wait(timeout: .now() + 10)
+            } * 1000)
+        }
+        Report.figure("plugin-restart", Report.median(restarts), "ms")
+    }
+
+    /// The pid of this process's plugin host running plugin `id`.
+    private static func childProcess(running id: String) throws -> Int32? {
+        let pgrep = Process()
+        pgrep.executableURL = URL(fileURLWithPath: "/usr/bin/pgrep")
+        pgrep.arguments = ["-P", "\(getpid())", "-f", "trellis-plugin-host .* \(id)$"]
+        let output = Pipe()
+        pgrep.standardOutput = output
+        try pgrep.run()
+        pgrep.waitUntilExit()
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        return text.split(separator: "\n").first.flatMap { Int32($0) }
+    }
+
+    /// Owns the benchmark's watches.
+    private final class Owner: Sendable {}
+}
