@@ -37,7 +37,7 @@ extension DemoWindowApp {
         }
     }
 
-    /// Adds the demo's menu actions and About, restores the window size, follows the colour scheme.
+    /// Adds the demo's menu actions, the plugins' commands and About, restores the window size, follows the colour scheme.
     /// Every section is one step away: the menu lists them (Alt+1 … Alt+6), each opened
     /// straight above the hub, so Back from a section always leads to the hub.
     func installDesktopIntegration(on frontend: GtkFrontend) {
@@ -53,6 +53,8 @@ extension DemoWindowApp {
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/notes/new") } catch { shell.navigator.top?.message = error.description }
         }
+        // After the app's own actions, so that a plugin cannot take their shortcuts.
+        if let plugins = shell.resolve(PluginHost.self) { frontend.addPluginCommands(from: plugins) }
         frontend.installAbout(AboutInfo(
             name: "Trellis", version: Self.version, iconName: Self.applicationID,
             comments: tr("A plugin-based application shell for Linux, with a GTK 4 front end"),

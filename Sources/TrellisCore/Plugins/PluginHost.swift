@@ -56,7 +56,9 @@ public final class PluginHost: Sendable {
     public let isolation: PluginIsolation?
     private let discovery: PluginDiscovery
     private let loader: PluginLoader
-    private let logger: Logger
+    let logger: Logger
+    /// The bus the plugins share.
+    public var bus: EventBus { loader.bus }
     private let state = LockedState(State())
     /// Runs `loadAll` and `setEnabled` one at a time (see "Threads"), on their caller's thread.
     private let operations = DispatchQueue(label: "trellis.plugins.operations")

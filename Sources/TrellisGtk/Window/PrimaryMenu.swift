@@ -16,6 +16,8 @@ public final class PrimaryMenu {
         case navigation
         /// The app's own commands (New note, …).
         case document
+        /// Commands contributed by plugins (see `GtkFrontend.addPluginCommands(from:)`).
+        case plugins
         /// Undo, Redo.
         case edit
         /// About, Quit.

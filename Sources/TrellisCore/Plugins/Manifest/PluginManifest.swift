@@ -54,12 +54,14 @@ public struct PluginManifest: Sendable, Hashable {
     /// What the plugin may trigger, watch, open and request (`"permissions"`; without the key,
     /// the v1 compatibility grant: see ``PluginPermissions``).
     public var permissions: PluginPermissions
+    /// The commands the plugin contributes to the window (`"commands"`: see ``PluginCommand``).
+    public var commands: [PluginCommand]
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
-                permissions: PluginPermissions = .compatibility) {
+                permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = []) {
         self.id = id
         self.name = name
         self.version = version
@@ -71,6 +73,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.autostart = autostart
         self.isolation = isolation
         self.permissions = permissions
+        self.commands = commands
     }
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
@@ -124,6 +127,11 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             permissions = .compatibility
         }
+        if let value = object["commands"], !value.isNull {
+            commands = try PluginCommand.list(json: value, file: file)
+        } else {
+            commands = []
+        }
         try validate(file: file)
     }
 
@@ -138,6 +146,7 @@ public struct PluginManifest: Sendable, Hashable {
             "isolation": .string(isolation.rawValue),
         ]
         if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
+        if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         return .object(members)
     }
 

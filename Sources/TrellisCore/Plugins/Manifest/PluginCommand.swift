@@ -1,0 +1,93 @@
+/// A command a plugin contributes in its manifest (`"commands"`), read without loading the
+/// plugin's code: the window shows it in its primary menu, with its keyboard shortcut, and
+/// invoking it triggers `<plugin id>:command` with `{"command": id}` on the bus, which the
+/// plugin watches (its own namespace needs no permission):
+///
+/// ```json
+/// "commands": [
+///   {"id": "greet", "title": "Say Hello", "accelerator": "<Control><Shift>h"}
+/// ]
+/// ```
+///
+/// `id` (letters, digits, `.`, `_`, `-`) and `title` are required; `accelerator` is in GTK's
+/// syntax (`<Control>`, `<Shift>`, `<Alt>`, `<Super>` and a key name); `placement` is
+/// `"primaryMenu"`, the default and, for now, the only place.
+public struct PluginCommand: Sendable, Hashable {
+    /// Where a command is shown.
+    public enum Placement: String, Sendable, CaseIterable {
+        case primaryMenu
+    }
+
+    public var id: String
+    public var title: String
+    public var accelerator: String?
+    public var placement: Placement
+
+    public init(id: String, title: String, accelerator: String? = nil, placement: Placement = .primaryMenu) {
+        self.id = id
+        self.title = title
+        self.accelerator = accelerator
+        self.placement = placement
+    }
+
+    /// The command as the manifest holds it.
+    public var json: JSONValue {
+        var members: [String: JSONValue] = ["id": .string(id), "title": .string(title), "placement": .string(placement.rawValue)]
+        if let accelerator { members["accelerator"] = .string(accelerator) }
+        return .object(members)
+    }
+
+    /// The accelerator in one spelling, to compare two: modifiers sorted and lowercased
+    /// (`<Primary>` and `<Ctrl>` are `<control>`), then the key, lowercased.
+    public static func normalized(_ accelerator: String) -> String {
+        var modifiers: [String] = []
+        var rest = Substring(accelerator)
+        while rest.hasPrefix("<"), let end = rest.firstIndex(of: ">") {
+            var modifier = rest[rest.index(after: rest.startIndex)..<end].lowercased()
+            if modifier == "primary" || modifier == "ctrl" || modifier == "control_l" { modifier = "control" }
+            modifiers.append(modifier)
+            rest = rest[rest.index(after: end)...]
+        }
+        return modifiers.sorted().map { "<\($0)>" }.joined() + rest.lowercased()
+    }
+
+    /// Reads the `commands` value of manifest `file`; every error names the key, as
+    /// `commands[1].title`.
+    static func list(json: JSONValue, file: String) throws(PluginManifestError) -> [PluginCommand] {
+        guard let array = json.arrayValue else { throw .wrongType(file: file, key: "commands", expected: "an array of objects") }
+        var commands: [PluginCommand] = []
+        for (index, element) in array.enumerated() {
+            let path = "commands[\(index)]"
+            guard let object = element.objectValue else { throw .wrongType(file: file, key: path, expected: "an object") }
+            let known = ["id", "title", "accelerator", "placement"]
+            if let stray = object.keys.sorted().first(where: { !known.contains($0) }) {
+                throw .invalidValue(file: file, key: "\(path).\(stray)", reason: "unknown key (known: \(known.joined(separator: ", ")))")
+            }
+            func text(_ key: String, required: Bool) throws(PluginManifestError) -> String? {
+                guard let value = object[key], !value.isNull else {
+                    if required { throw .missingKey(file: file, key: "\(path).\(key)") }
+                    return nil
+                }
+                guard let string = value.stringValue else { throw .wrongType(file: file, key: "\(path).\(key)", expected: "a string") }
+                guard !string.isEmpty, !string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
+                    throw .invalidValue(file: file, key: "\(path).\(key)", reason: "\(string.debugDescription) is empty or has control characters")
+                }
+                return string
+            }
+            let id = try text("id", required: true) ?? ""
+            guard PluginManifest.isValidID(id) else {
+                throw .invalidValue(file: file, key: "\(path).id", reason: "\"\(id)\" is not a valid id (letters, digits, '.', '_', '-')")
+            }
+            if commands.contains(where: { $0.id == id }) {
+                throw .invalidValue(file: file, key: "\(path).id", reason: "\"\(id)\" is listed twice")
+            }
+            let placementText = try text("placement", required: false) ?? Placement.primaryMenu.rawValue
+            guard let placement = Placement(rawValue: placementText) else {
+                throw .invalidValue(file: file, key: "\(path).placement", reason: "\(placementText.debugDescription) is not \"primaryMenu\"")
+            }
+            commands.append(PluginCommand(id: id, title: try text("title", required: true) ?? "",
+                                          accelerator: try text("accelerator", required: false), placement: placement))
+        }
+        return commands
+    }
+}

@@ -1,0 +1,41 @@
+import CGtk
+import Logging
+import TrellisCore
+
+extension GtkFrontend {
+    /// Adds every command the loaded plugins contribute (their manifests' `"commands"`) to the
+    /// primary menu's plugin section, each with its accelerator unless it is not valid GTK
+    /// syntax, or the app or a plugin found earlier already has it — then the command stays,
+    /// without it, and the log says why, naming both. Choosing one calls
+    /// `PluginHost.invoke(_:)`: the plugin receives `<plugin id>:command`.
+    ///
+    /// ```swift
+    /// frontend.addPluginCommands(from: plugins)   // after the plugins loaded
+    /// ```
+    public func addPluginCommands(from host: PluginHost, logger: Logger = Logger(trellis: "trellis.plugins")) {
+        for contribution in host.commandContributions() {
+            var accelerators: [String] = []
+            if let accelerator = contribution.accelerator {
+                let what = "plugin \"\(contribution.plugin)\": command \"\(contribution.command.id)\": accelerator \(accelerator)"
+                var key: guint = 0
+                var modifiers = GdkModifierType(rawValue: 0)
+                if gtk_accelerator_parse(accelerator, &key, &modifiers) == 0 || key == 0 {
+                    logger.warning("\(what) refused: not a valid GTK accelerator (such as <Control><Shift>h)")
+                } else if let owner = Self.action(for: accelerator, application: application.pointer) {
+                    logger.warning("\(what) refused: the app's action \(owner) has it")
+                } else {
+                    accelerators = [accelerator]
+                }
+            }
+            addMenuAction(contribution.actionName, label: contribution.command.title, section: .plugins,
+                          accelerators: accelerators) { host.invoke(contribution) }
+        }
+    }
+
+    /// The first action bound to `accelerator` in `application`, or nil.
+    private static func action(for accelerator: String, application: GObjectPointer) -> String? {
+        guard let list = gtk_application_get_actions_for_accel(application.as(), accelerator) else { return nil }
+        defer { g_strfreev(list) }
+        return list[0].map { String(cString: $0) }
+    }
+}

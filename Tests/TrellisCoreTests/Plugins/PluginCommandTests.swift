@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+@testable import TrellisCore
+import TrellisTesting
+
+/// Commands contributed in a plugin's manifest: read without the plugin's code, validated with
+/// errors naming the file and the key, conflicts over an accelerator settled first come, first
+/// served, and invoking one reaching the plugin over its own event namespace.
+@Suite("Plugin commands")
+struct PluginCommandTests {
+    static func manifest(_ id: String, commands: String) -> String {
+        #"{"id": "\#(id)", "name": "\#(id)", "version": "1", "abiVersion": 1, "library": "lib\#(id).so", "commands": \#(commands)}"#
+    }
+
+    @Test("a manifest's commands are read with their titles, accelerators and placement")
+    func parsed() throws {
+        let text = Self.manifest("greeter", commands: #"[{"id": "greet", "title": "Say Hello", "accelerator": "<Control><Shift>h"}, {"id": "quiet", "title": "Hush"}]"#)
+        let manifest = try PluginManifest(json: try JSONValue(jsonString: text), file: "plugin.json")
+        #expect(manifest.commands == [PluginCommand(id: "greet", title: "Say Hello", accelerator: "<Control><Shift>h"),
+                                      PluginCommand(id: "quiet", title: "Hush")])
+        #expect(try PluginManifest(json: manifest.json, file: "again").commands == manifest.commands)
+    }
+
+    @Test("bad commands are refused naming the file and the key", arguments: [
+        (#"{"id": "x"}"#, #"key "commands""#),
+        (#"[{"title": "T"}]"#, #"key "commands[0].id""#),
+        (#"[{"id": "a", "title": "T"}, {"id": "a", "title": "U"}]"#, #"key "commands[1].id": "a" is listed twice"#),
+        (#"[{"id": "a b", "title": "T"}]"#, #"key "commands[0].id": "a b" is not a valid id"#),
+        (#"[{"id": "a", "title": ""}]"#, #"key "commands[0].title""#),
+        (#"[{"id": "a", "title": "T", "shortcut": "x"}]"#, #"key "commands[0].shortcut": unknown key"#),
+        (#"[{"id": "a", "title": "T", "placement": "toolbar"}]"#, #"key "commands[0].placement""#),
+        (#"[{"id": "a", "title": 5}]"#, #"key "commands[0].title""#),
+    ])
+    func refused(commands: String, expected: String) {
+        #expect {
+            try PluginManifest(json: try JSONValue(jsonString: Self.manifest("p", commands: commands)), file: "/p/plugin.json")
+        } throws: { error in
+            "\(error)".contains("/p/plugin.json") && "\(error)".contains(expected)
+        }
+    }
+
+    @Test("accelerators are compared in one spelling")
+    func normalized() {
+        #expect(PluginCommand.normalized("<Control><Shift>H") == PluginCommand.normalized("<Shift><Primary>h"))
+        #expect(PluginCommand.normalized("<Control>h") != PluginCommand.normalized("<Control><Shift>h"))
+    }
+
+    @Test("two plugins asking for one accelerator: the first keeps it, the second's command stays without it, both named in the log; one the app has is refused too")
+    func conflicts() async throws {
+        let sandbox = try PluginSandbox()
+        for (id, commands) in [("alpha", #"[{"id": "go", "title": "Alpha Go", "accelerator": "<Control><Shift>k"}, {"id": "new", "title": "New", "accelerator": "<Control>n"}]"#),
+                               ("beta", #"[{"id": "go", "title": "Beta Go", "accelerator": "<Shift><Control>K"}]"#)] {
+            let folder = try sandbox.writeManifest(folder: id, Self.manifest(id, commands: commands))
+            try ProbingPlugin.build(id: id, to: folder.appendingPathComponent("lib\(id).so"))
+        }
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(harness.host.loadAll().allSatisfy { $0.state == .loaded })
+
+        let contributions = harness.host.commandContributions(taken: ["<Control>n": "the app's New note"])
+
+        #expect(contributions.map { "\($0.plugin)/\($0.command.id) \($0.accelerator ?? "-")" }
+                == ["alpha/go <Control><Shift>k", "alpha/new -", "beta/go -"])
+        let warnings = harness.logs.messages(at: .warning)
+        #expect(warnings.contains(#"plugin "beta": command "go": accelerator <Shift><Control>K refused: plugin "alpha" (command "go") has it"#), "\(warnings)")
+        #expect(warnings.contains(#"plugin "alpha": command "new": accelerator <Control>n refused: the app's New note has it"#), "\(warnings)")
+        #expect(contributions.map(\.actionName) == ["plugin-alpha-go", "plugin-alpha-new", "plugin-beta-go"])
+    }
+
+    @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing")
+    func invoked() async throws {
+        let sandbox = try PluginSandbox()
+        let folder = try sandbox.writeManifest(folder: "alpha", Self.manifest("alpha", commands: #"[{"id": "go", "title": "Go"}]"#))
+        try ProbingPlugin.build(id: "alpha", to: folder.appendingPathComponent("libalpha.so"))
+        let harness = PluginHarness(sandbox: sandbox)
+        _ = harness.host.loadAll()
+        let events = EventRecorder(bus: harness.bus, pattern: "alpha:command")
+        let command = try #require(harness.host.commandContributions().first)
+
+        #expect(harness.host.invoke(command))
+        #expect(events.all.map(\.data) == [["command": "go"]])
+
+        try harness.host.setEnabled("alpha", false)
+        #expect(!harness.host.invoke(command))
+        #expect(events.count("alpha:command") == 1)
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+import TrellisCore
+import XCTest
+
+/// A plugin built from the header alone contributes commands in its manifest: they show in the
+/// window's menu with their shortcuts (unless the app has it), and choosing one runs the
+/// plugin's code, in its own process, which here opens the catalog.
+final class PluginCommandsWindowTests: XCTestCase {
+    func testAPluginsCommandsShowInTheMenuAndRunThePlugin() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-commands-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("greeter")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        try Data("""
+            {"id": "greeter", "name": "Greeter", "version": "0.1.0", "abiVersion": 1, "library": "libgreeter.so",
+             "permissions": {},
+             "commands": [{"id": "catalog", "title": "Show the Catalog", "accelerator": "<Control><Shift>k"},
+                          {"id": "steal", "title": "Steal New Note", "accelerator": "<Control>n"}]}
+            """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
+        let source = folder.appendingPathComponent("greeter.c")
+        try Data("""
+            #include <string.h>
+            #include "trellis_plugin.h"
+            static const trellis_host_api *host;
+            static void on_command (void *u, const char *m, const char *data) {
+              (void) u; (void) m;
+              if (strstr (data, "\\"catalog\\"")) host->navigate (host->context, "/catalog", 0);
+            }
+            static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+            const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *h) {
+              host = h;
+              host->watch (host->context, "greeter:command", on_command, 0, 0);
+              return &info;
+            }
+            """.utf8).write(to: source)
+        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
+        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
+                                                     folder.appendingPathComponent("libgreeter.so").path, source.path])
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+
+        let app = try AppDriver(arguments: ["--plugin-dir", root.path], path: "/")
+        let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue)
+        let show = try XCTUnwrap(items.first { $0["label"] == "Show the Catalog" }, "\(items)")
+        XCTAssertEqual(show["action"], "win.plugin-greeter-catalog")
+        XCTAssertEqual(show["accels"]?.arrayValue?.count, 1, "\(show)")
+        let steal = try XCTUnwrap(items.first { $0["label"] == "Steal New Note" }, "\(items)")
+        XCTAssertEqual(steal["accels"], [], "Ctrl+N stays the app's")
+        let newNote = try XCTUnwrap(items.first { $0["action"] == "win.new-note" })
+        XCTAssertEqual(newNote["accels"], ["<Control>n"])
+        XCTAssertEqual(try app.send("dump")["title"], "Trellis")
+
+        try app.send("action win.plugin-greeter-catalog")
+
+        let catalog = try app.dump { $0["title"] == "Catalog" }
+        XCTAssertEqual(catalog["title"], "Catalog", "the plugin's command opened the catalog")
+        try app.screenshot("plugin-commands")
+        XCTAssertEqual(app.finish(), 0)
+    }
+}
