@@ -23,13 +23,6 @@ public enum DemoServices {
                 Task { @MainActor in _ = shell?.controller.submit(command, parameters: parameters.objectValue ?? [:]) }
             })
         shell.provide(host)
-        shell.bus.watchOnMainActor("location:update", owner: shell) { shell, event in
-            DemoStatus.of(shell).showNews(LocationText.status(event.data))
-        }
-        shell.bus.watchOnMainActor("location:error", owner: shell) { shell, event in
-            DemoStatus.of(shell).showNews(tr("Location unavailable: %@",
-                                             event.data["reason"]?.stringValue ?? tr("unknown error")))
-        }
         return host
     }
 
@@ -44,20 +37,17 @@ public enum DemoServices {
     /// the activity indicator (which then stays hidden); the plugin's own failure, if it
     /// failed, is logged by the host.
     public static func finish(on shell: Shell) {
+        // The plugins' status items (the location among them) join the status line.
+        if let host = shell.resolve(PluginHost.self) {
+            let lines = PluginStatusLines(host: host)
+            shell.provide(lines)
+            lines.start { [weak shell] lines in
+                guard let shell else { return }
+                DemoStatus.of(shell).showPluginLines(lines.map { tr("%@: %@", tr($0.item.title), $0.text) })
+            }
+        }
         if !shell.services.services.contains(where: { $0.name == NetworkActivity.serviceName }) {
             shell.logger.warning("no plugin provides '\(NetworkActivity.serviceName)': the network activity indicator stays hidden")
         }
-    }
-}
-
-/// How a `location:update` reads in the status area.
-enum LocationText {
-    static func status(_ data: JSONValue) -> String {
-        guard let latitude = data["latitude"]?.doubleValue, let longitude = data["longitude"]?.doubleValue else {
-            return tr("Location: unknown")
-        }
-        let position = String(format: "%.5f, %.5f", latitude, longitude)
-        guard let accuracy = data["accuracy"]?.doubleValue else { return tr("Location: %@", position) }
-        return tr("Location: %@ ±%@ m", position, String(format: "%.0f", accuracy))
     }
 }

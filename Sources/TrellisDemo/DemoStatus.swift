@@ -8,6 +8,8 @@ public final class DemoStatus {
     private weak var shell: Shell?
     /// The sync's part, if a server is configured.
     public private(set) var sync: String?
+    /// The plugins' status items, "title: text" each.
+    public private(set) var pluginLines: [String] = []
     /// The other news.
     public private(set) var news: String?
 
@@ -29,15 +31,21 @@ public final class DemoStatus {
         show()
     }
 
+    /// Replaces the plugins' part.
+    public func showPluginLines(_ lines: [String]) {
+        pluginLines = lines
+        show()
+    }
+
     /// Replaces the other news.
     public func showNews(_ text: String?) {
         news = text
         show()
     }
 
-    /// The whole line: the parts shown, the sync's first.
+    /// The whole line: the parts shown, the sync's first, then the plugins', then the news.
     public var text: String? {
-        let parts = [sync, news].compactMap { $0 }
+        let parts = [sync].compactMap { $0 } + pluginLines + [news].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: "  ·  ")
     }
 

@@ -84,3 +84,46 @@ struct PluginCommandTests {
         #expect(events.count("alpha:command") == 1)
     }
 }
+
+/// Status items contributed in a manifest and set by the plugin over its namespace.
+@Suite("Plugin status items")
+struct PluginStatusItemTests {
+    @Test("the Location plugin, in a process of its own, sets its status item; a stray item or text is ignored and said once; stopping hides it")
+    func location() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Location")
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        #expect(await offThePool { harness.host.loadAll() }[id: "location"]?.state == .loaded)
+        let lines = PluginStatusLines(host: harness.host, logger: harness.logs.logger(label: "trellis.plugins"))
+        let seen = LockedState<[[String]]>([])
+        lines.start { lines in seen.withLock { $0.append(lines.map { "\($0.item.title): \($0.text)" }) } }
+
+        #expect(await eventually { seen.withLock { $0.last } == ["Location: 48.85840, 2.29450 ±15 m"] }, "\(seen.withLock { $0 })")
+
+        for _ in 0..<2 {
+            harness.bus.trigger("location:status", ["item": "altitude", "text": "12 m"])
+            harness.bus.trigger("location:status", ["item": "position", "text": 5])
+        }
+        let warnings = harness.logs.messages(at: .warning).filter { $0.contains("location:status") }
+        #expect(warnings.count == 2, "\(warnings)")
+        #expect(warnings.contains { $0.contains(#"item "altitude": ignored: names no item of its manifest's statusItems (position)"#) })
+
+        try harness.services.stop("location")
+        #expect(await eventually { seen.withLock { $0.last } == [] })
+    }
+
+    @Test("bad status items are refused naming the file and the key", arguments: [
+        (#"[{"id": "a"}]"#, #"key "statusItems[0].title""#),
+        (#"[{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]"#, #"key "statusItems[1].id": "a" is listed twice"#),
+        (#"[{"id": "a", "title": "A", "colour": "red"}]"#, #"key "statusItems[0].colour": unknown key"#),
+        (#"{"id": "a"}"#, #"key "statusItems""#),
+    ])
+    func refused(items: String, expected: String) {
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "statusItems": \#(items)}"#
+        #expect {
+            try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
+        } throws: { error in
+            "\(error)".contains("/p/plugin.json") && "\(error)".contains(expected)
+        }
+    }
+}

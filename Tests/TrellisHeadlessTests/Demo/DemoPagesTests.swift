@@ -147,15 +147,14 @@ struct DemoServicesTests {
         #expect(lines.contains { $0.hasPrefix("[x] Location · 1.0.0 · loaded") }, "\(lines)")
     }
 
-    @Test("location updates show in the status line")
+    @Test("the Location plugin's status item shows in the status line, and goes when its service stops")
     func locationStatus() async throws {
         let (shell, screen) = try Fixtures.demo()
-        try shell.services.stop("location")  // the plugin's own next update would replace the one under test
-        shell.bus.trigger("location:update", ["latitude": 55.75222, "longitude": 37.61556, "accuracy": 12, "timestamp": 0])
         let format = #"^Location: -?\d+\.\d{5}, -?\d+\.\d{5} ±\d+ m$"#
-        #expect(await eventually { screen.status?.range(of: format, options: .regularExpression) != nil })
+        #expect(await eventually { screen.status?.range(of: format, options: .regularExpression) != nil }, "\(screen.status ?? "no status")")
         #expect(screen.render().contains("\n-- Location: "))
-        #expect(LocationText.status(["latitude": 55.75222, "longitude": 37.61556, "accuracy": 12]) == "Location: 55.75222, 37.61556 ±12 m")
-        #expect(LocationText.status(["reason": "no fix"]) == "Location: unknown")
+        shell.bus.trigger("location:status", ["item": "elsewhere", "text": "ignored: not in the manifest"])
+        try shell.services.stop("location")
+        #expect(await eventually { screen.status == nil }, "\(screen.status ?? "")")
     }
 }

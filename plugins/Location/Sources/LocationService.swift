@@ -8,6 +8,8 @@ import TrellisPluginSDK
 /// once and then every `interval` seconds, for a fixed position or for each point of a track in
 /// turn (starting over after the last). A track that cannot be read or parsed triggers
 /// `location:error` with `{"reason", "file"}` instead, and the service stays idle until stopped.
+/// Each update also sets the plugin's status item, `position`, to "55.75222, 37.61556 ±12 m"
+/// (`location:status`); a track that fails sets it to "unavailable: …", and stopping hides it.
 ///
 /// Updates come from a DispatchSource timer on the service's private queue; watchers of
 /// `location:update` run on that queue, with no lock held, so they may stop the service or wait
@@ -17,6 +19,8 @@ final class LocationService: PluginService {
     static let name = "location"
     static let update = "location:update"
     static let error = "location:error"
+    /// Sets the plugin's status item "position" (its manifest's `statusItems`).
+    static let status = "location:status"
 
     /// A started timer and the points it walks through.
     // A DispatchSource is not marked Sendable, but libdispatch makes its methods thread-safe;
@@ -47,6 +51,7 @@ final class LocationService: PluginService {
                 points = track
             case .failure(let failure):
                 bus.trigger(Self.error, ["reason": .string(failure.description), "file": .string(path)])
+                bus.trigger(Self.status, ["item": "position", "text": .string("unavailable: \(failure.description)")])
                 return
             }
         }
@@ -63,6 +68,7 @@ final class LocationService: PluginService {
 
     func stop(options: JSONValue) {
         run.withLock { $0.take() }?.timer.cancel()
+        bus.trigger(Self.status, ["item": "position", "text": nil])
     }
 
     /// Triggers the next update, outside the lock; runs on `queue`.
@@ -74,5 +80,6 @@ final class LocationService: PluginService {
         }
         guard let point else { return }
         bus.trigger(Self.update, point.update(at: Date()))
+        bus.trigger(Self.status, ["item": "position", "text": .string(point.statusText)])
     }
 }

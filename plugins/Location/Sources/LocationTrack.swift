@@ -20,6 +20,11 @@ struct LocationPoint: Equatable {
         ["latitude": .number(latitude), "longitude": .number(longitude), "accuracy": .number(accuracy),
          "timestamp": .number(timestamp.timeIntervalSince1970)]
     }
+
+    /// The text of the plugin's status item: "55.75222, 37.61556 ±12 m".
+    var statusText: String {
+        String(format: "%.5f, %.5f ±%.0f m", latitude, longitude, accuracy)
+    }
 }
 
 /// A recorded track to replay: `{"name": "...", "points": [{"latitude": .., "longitude": .., "accuracy": ..}, ...]}`

@@ -54,39 +54,15 @@ public struct PluginCommand: Sendable, Hashable {
     /// Reads the `commands` value of manifest `file`; every error names the key, as
     /// `commands[1].title`.
     static func list(json: JSONValue, file: String) throws(PluginManifestError) -> [PluginCommand] {
-        guard let array = json.arrayValue else { throw .wrongType(file: file, key: "commands", expected: "an array of objects") }
         var commands: [PluginCommand] = []
-        for (index, element) in array.enumerated() {
-            let path = "commands[\(index)]"
-            guard let object = element.objectValue else { throw .wrongType(file: file, key: path, expected: "an object") }
-            let known = ["id", "title", "accelerator", "placement"]
-            if let stray = object.keys.sorted().first(where: { !known.contains($0) }) {
-                throw .invalidValue(file: file, key: "\(path).\(stray)", reason: "unknown key (known: \(known.joined(separator: ", ")))")
-            }
-            func text(_ key: String, required: Bool) throws(PluginManifestError) -> String? {
-                guard let value = object[key], !value.isNull else {
-                    if required { throw .missingKey(file: file, key: "\(path).\(key)") }
-                    return nil
-                }
-                guard let string = value.stringValue else { throw .wrongType(file: file, key: "\(path).\(key)", expected: "a string") }
-                guard !string.isEmpty, !string.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
-                    throw .invalidValue(file: file, key: "\(path).\(key)", reason: "\(string.debugDescription) is empty or has control characters")
-                }
-                return string
-            }
-            let id = try text("id", required: true) ?? ""
-            guard PluginManifest.isValidID(id) else {
-                throw .invalidValue(file: file, key: "\(path).id", reason: "\"\(id)\" is not a valid id (letters, digits, '.', '_', '-')")
-            }
-            if commands.contains(where: { $0.id == id }) {
-                throw .invalidValue(file: file, key: "\(path).id", reason: "\"\(id)\" is listed twice")
-            }
-            let placementText = try text("placement", required: false) ?? Placement.primaryMenu.rawValue
+        for entry in try ManifestEntry.list(json, key: "commands", known: ["id", "title", "accelerator", "placement"], file: file) {
+            let id = try entry.id(existing: commands.map(\.id))
+            let placementText = try entry.text("placement", required: false) ?? Placement.primaryMenu.rawValue
             guard let placement = Placement(rawValue: placementText) else {
-                throw .invalidValue(file: file, key: "\(path).placement", reason: "\(placementText.debugDescription) is not \"primaryMenu\"")
+                throw .invalidValue(file: file, key: "\(entry.path).placement", reason: "\(placementText.debugDescription) is not \"primaryMenu\"")
             }
-            commands.append(PluginCommand(id: id, title: try text("title", required: true) ?? "",
-                                          accelerator: try text("accelerator", required: false), placement: placement))
+            commands.append(PluginCommand(id: id, title: try entry.text("title") ?? "",
+                                          accelerator: try entry.text("accelerator", required: false), placement: placement))
         }
         return commands
     }

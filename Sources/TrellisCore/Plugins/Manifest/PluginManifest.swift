@@ -56,12 +56,15 @@ public struct PluginManifest: Sendable, Hashable {
     public var permissions: PluginPermissions
     /// The commands the plugin contributes to the window (`"commands"`: see ``PluginCommand``).
     public var commands: [PluginCommand]
+    /// The lines the plugin contributes to the status area (`"statusItems"`: see ``PluginStatusItem``).
+    public var statusItems: [PluginStatusItem]
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
-                permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = []) {
+                permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
+                statusItems: [PluginStatusItem] = []) {
         self.id = id
         self.name = name
         self.version = version
@@ -74,6 +77,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.isolation = isolation
         self.permissions = permissions
         self.commands = commands
+        self.statusItems = statusItems
     }
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
@@ -132,6 +136,11 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             commands = []
         }
+        if let value = object["statusItems"], !value.isNull {
+            statusItems = try PluginStatusItem.list(json: value, file: file)
+        } else {
+            statusItems = []
+        }
         try validate(file: file)
     }
 
@@ -147,6 +156,7 @@ public struct PluginManifest: Sendable, Hashable {
         ]
         if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
+        if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
         return .object(members)
     }
 
