@@ -47,7 +47,9 @@ struct Plugins: ParsableCommand {
             handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
             logger: logger)
         if check {
-            print(PluginReport.table(host.loadAll()))
+            // Plugins waiting for an activation event are tried too.
+            for report in host.loadAll() where report.state.isWaiting { host.activate(report.id) }
+            print(PluginReport.table(host.reports))
         } else {
             print(PluginReport.table(host.survey()))
             print("(manifests only: no plugin code ran; \"found\" plugins load at start — trellis plugins --check tries them)")

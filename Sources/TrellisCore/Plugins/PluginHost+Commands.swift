@@ -1,3 +1,5 @@
+import Foundation
+
 /// A command a plugin contributes, as the window shows it: the manifest's command, with its
 /// accelerator only when no one took it first.
 public struct PluginCommandContribution: Sendable, Hashable {
@@ -21,14 +23,15 @@ public struct PluginCommandContribution: Sendable, Hashable {
 }
 
 extension PluginHost {
-    /// The commands of every loaded plugin, in the order the plugins were found. Two plugins
+    /// The commands of every loaded plugin, and of every plugin waiting for its activation, in
+    /// the order the plugins were found. Two plugins
     /// asking for one accelerator: the first keeps it; the second's command stays, without
     /// it, and the refusal is logged naming both plugins. So is an accelerator in `taken`
     /// (accelerator → who has it, such as "the app's New note").
     public func commandContributions(taken: [String: String] = [:]) -> [PluginCommandContribution] {
         var owners = Dictionary(taken.map { (PluginCommand.normalized($0.key), $0.value) }, uniquingKeysWith: { first, _ in first })
         var contributions: [PluginCommandContribution] = []
-        for report in reports where report.state == .loaded {
+        for report in reports where report.state == .loaded || report.state.isWaiting {
             guard let manifest = report.manifest else { continue }
             for command in manifest.commands {
                 var accelerator = command.accelerator
@@ -48,11 +51,19 @@ extension PluginHost {
     }
 
     /// Invokes a contributed command: triggers `<plugin>:command` with `{"command": id}` for
-    /// the plugin to act on. False, with nothing triggered, when the plugin is not loaded now
-    /// (disabled, or failed).
+    /// the plugin to act on. A plugin waiting for `onCommand:` of it is activated first, on a
+    /// thread of its own, and then receives the command. False, with nothing triggered, when
+    /// the plugin is not loaded now (disabled, or failed) and cannot be activated by it.
     @discardableResult
     public func invoke(_ contribution: PluginCommandContribution) -> Bool {
-        guard report(for: contribution.plugin)?.state == .loaded else {
+        let state = report(for: contribution.plugin)?.state
+        if case .waiting(let activation)? = state, activation.contains(.onCommand(contribution.command.id)) {
+            Thread.detachNewThread { [self] in
+                if activate(contribution.plugin)?.state == .loaded { invoke(contribution) }
+            }
+            return true
+        }
+        guard state == .loaded else {
             logger.notice("plugin \"\(contribution.plugin)\" is not loaded: command \"\(contribution.command.id)\" not run")
             return false
         }

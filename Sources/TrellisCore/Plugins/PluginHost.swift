@@ -36,13 +36,15 @@ import Logging
 /// itself returns the report(s) as they are when it is queued. Plugin code must therefore not
 /// wait for another thread that calls them.
 public final class PluginHost: Sendable {
-    private struct State: Sendable {
+    struct State: Sendable {
         var reports: [PluginReport] = []
         var contexts: [String: PluginContext] = [:]
         var loaded: [String: PluginLoader.Loaded] = [:]
         var crashes: [String: [ContinuousClock.Instant]] = [:]
         var options: [String: JSONValue] = [:]
         var settingsPoller: FileChangePoller?
+        /// The owners of the watches that activate waiting plugins, by plugin.
+        var activations: [String: ActivationWatch] = [:]
     }
 
     /// The default ``init(bus:services:searchPaths:settings:security:isolation:routes:deadlines:memoryLimit:navigate:handleRequest:logger:)``
@@ -59,7 +61,7 @@ public final class PluginHost: Sendable {
     let logger: Logger
     /// The bus the plugins share.
     public var bus: EventBus { loader.bus }
-    private let state = LockedState(State())
+    let state = LockedState(State())
     /// Runs `loadAll` and `setEnabled` one at a time (see "Threads"), on their caller's thread.
     private let operations = DispatchQueue(label: "trellis.plugins.operations")
     /// Set on `operations`: tells a call made during an operation on the same thread.
@@ -115,7 +117,7 @@ public final class PluginHost: Sendable {
 
     /// Runs `operation` once the one in progress is done, or queues it when called during an
     /// operation on this thread (see "Threads").
-    private func perform(_ operation: @escaping @Sendable () -> Void) {
+    func perform(_ operation: @escaping @Sendable () -> Void) {
         guard DispatchQueue.getSpecific(key: onOperations) == nil else {
             queued.withLock { $0.append(operation) }
             return
@@ -160,6 +162,9 @@ public final class PluginHost: Sendable {
             reports[index] = load(reports[index], loadedSoFar: reports)
         }
         state.withLock { $0.reports = reports }
+        for report in reports {
+            if case .waiting(let activation) = report.state { arm(report.id, activation) }
+        }
     }
 
     /// The plugins found now, reports of `previous` kept for folders seen before, with the
@@ -178,6 +183,13 @@ public final class PluginHost: Sendable {
         for index in reports.indices where reports[index].state == .found {
             if let failure = order.failures[reports[index].id] { reports[index].state = .failed(failure) }
         }
+        // Plugins that wait for an activation event, unless a plugin loading now needs them.
+        let needed = Set(order.sequence.flatMap { id in reports.first { $0.id == id }?.manifest?.dependencies ?? [] })
+        for index in reports.indices where reports[index].state == .found && !needed.contains(reports[index].id) {
+            if let activation = reports[index].manifest?.activation, !activation.contains(.onStartup) {
+                reports[index].state = .waiting(activation: activation)
+            }
+        }
         return (reports, order.sequence)
     }
 
@@ -188,7 +200,7 @@ public final class PluginHost: Sendable {
             switch report.state {
             case .disabled: reasons[report.id] = "it is disabled"
             case .failed(let failure): reasons[report.id] = "it failed: \(failure)"
-            case .found, .loaded: break
+            case .found, .loaded, .waiting: break
             }
         }
         return reasons
@@ -206,7 +218,7 @@ public final class PluginHost: Sendable {
         return Self.index(of: id, in: reports).map { reports[$0] }
     }
 
-    private static func index(of id: String, in reports: [PluginReport]) -> Int? {
+    static func index(of id: String, in reports: [PluginReport]) -> Int? {
         reports.firstIndex { $0.id == id && ($0.state == .loaded || $0.state == .disabled) }
             ?? reports.firstIndex { $0.id == id }
     }
@@ -319,6 +331,9 @@ public final class PluginHost: Sendable {
         let (context, options) = state.withLock { ($0.contexts[id], $0.options) }
         var report = reports[index]
         switch (enabled, report.state) {
+        case (false, .waiting):
+            disarm(id)
+            report.state = .disabled
         case (false, .loaded):
             if let context, let manifest = report.manifest { deactivate(context, manifest) }
             // A disabled plugin's process ends (not a crash); enabling it starts a new one.
@@ -366,7 +381,7 @@ public final class PluginHost: Sendable {
     }
 
     /// Loads one found plugin whose dependencies are all loaded.
-    private func load(_ report: PluginReport, loadedSoFar reports: [PluginReport]) -> PluginReport {
+    func load(_ report: PluginReport, loadedSoFar reports: [PluginReport]) -> PluginReport {
         var report = report
         guard let manifest = report.manifest, let library = report.library else { return report }
         for dependency in manifest.dependencies {

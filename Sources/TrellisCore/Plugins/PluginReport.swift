@@ -19,6 +19,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         case disabled
         /// Not loaded, for the reason given.
         case failed(PluginFailure)
+        /// Enabled, not loaded until one of its activation events (see ``PluginActivation``).
+        case waiting(activation: [PluginActivation])
 
         public var description: String {
             switch self {
@@ -26,7 +28,13 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
             case .loaded: return "loaded"
             case .disabled: return "disabled"
             case .failed(let failure): return "failed: \(failure)"
+            case .waiting(let activation): return "inactive (waiting for \(activation.map(\.description).joined(separator: ", ")))"
             }
+        }
+
+        /// True while the plugin waits for an activation event.
+        public var isWaiting: Bool {
+            if case .waiting = self { return true } else { return false }
         }
 
         /// The failure, when the state is `failed`.
@@ -87,6 +95,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
             lines.append(line(row))
             if let failure = report.state.failure {
                 lines.append("    \(failure)")
+            } else if case .waiting = report.state {
+                lines.append("    \(report.state)")
             } else if let text = report.manifest?.description, !text.isEmpty {
                 lines.append("    \(text)")
             }
@@ -97,13 +107,14 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         return lines.joined(separator: "\n")
     }
 
-    /// The state in one word (`found`, `loaded`, `disabled`, `failed`).
+    /// The state in one word (`found`, `loaded`, `disabled`, `failed`, `inactive`).
     public var stateWord: String {
         switch state {
         case .found: return "found"
         case .loaded: return "loaded"
         case .disabled: return "disabled"
         case .failed: return "failed"
+        case .waiting: return "inactive"
         }
     }
 }

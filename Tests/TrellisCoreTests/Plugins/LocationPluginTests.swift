@@ -66,7 +66,7 @@ struct LocationPluginTests {
     func demoTrack() async throws {
         let sandbox = try PluginSandbox()
         let harness = try loaded(sandbox)
-        let updates = harness.record("location:*")
+        let updates = harness.record("location:update")
         let demo = BuiltPlugins.repository.appendingPathComponent("data/track-demo.json")
 
         try harness.services.start("location", options: ["interval": 0.01, "track": .string(demo.path)])
@@ -87,8 +87,10 @@ struct LocationPluginTests {
         try harness.services.start("location", options: ["track": .string(missing)])
 
         let error = try #require(events.all.first)
-        #expect(events.all.count == 1)
+        #expect(events.all.count == 2)
         #expect(error.hasPrefix("location:error "))
+        #expect(events.all.last?.hasPrefix(#"location:status {"item":"position","text":"unavailable: cannot read the track"#) == true,
+                "the status item says so too: \(events.all)")
         let data = try JSONValue(jsonString: String(error.dropFirst("location:error ".count)))
         #expect(data["file"] == .string(missing))
         #expect(data["reason"]?.stringValue?.hasPrefix("cannot read the track") == true)

@@ -58,13 +58,16 @@ public struct PluginManifest: Sendable, Hashable {
     public var commands: [PluginCommand]
     /// The lines the plugin contributes to the status area (`"statusItems"`: see ``PluginStatusItem``).
     public var statusItems: [PluginStatusItem]
+    /// When the plugin's library is opened (`"activation"`; default `[.onStartup]`: see
+    /// ``PluginActivation``).
+    public var activation: [PluginActivation]
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
                 permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
-                statusItems: [PluginStatusItem] = []) {
+                statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup]) {
         self.id = id
         self.name = name
         self.version = version
@@ -78,6 +81,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.permissions = permissions
         self.commands = commands
         self.statusItems = statusItems
+        self.activation = activation
     }
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
@@ -141,6 +145,11 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             statusItems = []
         }
+        if let value = object["activation"], !value.isNull {
+            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), file: file)
+        } else {
+            activation = [.onStartup]
+        }
         try validate(file: file)
     }
 
@@ -157,6 +166,7 @@ public struct PluginManifest: Sendable, Hashable {
         if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
+        if activation != [.onStartup] { members["activation"] = .array(activation.map { .string($0.description) }) }
         return .object(members)
     }
 

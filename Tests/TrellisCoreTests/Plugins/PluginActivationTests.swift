@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+@testable import TrellisCore
+import TrellisTesting
+
+/// Lazy activation: a plugin whose manifest names activation events is not opened until one
+/// happens (VS Code's activation events), and `trellis plugins` says what it waits for.
+@Suite("Plugin activation", .serialized)
+struct PluginActivationTests {
+    static func install(_ sandbox: PluginSandbox, _ id: String, extra: String) throws -> URL {
+        let folder = try sandbox.writeManifest(folder: id, """
+            {"id": "\(id)", "name": "\(id)", "version": "1", "abiVersion": 1, "library": "lib\(id).so", \(extra)}
+            """)
+        let library = folder.appendingPathComponent("lib\(id).so")
+        try ProbingPlugin.build(id: id, to: library)
+        return library
+    }
+
+    /// Whether this process has opened `library` (`RTLD_NOLOAD` finds it without opening it).
+    static func isMapped(_ library: URL) throws -> Bool {
+        guard let handle = dlopen(library.path, RTLD_NOW | RTLD_NOLOAD) else { return false }
+        dlclose(handle)
+        return true
+    }
+
+    @Test("onEvent: the library is not opened at start; the first matching event loads it")
+    func onEvent() async throws {
+        let sandbox = try PluginSandbox()
+        let library = try Self.install(sandbox, "sleepy", extra: #""activation": ["onEvent:wake:*"]"#)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .inProcess)
+        let report = try #require(harness.host.loadAll()[id: "sleepy"])
+        #expect(report.state == .waiting(activation: [.onEvent("wake:*")]))
+        #expect(report.state.description == "inactive (waiting for onEvent:wake:*)")
+        #expect(PluginReport.table(harness.host.reports).contains("    inactive (waiting for onEvent:wake:*)"))
+        #expect(try !Self.isMapped(library), "the library was opened before its activation event")
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        harness.bus.trigger("wake:up")
+
+        let activated = try #require(try await events.wait(for: "plugin:activated").first)
+        #expect(activated.data["plugin"] == "sleepy" && activated.data["state"] == "loaded")
+        #expect(try Self.isMapped(library))
+        harness.bus.trigger("sleepy:go")
+        _ = try await events.wait(for: "sleepy:codes")
+        harness.bus.trigger("wake:again")  // activates nothing twice
+        #expect(events.count("plugin:activated") == 1)
+    }
+
+    @Test("onCommand: invoking the command loads the plugin, which then receives it")
+    func onCommand() async throws {
+        let sandbox = try PluginSandbox()
+        _ = try Self.install(sandbox, "lazy", extra: #""commands": [{"id": "go", "title": "Go"}], "activation": ["onCommand:go"]"#)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        #expect(await offThePool { harness.host.loadAll() }[id: "lazy"]?.state.isWaiting == true)
+        let command = try #require(harness.host.commandContributions().first, "a waiting plugin's command is in the menu")
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        #expect(harness.host.invoke(command))
+
+        _ = try await events.wait(for: "lazy:command")
+        #expect(events.messages.firstIndex(of: "plugin:activated")! < events.messages.firstIndex(of: "lazy:command")!)
+        #expect(harness.host.report(for: "lazy")?.state == .loaded)
+    }
+
+    @Test("a waiting plugin another plugin depends on loads at startup")
+    func neededAtStartup() throws {
+        let sandbox = try PluginSandbox()
+        _ = try Self.install(sandbox, "base", extra: #""activation": ["onEvent:never"]"#)
+        _ = try Self.install(sandbox, "user", extra: #""dependencies": ["base"]"#)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .inProcess)
+        let reports = harness.host.loadAll()
+        #expect(reports[id: "base"]?.state == .loaded && reports[id: "user"]?.state == .loaded, "\(reports)")
+    }
+
+    @Test("bad activation events are refused naming the file and the key", arguments: [
+        (#"["onCommand:nope"]"#, #"key "activation[0]": "nope" is not one of the plugin's commands"#),
+        (#"["onRoute:/x"]"#, #"key "activation[0]": onRoute: needs routes contributed by plugins"#),
+        (#"["whenever"]"#, #"key "activation[0]": "whenever" is not onStartup, onCommand:ID or onEvent:PATTERN"#),
+        (#"[]"#, #"key "activation""#),
+        (#"["onEvent:"]"#, #"key "activation[0]": onEvent: needs an event pattern"#),
+    ])
+    func refused(activation: String, expected: String) {
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "activation": \#(activation)}"#
+        #expect {
+            try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
+        } throws: { error in
+            "\(error)".contains("/p/plugin.json") && "\(error)".contains(expected)
+        }
+    }
+}
