@@ -6,6 +6,13 @@ import TrellisCore
 import TrellisPluginABI
 
 signal(SIGPIPE, SIG_IGN)
+// Descriptors the shell had open without CLOEXEC are not the plugin's: a server's listening
+// socket kept open here would go on accepting connections nobody answers once the shell
+// closed it. (posix_spawn_file_actions_addclosefrom_np is not visible to Swift's Glibc.)
+for descriptor in (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd"))?.compactMap({ Int32($0) }) ?? []
+where descriptor > 3 {
+    close(descriptor)
+}
 let arguments = CommandLine.arguments
 guard arguments.count == 3, fcntl(3, F_GETFD) != -1 else {
     FileHandle.standardError.write(Data("usage: trellis-plugin-host LIBRARY PLUGIN-ID, started by the Trellis shell with its socket on fd 3\n".utf8))

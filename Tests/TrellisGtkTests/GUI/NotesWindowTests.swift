@@ -54,8 +54,9 @@ final class NotesWindowTests: XCTestCase {
         try app.send("press save")
         let refused = try app.dump { $0["message"]?.stringValue != nil }
         XCTAssertEqual(refused["message"], "У заметки должен быть заголовок.")
+        // The item's title is translated; its text is the Location plugin's own ("m", not "м").
         let located = try app.dump(until: { $0["status"]?.stringValue?.hasPrefix("Местоположение: ") == true }, timeout: 15)
-        XCTAssertNotNil(located["status"]?.stringValue?.range(of: #"^Местоположение: -?\d+\.\d{5}, -?\d+\.\d{5} ±\d+ м$"#, options: .regularExpression),
+        XCTAssertNotNil(located["status"]?.stringValue?.range(of: #"^Местоположение: -?\d+\.\d{5}, -?\d+\.\d{5} ±\d+ m$"#, options: .regularExpression),
                         "\(located["status"] ?? .null)")
         try app.screenshot("notes-ru")
         XCTAssertEqual(app.finish(), 0)

@@ -24,7 +24,11 @@ extension AgainstRealServers {
                 let data = SyncFixtures.repositoryRoot.appendingPathComponent("data")
                 let store = try DemoStore.open(at: try SyncFixtures.storeURL(), dataDirectory: data, bus: shell.bus)
                 try DemoApp.install(on: shell, catalog: ["Фэнтези"], store: store)
-                _ = DemoServices.makeHost(on: shell, pluginDirectories: [])
+                // The build's plugins, the location's status item among them; its own updates
+                // are stopped, so that the tests set the line themselves.
+                _ = DemoServices.loadPlugins(DemoServices.makeHost(on: shell, pluginDirectories: []), dataDirectory: data)
+                DemoServices.finish(on: shell)
+                try shell.services.stop("location")
                 screen = HeadlessFrontend(shell: shell)
                 let noSettings = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).json")
                 sync = try #require(try DemoSync.start(on: shell, store: store, server: server, settingsFile: noSettings,
@@ -90,10 +94,11 @@ extension AgainstRealServers {
                 await server.stop()
                 try await demo.write("Offline", body: "kept")
                 try await demo.sync.syncNow()
-                demo.shell.bus.trigger("location:update", ["latitude": 59.9375, "longitude": 30.3086])
+                // As the Location plugin sets its status item (its own timer is too slow here).
+                demo.shell.bus.trigger("location:status", ["item": "position", "text": "59.93750, 30.30860"])
                 #expect(try await SyncFixtures.eventually {
                     demo.screen.status == "Sync: offline, 1 change(s) waiting  ·  Location: 59.93750, 30.30860"
-                })
+                }, "\(demo.screen.status ?? "no status")")
                 try await server.restart()
                 try await demo.sync.syncNow()
                 let plan = try #require(server.notes.first { $0.attributes["title"] == "Plan" })

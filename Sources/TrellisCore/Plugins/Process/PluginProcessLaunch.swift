@@ -45,9 +45,10 @@ enum PluginProcessLaunch {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        // dup2 clears FD_CLOEXEC on the copies: the child keeps fd 3 and its stderr, nothing else.
+        // dup2 clears FD_CLOEXEC on the copies: the child keeps fd 3 and its stderr.
         posix_spawn_file_actions_adddup2(&actions, sockets[1], 3)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // Any other descriptor the shell opened without CLOEXEC the plugin host closes first.
         let arguments = [executable, library.path, pluginID]
         // The plugin host is a Swift program: without this, the Swift runtime's backtracer
         // fills the stderr lines kept for the report with its own dump instead of the plugin's.
