@@ -53,6 +53,8 @@ struct PluginsListingCrashTests {
             const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) {
               (void) host;
               fclose (fopen ("\(marker.path)", "w"));
+              printf ("marking plugin on stdout\\n");
+              fflush (stdout);
               abort ();
             }
             """.utf8).write(to: source)
@@ -72,6 +74,9 @@ struct PluginsListingCrashTests {
 
         let checked = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", root.path])
         #expect(checked.stdout.contains("killed by signal 6 (SIGABRT)"), "\(checked.stdout)")
+        // What the plugin printed is in its report, not loose in the listing.
+        #expect(!checked.stdout.split(separator: "\n").contains("marking plugin on stdout"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("marking plugin on stdout"), "\(checked.stdout)")
         #expect(FileManager.default.fileExists(atPath: marker.path), "--check ran the plugin's entry")
     }
 

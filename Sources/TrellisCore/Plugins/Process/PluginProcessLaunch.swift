@@ -4,7 +4,8 @@ import Glibc
 #endif
 
 /// Starting `trellis-plugin-host` for one plugin: the executable's place, and the spawn with
-/// the shell's end of a socket pair on the child's file descriptor 3 and its stderr on a pipe.
+/// the shell's end of a socket pair on the child's file descriptor 3, its stdout and stderr on
+/// a pipe, its stdin on /dev/null.
 enum PluginProcessLaunch {
     /// The places looked in for the plugin host executable, in order: `$TRELLIS_PLUGIN_HOST`;
     /// beside the running executable (any SwiftPM build folder, the test runner's too);
@@ -48,6 +49,11 @@ enum PluginProcessLaunch {
         // dup2 clears FD_CLOEXEC on the copies: the child keeps fd 3 and its stderr.
         posix_spawn_file_actions_adddup2(&actions, sockets[1], 3)
         posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // What a plugin prints goes with its stderr (kept for a crash report), never into the
+        // shell's output (`trellis plugins` prints a table there); it reads nothing of the
+        // shell's input (the automation channel, for one).
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         // Any other descriptor the shell opened without CLOEXEC the plugin host closes first.
         let arguments = [executable, library.path, pluginID]
         // The plugin host is a Swift program: without this, the Swift runtime's backtracer
