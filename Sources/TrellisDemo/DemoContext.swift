@@ -1,3 +1,4 @@
+import Foundation
 import TrellisCore
 
 /// How the demo's pages reach the app's state through the shell's environment.
@@ -21,7 +22,7 @@ final class EventHistory {
     }
 
     private func record(_ event: Event) {
-        lines.append(EventsPage.line(for: event))
+        lines.append(EventsPage.line(for: event, at: Date()))
         if lines.count > limit { lines.removeFirst(lines.count - limit) }
     }
 }
