@@ -72,7 +72,8 @@ final class DesktopWindowTests: XCTestCase {
         try app.send("action win.redo")
         try app.send("action win.new-note")
         try app.send("go /events")
-        let log = try app.visibleRowTexts()
+        // Each line starts with the event's local time, "14:03:07  ".
+        let log = try app.visibleRowTexts().map { String($0.dropFirst(10)) }
         XCTAssertEqual(log.filter { $0 == "edit:undo" }.count, 1, "\(log)")
         XCTAssertEqual(log.filter { $0 == "edit:redo" }.count, 2, "\(log)")
         XCTAssertTrue(log.contains { $0.hasPrefix("route:") && $0.contains(#""path":"/notes/new""#) },
