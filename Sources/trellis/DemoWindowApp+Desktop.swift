@@ -55,6 +55,7 @@ extension DemoWindowApp {
         }
         // After the app's own actions, so that a plugin cannot take their shortcuts.
         if let plugins = shell.resolve(PluginHost.self) { frontend.addPluginCommands(from: plugins) }
+        if let data = try? Resources.dataDirectory() { frontend.addIconSearchPath(data.appendingPathComponent("icons")) }
         frontend.installAbout(AboutInfo(
             name: "Trellis", version: Self.version, iconName: Self.applicationID,
             comments: tr("A plugin-based application shell for Linux, with a GTK 4 front end"),

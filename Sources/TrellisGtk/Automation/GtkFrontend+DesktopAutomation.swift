@@ -10,6 +10,7 @@ import TrellisCore
 /// | `menu` | the primary menu's items: label, action, accelerators |
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
+/// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
 extension GtkFrontend {
     func automateDesktop(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
         func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
@@ -22,6 +23,8 @@ extension GtkFrontend {
                 return ["label": .string(item.label), "action": .string(item.action), "accels": .array(accels.map { .string($0) })]
             }
             reply(["ok": true, "items": .array(items)])
+        case "icon":
+            reply(["ok": true, "found": .bool(Self.hasIcon(argument))])
         case "chrome":
             let widgets: [(String, GObjectPointer)] = [("back", window.backButton), ("search", window.searchButton),
                                                        ("menu", window.menu.button), ("spinner", window.spinner)]

@@ -24,6 +24,13 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testTheAppsIconIsFoundWhenRunFromTheBuildFolder() throws {
+        let app = try AppDriver()
+        XCTAssertEqual(try app.send("icon io.github.trellis.Demo")["found"], true, "the About dialog would show a missing icon")
+        XCTAssertEqual(try app.send("icon no-such-icon-anywhere")["found"], false)
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testTheWindowOpensOnTheHubWithNoBackArrow() throws {
         let app = try AppDriver(path: nil)
         let screen = try app.dump { $0["count"] == 6 }

@@ -1,0 +1,18 @@
+import CGtk
+import Foundation
+
+extension GtkFrontend {
+    /// Lets the icon theme find the app's own icons in `folder` (a folder holding `hicolor/…`,
+    /// as `data/icons` in the source tree): an app run from its build folder shows its icon in
+    /// the About dialog and the window list as an installed one does.
+    public func addIconSearchPath(_ folder: URL) {
+        guard FileManager.default.fileExists(atPath: folder.path), let display = gdk_display_get_default() else { return }
+        gtk_icon_theme_add_search_path(gtk_icon_theme_get_for_display(display), folder.path)
+    }
+
+    /// Whether the icon theme has icon `name` (automation: `icon NAME`).
+    static func hasIcon(_ name: String) -> Bool {
+        guard let display = gdk_display_get_default() else { return false }
+        return gtk_icon_theme_has_icon(gtk_icon_theme_get_for_display(display), name) != 0
+    }
+}
