@@ -20,3 +20,10 @@ trellis_widget_is_button (GtkWidget *widget)
 {
   return GTK_IS_BUTTON (widget);
 }
+
+void
+trellis_entry_emit_activate (GtkEntry *entry)
+{
+  g_return_if_fail (GTK_IS_ENTRY (entry));
+  g_signal_emit_by_name (entry, "activate");
+}

@@ -26,6 +26,14 @@ void trellis_list_view_emit_activate (GtkListView *list_view, guint position);
 void trellis_button_emit_clicked (GtkButton *button);
 
 /**
+ * trellis_entry_emit_activate:
+ * @entry: a GtkEntry.
+ *
+ * Emits GtkEntry::activate, as Enter in the entry does.
+ */
+void trellis_entry_emit_activate (GtkEntry *entry);
+
+/**
  * trellis_widget_is_button:
  * @widget: a widget
  *

@@ -34,12 +34,17 @@ public final class Form {
         }
     }
 
+    /// A button. The form's first action is its default one: suggested in style, and what
+    /// Ctrl+S (and Enter in the last single-line field) presses in the window.
     public struct Action: Sendable, Equatable {
         public let id: String
         public var label: String
-        public init(id: String, label: String) {
+        /// Styled as destructive (red in most themes): for an action that deletes.
+        public var isDestructive: Bool
+        public init(id: String, label: String, isDestructive: Bool = false) {
             self.id = id
             self.label = label
+            self.isDestructive = isDestructive
         }
     }
 

@@ -61,7 +61,7 @@ final class NotePage: PageController {
             return
         }
         var actions: [Form.Action] = [.init(id: "save", label: tr("Save")), .init(id: "discard", label: tr("Discard changes"))]
-        if id != nil { actions.append(.init(id: "delete", label: tr("Delete"))) }
+        if id != nil { actions.append(.init(id: "delete", label: tr("Delete"), isDestructive: true)) }
         let form = Form(fields: [
             .init(id: "title", label: tr("Title"), value: note?["title"].stringValue ?? ""),
             .init(id: "body", label: tr("Text"), style: .multiline, value: note?["body"].stringValue ?? ""),

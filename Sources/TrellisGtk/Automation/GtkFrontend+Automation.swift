@@ -17,6 +17,7 @@ import TrellisCore
 /// | `search TEXT` | opens the search bar and types TEXT; answers once the list is filtered |
 /// | `field ID TEXT` | types TEXT into form field ID |
 /// | `press ID` | clicks form button ID |
+/// | `enter ID` | activates form field ID, as Enter in it does |
 /// | `page-action ID` | clicks the page's header-bar button ID |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
@@ -88,6 +89,12 @@ extension GtkFrontend {
                 }
             }
             done()
+        case "enter":
+            // Enter in a single-line field, as a key press would activate it.
+            guard let widget = currentView?.fieldWidgets[argument] else { return fail("no field \(argument)") }
+            guard g_type_check_instance_is_a(widget.as(), gtk_entry_get_type()) != 0 else { return fail("field \(argument) is not a single-line field") }
+            trellis_entry_emit_activate(widget.as())
+            done()
         case "navigate":
             do { try shell.navigate(to: argument, external: true); done() } catch { fail(String(describing: error)) }
         case "trigger":
@@ -154,6 +161,16 @@ extension GtkFrontend {
         result["placeholder"] = currentView?.placeholder.map { .string($0) } ?? .null
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
+            let focus = gtk_root_get_focus(window.window.as())
+            let focused = (currentView?.fieldWidgets ?? [:]).first { (_: String, widget: GObjectPointer) -> Bool in
+                guard let focus else { return false }
+                return OpaquePointer(focus) == widget.opaque || gtk_widget_is_ancestor(focus, widget.as()) != 0
+            }
+            result["focus"] = focused.map { JSONValue.string($0.key) } ?? .null
+            result["buttons"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
+                let styles = ["suggested-action", "destructive-action"].filter { (style: String) in gtk_widget_has_css_class(button.as(), style) != 0 }
+                return .array(styles.map { .string($0) })
+            })
         }
         desktopSnapshot(into: &result)
         return result

@@ -32,7 +32,11 @@ struct FormWidgets {
                 editor = GObjectPointer(gtk_text_view_new())!
                 gtk_text_view_set_wrap_mode(editor.as(), GTK_WRAP_WORD_CHAR)
                 gtk_widget_set_size_request(editor.as(), -1, 160)
-                addStyleClass(editor, "card")
+                // Padding inside, a frame outside: the field is visible in light and dark themes.
+                gtk_text_view_set_left_margin(editor.as(), 8)
+                gtk_text_view_set_right_margin(editor.as(), 8)
+                gtk_text_view_set_top_margin(editor.as(), 6)
+                gtk_text_view_set_bottom_margin(editor.as(), 6)
                 let buffer = GObjectPointer(gtk_text_view_get_buffer(editor.as()))!
                 gtk_text_buffer_set_text(buffer.as(), field.value, -1)
                 Signals.connect(buffer, "changed") { buffer in
@@ -44,7 +48,13 @@ struct FormWidgets {
                 gtk_label_set_wrap(editor.as(), 1)
             }
             setAccessibleLabel(editor, field.label)
-            gtk_box_append(box.as(), editor.as())
+            if field.style == .multiline {
+                let frame = GObjectPointer(gtk_frame_new(nil))!
+                gtk_frame_set_child(frame.as(), editor.as())
+                gtk_box_append(box.as(), frame.as())
+            } else {
+                gtk_box_append(box.as(), editor.as())
+            }
             fields[field.id] = editor
         }
         if !form.actions.isEmpty {
@@ -54,11 +64,27 @@ struct FormWidgets {
             for (index, action) in form.actions.enumerated() {
                 let button = GObjectPointer(gtk_button_new_with_label(action.label))!
                 if index == 0 { addStyleClass(button, "suggested-action") }
+                if action.isDestructive { addStyleClass(button, "destructive-action") }
                 Signals.connect(button, "clicked") { _ in form.press(action.id) }
                 gtk_box_append(row.as(), button.as())
                 buttons[action.id] = button
             }
             gtk_box_append(box.as(), row.as())
+        }
+        // Enter in a single-line field moves on to the next editable field, as in a paper form;
+        // in the last, it presses the default action. The next widget is a sibling in this box:
+        // both live exactly as long as the box, and the handler only runs while the entry does.
+        let editable = form.fields.filter { $0.style != .readOnly }
+        for (index, field) in editable.enumerated() where field.style == .singleLine {
+            guard let entry = fields[field.id] else { continue }
+            let next = editable.indices.contains(index + 1) ? fields[editable[index + 1].id] : nil
+            Signals.connect(entry, "activate") { [weak form] _ in
+                if let next {
+                    gtk_widget_grab_focus(next.as())
+                } else if let form, let first = form.actions.first {
+                    form.press(first.id)
+                }
+            }
         }
         let fields = self.fields
         // The form keeps this closure: capture it weakly, or the form would own itself.

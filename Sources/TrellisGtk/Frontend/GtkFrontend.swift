@@ -43,6 +43,12 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }
         Actions.add("search", to: window.window, scope: "win", application: application.pointer,
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
+        // Ctrl+S presses the default (first) action of the form on top: Save in an editor.
+        Actions.add("save", to: window.window, scope: "win", application: application.pointer,
+                    accelerators: ["<Control>s"]) { [weak self] in
+            guard let form = self?.topView?.form, let action = form.actions.first else { return }
+            form.press(action.id)
+        }
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         installStandardActions()

@@ -41,6 +41,26 @@ final class NotesWindowTests: XCTestCase {
         XCTAssertEqual(again.finish(), 0)
     }
 
+    func testEnterMovesToTheTextCtrlSSavesAndDeleteLooksDestructive() throws {
+        let app = try AppDriver(arguments: ["/notes"])
+        XCTAssertEqual(try app.send("accels win.save")["accels"], ["<Control>s"])
+        try app.send("page-action new")
+        _ = try app.dump { $0["path"] == "/notes/new" }
+        try app.send("field title Ctrl+S")
+        try app.send("enter title")  // Enter in the title moves on to the text
+        XCTAssertEqual(try app.dump { $0["focus"] == "body" }["focus"], "body")
+        try app.send("action win.save")  // what Ctrl+S does
+        let list = try app.dump { $0["path"] == "/notes" && ($0["rows"]?.arrayValue?.count ?? 0) == 1 }
+        XCTAssertEqual(list["rows"]?[0]?["text"], "Ctrl+S")
+        try app.send("activate 0")
+        let editor = try app.dump { $0["buttons"]?["delete"] != nil }
+        XCTAssertEqual(editor["buttons"]?["save"], ["suggested-action"])
+        XCTAssertEqual(editor["buttons"]?["delete"], ["destructive-action"])
+        XCTAssertEqual(editor["buttons"]?["discard"], [])
+        try app.screenshot("note-editor")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testTheNotesPagesAreInRussianUnderLanguageRu() throws {
         let locale = try CommandRunner.compileTranslations()
         defer { try? FileManager.default.removeItem(at: locale) }
