@@ -10,8 +10,7 @@ struct PluginDevelopmentTests {
     /// A plugin answering `dev:ping` with `dev:pong {"version": version}`; from version 2 on it
     /// also triggers `extra:hello`, which its first manifest does not grant.
     static func build(version: Int, into folder: URL) throws {
-        let source = folder.appendingPathComponent("dev.c")
-        try Data("""
+        try CCompiler.build("""
             #include "trellis_plugin.h"
             static const trellis_host_api *host;
             static void on_ping (void *u, const char *m, const char *j) {
@@ -25,14 +24,7 @@ struct PluginDevelopmentTests {
               host->watch (host->context, "dev:ping", on_ping, 0, 0);
               return &info;
             }
-            """.utf8).write(to: source)
-        let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-I", include, "-o", folder.appendingPathComponent("libdev.so").path, source.path]
-        try process.run()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { throw CFixturePlugin.CompileFailure(status: process.terminationStatus) }
+            """, to: folder.appendingPathComponent("libdev.so"))
     }
 
     static func manifest(granting trigger: [String]) -> String {

@@ -58,10 +58,7 @@ struct PluginsListingCrashTests {
               abort ();
             }
             """.utf8).write(to: source)
-        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
-                                                     folder.appendingPathComponent("libmarking.so").path, source.path])
-        try #require(compiled.status == 0, "\(compiled.stderr)")
+        try CPlugin.compile(source, to: folder.appendingPathComponent("libmarking.so"))
 
         let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--plugin-dir", root.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -102,10 +99,7 @@ struct PluginsListingCrashTests {
               return &info;
             }
             """.utf8).write(to: source)
-        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
-                                                     folder.appendingPathComponent("libaborting.so").path, source.path])
-        try #require(compiled.status == 0, "\(compiled.stderr)")
+        try CPlugin.compile(source, to: folder.appendingPathComponent("libaborting.so"))
 
         let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", folder.deletingLastPathComponent().path])
         #expect(result.status == 0, "\(result.stderr)")

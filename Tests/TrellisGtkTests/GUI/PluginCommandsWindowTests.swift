@@ -33,10 +33,7 @@ final class PluginCommandsWindowTests: XCTestCase {
               return &info;
             }
             """.utf8).write(to: source)
-        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
-                                                     folder.appendingPathComponent("libgreeter.so").path, source.path])
-        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        try CPlugin.compile(source, to: folder.appendingPathComponent("libgreeter.so"))
 
         let app = try AppDriver(arguments: ["--plugin-dir", root.path], path: "/")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue)

@@ -75,10 +75,7 @@ final class PluginsWindowTests: XCTestCase {
               return &info;
             }
             """.utf8).write(to: source)
-        let include = CommandRunner.packageRoot.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let compiled = try CommandRunner.tool("cc", ["-shared", "-fPIC", "-I", include, "-o",
-                                                     folder.appendingPathComponent("libflood.so").path, source.path])
-        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+        try CPlugin.compile(source, to: folder.appendingPathComponent("libflood.so"))
 
         let app = try AppDriver(arguments: ["--plugin-dir", folder.deletingLastPathComponent().path], path: "/")
         try app.send("action win.go-events")

@@ -57,24 +57,9 @@ enum CFixturePlugin {
         #endif
         """
 
-    struct CompileFailure: Error, CustomStringConvertible {
-        let status: Int32
-        var description: String { "cc exited with status \(status)" }
-    }
-
     /// Compiles `variant` into the shared library `output`.
     static func build(_ variant: Variant, to output: URL) throws {
-        let sourceFile = output.deletingLastPathComponent().appendingPathComponent("fixture.c")
-        try Data(source.utf8).write(to: sourceFile)
-        let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-I", include] + variant.definitions
-            + ["-o", output.path, sourceFile.path]
-        try process.run()
-        process.waitUntilExit()
-        try FileManager.default.removeItem(at: sourceFile)
-        guard process.terminationStatus == 0 else { throw CompileFailure(status: process.terminationStatus) }
+        try CCompiler.build(source, definitions: variant.definitions, to: output)
     }
 }
 

@@ -100,16 +100,7 @@ enum CrashingPlugin {
 
     /// Compiles the plugin with `fault` into the shared library `output`.
     static func build(_ fault: Fault, to output: URL) throws {
-        let sourceFile = output.deletingLastPathComponent().appendingPathComponent("crashing.c")
-        try Data(source.utf8).write(to: sourceFile)
-        let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-I", include, "-D\(fault.rawValue)", "-o", output.path, sourceFile.path]
-        try process.run()
-        process.waitUntilExit()
-        try FileManager.default.removeItem(at: sourceFile)
-        guard process.terminationStatus == 0 else { throw CFixturePlugin.CompileFailure(status: process.terminationStatus) }
+        try CCompiler.build(source, definitions: ["-D\(fault.rawValue)"], to: output)
     }
 }
 

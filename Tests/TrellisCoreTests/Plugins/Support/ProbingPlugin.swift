@@ -94,16 +94,7 @@ enum ProbingPlugin {
 
     /// Compiles plugin `id` (the probe, or the liar) into the shared library `output`.
     static func build(id: String, liar: Bool = false, to output: URL) throws {
-        let sourceFile = output.deletingLastPathComponent().appendingPathComponent("probing.c")
-        try Data((liar ? liarSource(id: id) : source(id: id)).utf8).write(to: sourceFile)
-        let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-Wall", "-Werror", "-I", include, "-o", output.path, sourceFile.path]
-        try process.run()
-        process.waitUntilExit()
-        try FileManager.default.removeItem(at: sourceFile)
-        guard process.terminationStatus == 0 else { throw CFixturePlugin.CompileFailure(status: process.terminationStatus) }
+        try CCompiler.build(liar ? liarSource(id: id) : source(id: id), definitions: ["-Werror"], to: output)
     }
 }
 
