@@ -7,7 +7,7 @@ import TrellisCore
 /// | command | effect |
 /// | --- | --- |
 /// | `go PATH` | navigates from inside the app (any route, public or not) |
-/// | `menu` | the primary menu's items: label, action, accelerators |
+/// | `menu` | the primary menu's items: label, action, accelerators, enabled |
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
 /// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
@@ -20,7 +20,11 @@ extension GtkFrontend {
         case "menu":
             let items = window.menu.items.map { item -> JSONValue in
                 let accels = Actions.accelerators(for: item.action, application: application.pointer)
-                return ["label": .string(item.label), "action": .string(item.action), "accels": .array(accels.map { .string($0) })]
+                let name = item.action.split(separator: ".").last.map(String.init) ?? item.action
+                let group = item.action.hasPrefix("app.") ? application.pointer : window.window
+                let enabled = g_action_group_get_action_enabled(group.as(), name) != 0
+                return ["label": .string(item.label), "action": .string(item.action), "accels": .array(accels.map { .string($0) }),
+                        "enabled": .bool(enabled)]
             }
             reply(["ok": true, "items": .array(items)])
         case "icon":

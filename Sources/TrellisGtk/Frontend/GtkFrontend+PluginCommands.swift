@@ -30,6 +30,23 @@ extension GtkFrontend {
             addMenuAction(contribution.actionName, label: contribution.command.title, section: .plugins,
                           accelerators: accelerators) { host.invoke(contribution) }
         }
+        // A disabled or failed plugin's commands are greyed out until it loads again.
+        let contributions = host.commandContributions()
+        let update: @MainActor (GtkFrontend) -> Void = { frontend in
+            for contribution in contributions {
+                let state = host.report(for: contribution.plugin)?.state
+                frontend.setActionEnabled(contribution.actionName, state == .loaded || state?.isWaiting == true)
+            }
+        }
+        update(self)
+        host.bus.watchOnMainActor("plugin:*", owner: self) { frontend, _ in update(frontend) }
+    }
+
+    /// Enables or disables window action `name` (its menu item and shortcut follow).
+    func setActionEnabled(_ name: String, _ enabled: Bool) {
+        // Every window action Trellis adds is a GSimpleAction (`Actions.add`).
+        guard let action = g_action_map_lookup_action(window.window.as(), name) else { return }
+        g_simple_action_set_enabled(GObjectPointer(action).as(), enabled ? 1 : 0)
     }
 
     /// The first action bound to `accelerator` in `application`, or nil.

@@ -51,6 +51,21 @@ final class PluginCommandsWindowTests: XCTestCase {
         let catalog = try app.dump { $0["title"] == "Catalog" }
         XCTAssertEqual(catalog["title"], "Catalog", "the plugin's command opened the catalog")
         try app.screenshot("plugin-commands")
+
+        // Disabled, the plugin's commands are greyed out; enabled again, they come back.
+        func showEnabled() throws -> JSONValue? {
+            try app.send("menu")["items"]?.arrayValue?.first { $0["label"] == "Show the Catalog" }?["enabled"] ?? nil
+        }
+        XCTAssertEqual(try showEnabled(), true)
+        try app.send("go /plugins")
+        let rows = try app.dump { $0["rows"]?.arrayValue?.contains { $0["text"]?.stringValue?.hasPrefix("Greeter · 0.1.0 · loaded") == true } == true }
+        let index = try XCTUnwrap(rows["rows"]?.arrayValue?.firstIndex { $0["text"]?.stringValue?.hasPrefix("Greeter") == true })
+        try app.send("toggle \(index)")
+        _ = try app.dump { $0["rows"]?[index]?["text"]?.stringValue?.hasPrefix("Greeter · 0.1.0 · disabled") == true }
+        XCTAssertEqual(try showEnabled(), false)
+        try app.send("toggle \(index)")
+        _ = try app.dump { $0["rows"]?[index]?["text"]?.stringValue?.hasPrefix("Greeter · 0.1.0 · loaded") == true }
+        XCTAssertEqual(try showEnabled(), true)
         XCTAssertEqual(app.finish(), 0)
     }
 }
