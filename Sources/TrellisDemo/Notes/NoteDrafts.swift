@@ -8,18 +8,30 @@ import TrellisCore
 ///
 /// Keystrokes change the drafts in memory; the file is written at most every ``writeDelay``
 /// (a 1 MiB note is not encoded again on every key) and when the drafts are released, always
-/// off the main actor (encoding a 10 MiB draft must not stall the window), in order, on one
-/// queue that a new `NoteDrafts` waits for before reading. A crash can lose the last
-/// ``writeDelay`` of typing.
+/// off the main actor (encoding a 10 MiB draft must not stall the window), in order, on the
+/// file's own queue, which a new `NoteDrafts` of the same store waits for before reading (and
+/// one of another store does not: a slow write elsewhere never blocks its main actor). A crash
+/// can lose the last ``writeDelay`` of typing.
 @MainActor
 final class NoteDrafts {
     /// How long a change waits before the file is written (more changes join it).
     static let writeDelay = Duration.milliseconds(500)
 
-    /// Where every drafts file is written, one write after the other.
-    private static let writer = DispatchQueue(label: "trellis.demo.drafts")
+    /// One queue per drafts file (by the store's path), writing it one write after the other.
+    private static let writers = LockedState<[String: DispatchQueue]>([:])
+
+    private static func writer(for storeURL: URL) -> DispatchQueue {
+        writers.withLock { writers in
+            let key = storeURL.standardizedFileURL.path
+            if let queue = writers[key] { return queue }
+            let queue = DispatchQueue(label: "trellis.demo.drafts")
+            writers[key] = queue
+            return queue
+        }
+    }
 
     private let file: SideFile<[String: [String: String]]>
+    private let writer: DispatchQueue
     private var drafts: [String: [String: String]]
     private var writeScheduled = false
 
@@ -27,7 +39,9 @@ final class NoteDrafts {
     init(storeURL: URL) {
         let file = SideFile<[String: [String: String]]>(beside: storeURL, name: "drafts")
         self.file = file
-        drafts = Self.writer.sync { file.load() } ?? [:]
+        let writer = Self.writer(for: storeURL)
+        self.writer = writer
+        drafts = writer.sync { file.load() } ?? [:]
     }
 
     /// The key of a note's draft: its id, or `new` for a note not saved yet.
@@ -56,7 +70,7 @@ final class NoteDrafts {
         guard writeScheduled else { return }
         writeScheduled = false
         let (file, drafts) = (file, drafts)
-        Self.writer.async { file.save(drafts) }
+        writer.async { file.save(drafts) }
     }
 
     private func scheduleWrite() {

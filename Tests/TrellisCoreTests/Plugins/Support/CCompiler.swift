@@ -16,7 +16,7 @@ enum CCompiler {
         let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["cc", "-shared", "-fPIC", "-Wall", "-I", include] + definitions + ["-o", output.path, sourceFile.path]
+        process.arguments = ["cc", "-shared", "-fPIC", "-I", include] + definitions + ["-o", output.path, sourceFile.path]
         try process.run()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw Failure(status: process.terminationStatus) }

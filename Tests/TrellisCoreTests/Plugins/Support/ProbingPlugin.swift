@@ -94,7 +94,7 @@ enum ProbingPlugin {
 
     /// Compiles plugin `id` (the probe, or the liar) into the shared library `output`.
     static func build(id: String, liar: Bool = false, to output: URL) throws {
-        try CCompiler.build(liar ? liarSource(id: id) : source(id: id), definitions: ["-Werror"], to: output)
+        try CCompiler.build(liar ? liarSource(id: id) : source(id: id), definitions: ["-Wall", "-Werror"], to: output)
     }
 }
 
