@@ -74,8 +74,8 @@ struct PluginActivationTests {
 
     @Test("bad activation events are refused naming the file and the key", arguments: [
         (#"["onCommand:nope"]"#, #"key "activation[0]": "nope" is not one of the plugin's commands"#),
-        (#"["onRoute:/x"]"#, #"key "activation[0]": onRoute: needs routes contributed by plugins"#),
-        (#"["whenever"]"#, #"key "activation[0]": "whenever" is not onStartup, onCommand:ID or onEvent:PATTERN"#),
+        (#"["onRoute:/x"]"#, #"key "activation[0]": "/x" is not one of the plugin's routes"#),
+        (#"["whenever"]"#, #"key "activation[0]": "whenever" is not onStartup, onCommand:ID, onEvent:PATTERN or onRoute:PATTERN"#),
         (#"[]"#, #"key "activation""#),
         (#"["onEvent:"]"#, #"key "activation[0]": onEvent: needs an event pattern"#),
     ])

@@ -61,13 +61,16 @@ public struct PluginManifest: Sendable, Hashable {
     /// When the plugin's library is opened (`"activation"`; default `[.onStartup]`: see
     /// ``PluginActivation``).
     public var activation: [PluginActivation]
+    /// The pages the plugin contributes (`"routes"`: see ``PluginRoute``).
+    public var routes: [PluginRoute]
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
                 permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
-                statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup]) {
+                statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup],
+                routes: [PluginRoute] = []) {
         self.id = id
         self.name = name
         self.version = version
@@ -82,6 +85,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.commands = commands
         self.statusItems = statusItems
         self.activation = activation
+        self.routes = routes
     }
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
@@ -145,8 +149,13 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             statusItems = []
         }
+        if let value = object["routes"], !value.isNull {
+            routes = try PluginRoute.list(json: value, file: file)
+        } else {
+            routes = []
+        }
         if let value = object["activation"], !value.isNull {
-            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), file: file)
+            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), routes: routes.map(\.pattern), file: file)
         } else {
             activation = [.onStartup]
         }
@@ -166,6 +175,7 @@ public struct PluginManifest: Sendable, Hashable {
         if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
+        if !routes.isEmpty { members["routes"] = .array(routes.map(\.json)) }
         if activation != [.onStartup] { members["activation"] = .array(activation.map { .string($0.description) }) }
         return .object(members)
     }

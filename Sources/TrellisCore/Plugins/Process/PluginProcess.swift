@@ -231,7 +231,7 @@ final class PluginProcess: Sendable {
         }
     }
 
-    private func kill(because reason: String) {
+    func kill(because reason: String) {
         let first = state.withLock { state in
             defer { if state.killReason == nil { state.killReason = reason } }
             return state.killReason == nil && !state.ended
