@@ -13,8 +13,12 @@ public struct PluginCommandContribution: Sendable, Hashable {
 
     /// A name for the window's action, unique per plugin and command: `plugin-<plugin>-<id>`
     /// with every character GAction does not allow as `-`.
-    public var actionName: String {
-        let name = "plugin-\(plugin)-\(command.id)"
+    public var actionName: String { Self.actionName(plugin: plugin, item: command.id) }
+
+    /// A window action's name for item `item` of plugin `plugin`: `plugin-<plugin>-<item>` with
+    /// every character GAction does not allow as `-`.
+    public static func actionName(plugin: String, item: String) -> String {
+        let name = "plugin-\(plugin)-\(item)"
         return String(name.unicodeScalars.map { scalar in
             scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || scalar == "." || scalar == "-"
                 ? Character(scalar) : "-"

@@ -150,6 +150,7 @@ extension GtkFrontend {
         result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
+        if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }
         if let list = currentView?.list {
             result["count"] = .number(Double(list.model.count))
             result["rows"] = .array(list.visibleRows().map { row in

@@ -10,6 +10,7 @@ import Foundation
 /// | `weather:page:fetch`     | `{"page", "start", "count"}` (table pages) | `weather:page:rows` |
 /// | `weather:page:action`    | `{"page", "action", "values"}` (a form's button) | `weather:page:message` or `show` (optional) |
 /// | `weather:page:activate`  | `{"page", "row"}` (a table row opened) | anything (optional) |
+/// | `weather:page:close`     | `{"page"}` (the page is gone: forget it) | nothing |
 ///
 /// What the plugin triggers, each with the `"page"` it was asked for:
 /// - `weather:page:show`: `{"page", "title"?, "text": "…"}`, or `"table": {"count": n}`, or
@@ -48,10 +49,13 @@ public final class PluginPage: PageController {
     /// Requests sent and not answered yet, with when they were sent.
     private var awaiting: [String: ContinuousClock.Instant] = [:]
     private var watchdog: Task<Void, Never>?
+    /// Kept for `deinit`, which tells the plugin the page is gone.
+    private let bus: EventBus
 
     public required init(values: RouteValues, shell: Shell) {
         plugin = values.options["plugin"]?.stringValue ?? ""
         pages = shell.resolve(PluginPages.self)
+        bus = shell.bus
         super.init(values: values, shell: shell)
         let route = pages?.route(plugin: plugin, pattern: values.pattern)
         title = route.map { tr($0.title) } ?? plugin
@@ -65,6 +69,7 @@ public final class PluginPage: PageController {
 
     deinit {
         watchdog?.cancel()
+        bus.trigger("\(plugin):page:close", ["page": .number(Double(id.rawValue))])
     }
 
     /// The plugin's display name (its manifest's `name`), for messages.
@@ -281,7 +286,9 @@ public final class PluginPage: PageController {
         guard event.data["plugin"]?.stringValue == plugin else { return }
         switch event.message {
         case "plugin:crashed":
-            fail(tr("The plugin “%@” stopped: %@", pluginName, event.data["reason"]?.stringValue ?? ""))
+            // The report says more than the event once the host gave up ("disabled after 3 crashes…").
+            let reason = pages?.host.report(for: plugin)?.state.failure?.description ?? event.data["reason"]?.stringValue ?? ""
+            fail(tr("The plugin “%@” stopped: %@", pluginName, reason))
         case "plugin:disabled":
             fail(tr("The plugin “%@” is turned off.", pluginName), action: PageAction(id: "restart", label: tr("Turn On")))
         default:
