@@ -9,7 +9,7 @@ import TrellisTesting
 struct PluginActivationTests {
     static func install(_ sandbox: PluginSandbox, _ id: String, extra: String) throws -> URL {
         let folder = try sandbox.writeManifest(folder: id, """
-            {"id": "\(id)", "name": "\(id)", "version": "1", "abiVersion": 1, "library": "lib\(id).so", \(extra)}
+            {"id": "\(id)", "name": "\(id)", "version": "1", "abiVersion": 2, "library": "lib\(id).so", \(extra)}
             """)
         let library = folder.appendingPathComponent("lib\(id).so")
         try ProbingPlugin.build(id: id, to: library)
@@ -80,7 +80,7 @@ struct PluginActivationTests {
         (#"["onEvent:"]"#, #"key "activation[0]": onEvent: needs an event pattern"#),
     ])
     func refused(activation: String, expected: String) {
-        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "activation": \#(activation)}"#
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 2, "library": "libp.so", "activation": \#(activation)}"#
         #expect {
             try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
         } throws: { error in

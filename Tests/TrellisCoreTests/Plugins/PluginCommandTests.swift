@@ -9,7 +9,7 @@ import TrellisTesting
 @Suite("Plugin commands")
 struct PluginCommandTests {
     static func manifest(_ id: String, commands: String) -> String {
-        #"{"id": "\#(id)", "name": "\#(id)", "version": "1", "abiVersion": 1, "library": "lib\#(id).so", "commands": \#(commands)}"#
+        #"{"id": "\#(id)", "name": "\#(id)", "version": "1", "abiVersion": 2, "library": "lib\#(id).so", "commands": \#(commands)}"#
     }
 
     @Test("a manifest's commands are read with their titles, accelerators and placement")
@@ -119,7 +119,7 @@ struct PluginStatusItemTests {
         (#"{"id": "a"}"#, #"key "statusItems""#),
     ])
     func refused(items: String, expected: String) {
-        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "statusItems": \#(items)}"#
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 2, "library": "libp.so", "statusItems": \#(items)}"#
         #expect {
             try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
         } throws: { error in

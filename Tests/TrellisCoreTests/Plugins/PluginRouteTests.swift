@@ -6,7 +6,7 @@ import Testing
 @Suite("Plugin routes")
 struct PluginRouteTests {
     static func manifest(routes: String, activation: String = #"["onStartup"]"#) -> String {
-        #"{"id": "weather", "name": "Weather", "version": "1", "abiVersion": 1, "library": "libw.so", "routes": \#(routes), "activation": \#(activation)}"#
+        #"{"id": "weather", "name": "Weather", "version": "1", "abiVersion": 2, "library": "libw.so", "routes": \#(routes), "activation": \#(activation)}"#
     }
 
     @Test("routes are read with their title, content and visibility; onRoute: names one of them")

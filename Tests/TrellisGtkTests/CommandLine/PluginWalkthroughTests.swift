@@ -42,7 +42,7 @@ struct PluginsListingCrashTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let marker = root.appendingPathComponent("the-entry-ran")
         try Data("""
-            {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 1, "library": "libmarking.so",
+            {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 2, "library": "libmarking.so",
              "permissions": {"watch": ["network:*"]}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("marking.c")
@@ -83,7 +83,7 @@ struct PluginsListingCrashTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try Data("""
-            {"id": "aborting", "name": "Aborting", "version": "0.0.1", "abiVersion": 1,
+            {"id": "aborting", "name": "Aborting", "version": "0.0.1", "abiVersion": 2,
              "library": "libaborting.so", "services": ["aborting"], "autostart": {"aborting": null}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("aborting.c")

@@ -27,7 +27,7 @@ final class PluginPagesWindowTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("""
-            {"id": "big", "name": "Big Table", "version": "1", "abiVersion": 1, "library": "libbig.so", "permissions": {},
+            {"id": "big", "name": "Big Table", "version": "1", "abiVersion": 2, "library": "libbig.so", "permissions": {},
              "routes": [{"pattern": "/big", "title": "A Million Rows", "content": "table", "public": true}],
              "commands": [{"id": "crash", "title": "Crash the Big Table"}]}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))

@@ -6,7 +6,7 @@ import Foundation
 /// table whose plugin sends the wrong number of rows, and a page the plugin never answers.
 enum PagesPlugin {
     static let manifest = """
-        {"id": "pages", "name": "Pages", "version": "1", "abiVersion": 1, "library": "libpages.so",
+        {"id": "pages", "name": "Pages", "version": "1", "abiVersion": 2, "library": "libpages.so",
          "routes": [
            {"pattern": "/pages/hello", "title": "Hello", "content": "text", "public": true},
            {"pattern": "/pages/rows", "title": "Rows", "content": "table"},

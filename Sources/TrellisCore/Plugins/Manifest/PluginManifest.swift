@@ -8,7 +8,7 @@ import Foundation
 ///   "id": "network-activity",
 ///   "name": "Network Activity",
 ///   "version": "1.0.0",
-///   "abiVersion": 1,
+///   "abiVersion": 2,
 ///   "library": "libTrellisPluginNetworkActivity.so",
 ///   "services": ["net_state"],
 ///   "dependencies": [],
@@ -63,6 +63,8 @@ public struct PluginManifest: Sendable, Hashable {
     public var activation: [PluginActivation]
     /// The pages the plugin contributes (`"routes"`: see ``PluginRoute``).
     public var routes: [PluginRoute]
+    /// The settings the plugin declares (`"settings"`: see ``PluginSetting``).
+    public var settings: [PluginSetting]
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
@@ -70,7 +72,7 @@ public struct PluginManifest: Sendable, Hashable {
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
                 permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
                 statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup],
-                routes: [PluginRoute] = []) {
+                routes: [PluginRoute] = [], settings: [PluginSetting] = []) {
         self.id = id
         self.name = name
         self.version = version
@@ -86,7 +88,13 @@ public struct PluginManifest: Sendable, Hashable {
         self.statusItems = statusItems
         self.activation = activation
         self.routes = routes
+        self.settings = settings
     }
+
+    /// The keys a manifest may have; any other is refused, naming it (a misspelt `"setings"`
+    /// would otherwise be ignored without a word).
+    public static let knownKeys = ["id", "name", "version", "abiVersion", "library", "services", "dependencies", "description",
+                                   "autostart", "isolation", "permissions", "commands", "statusItems", "activation", "routes", "settings"]
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
     public static let maximumFileSize = 64 * 1024
@@ -119,6 +127,9 @@ public struct PluginManifest: Sendable, Hashable {
     /// Validates a parsed manifest; `file` names it in errors.
     public init(json: JSONValue, file: String) throws(PluginManifestError) {
         guard let object = json.objectValue else { throw .notAnObject(file: file) }
+        if let stray = object.keys.sorted().first(where: { !Self.knownKeys.contains($0) }) {
+            throw .invalidValue(file: file, key: stray, reason: "unknown key (known: \(Self.knownKeys.joined(separator: ", ")))")
+        }
         let keys = ManifestKeys(object: object, file: file)
         id = try keys.requiredString("id")
         name = try keys.requiredString("name")
@@ -154,6 +165,11 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             routes = []
         }
+        if let value = object["settings"], !value.isNull {
+            settings = try PluginSetting.list(json: value, file: file)
+        } else {
+            settings = []
+        }
         if let value = object["activation"], !value.isNull {
             activation = try PluginActivation.list(json: value, commands: commands.map(\.id), routes: routes.map(\.pattern), file: file)
         } else {
@@ -176,6 +192,7 @@ public struct PluginManifest: Sendable, Hashable {
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
         if !routes.isEmpty { members["routes"] = .array(routes.map(\.json)) }
+        if !settings.isEmpty { members["settings"] = .array(settings.map(\.json)) }
         if activation != [.onStartup] { members["activation"] = .array(activation.map { .string($0.description) }) }
         return .object(members)
     }
