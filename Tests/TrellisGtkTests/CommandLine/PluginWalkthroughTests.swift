@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 
-/// The README's "Writing a plugin" steps, taken from the README itself and run as a reader
+/// The "Writing a plugin" article's steps (TrellisPluginSDK.docc), taken from the article itself and run as a reader
 /// would run them (their folder under a temporary HOME, `/path/to/trellis` this checkout,
 /// `trellis` this build): the copied template builds and loads, in a process of its own.
-@Suite("README: writing a plugin")
+@Suite("Docs: writing a plugin")
 struct PluginWalkthroughTests {
-    @Test("the README's plugin steps, run literally, build a plugin that trellis plugins lists as loaded")
+    @Test("the article's plugin steps, run literally, build a plugin that trellis plugins lists as loaded")
     func walkthrough() throws {
-        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Writing a plugin").dropFirst().first)
+        let article = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
+            "Sources/TrellisPluginSDK/TrellisPluginSDK.docc/WritingAPlugin.md"), encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "### Copy the template").dropFirst().first)
         let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
         #expect(block.contains("cp -r plugins/Template"), "the steps start from the template:\n\(block)")
 
