@@ -106,8 +106,12 @@ public final class HeadlessFrontend: Frontend {
             for field in form.fields {
                 switch field.style {
                 case .readOnly: lines.append("\(field.label): \(field.value)")
-                case .singleLine, .multiline: lines.append("\(field.label): [\(field.value)]")
+                case .singleLine, .multiline, .number: lines.append("\(field.label): [\(field.value)]")
+                case .choice: lines.append("\(field.label): [\(field.value) ▾]")
+                case .toggle: lines.append("[\(field.value == "true" ? "x" : " ")] \(field.label)")
+                case .heading: lines.append("## \(field.label)")
                 }
+                if !field.help.isEmpty { lines.append("   \(field.help)") }
             }
             if !form.actions.isEmpty { lines.append(form.actions.map { "(\($0.label))" }.joined(separator: " ")) }
         case .text(let text):

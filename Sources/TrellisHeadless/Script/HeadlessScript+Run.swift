@@ -47,8 +47,8 @@ extension HeadlessScript {
         case "back": if !screen.back() { throw StepFailure("already at the first page") }
         case "fill":
             guard let form = screen.form else { throw HeadlessError.noForm(page: screen.page?.title ?? "") }
-            guard let field = step.target, form.fields.contains(where: { $0.id == field && $0.style != .readOnly }) else {
-                let editable = form.fields.filter { $0.style != .readOnly }.map(\.id)
+            guard let field = step.target, form.fields.contains(where: { $0.id == field && $0.style.isEditable }) else {
+                let editable = form.fields.filter(\.style.isEditable).map(\.id)
                 throw StepFailure("no field \"\(step.target ?? "")\" to fill on this page (fields: \(editable.joined(separator: ", ")))")
             }
             try screen.fill(field, with: text)

@@ -21,6 +21,19 @@ final class PluginPagesWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testPreferencesShowThePluginsSettingsAndApplyThemAtOnce() throws {
+        let app = try AppDriver(path: "/")
+        try app.send("action win.preferences")
+        let page = try app.dump { $0["title"] == "Preferences" && $0["fields"]?["location/decimals"] != nil }
+        XCTAssertEqual(page["fields"]?["location/decimals"], "5", "\(page)")
+        try app.screenshot("plugin-settings")
+        try app.send("field location/decimals 3")
+        _ = try app.dump(until: { $0["status"]?.stringValue?.contains(#/Location: -?\d+\.\d{3}, /#) == true }, timeout: 20)
+        let stored = app.home.appendingPathComponent("config/trellis/plugin-settings/location.json")
+        XCTAssertEqual(try JSONValue(jsonData: Data(contentsOf: stored))["decimals"], 3)
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testAMillionRowPageOfACPluginAndItsCrash() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
         let folder = root.appendingPathComponent("big")

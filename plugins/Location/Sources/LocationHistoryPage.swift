@@ -8,6 +8,10 @@ enum LocationHistoryPage {
     /// The most positions kept.
     static let limit = 10_000
 
+    static func coordinates(_ data: JSONValue, decimals: Int) -> String {
+        String(format: "%.\(decimals)f, %.\(decimals)f", data["latitude"]?.doubleValue ?? 0, data["longitude"]?.doubleValue ?? 0)
+    }
+
     static func serve(on host: TrellisHost) {
         let history = LockedState<[[String]]>([])
         let pages = PluginPages(pluginID: "location", host: host)
@@ -16,7 +20,7 @@ enum LocationHistoryPage {
         host.bus.watch(LocationService.update, owner: pages) { event in
             let time = (event.data["timestamp"]?.doubleValue).map { Date(timeIntervalSince1970: $0) } ?? Date()
             let row = [time.formatted(date: .omitted, time: .standard),
-                       String(format: "%.5f, %.5f", event.data["latitude"]?.doubleValue ?? 0, event.data["longitude"]?.doubleValue ?? 0),
+                       coordinates(event.data, decimals: LocationService.decimals(host)),
                        String(format: "±%.0f m", event.data["accuracy"]?.doubleValue ?? 0)]
             pages.update(pattern) {
                 history.withLock { history -> [RowChange] in
