@@ -95,7 +95,8 @@ public final class HeadlessFrontend: Frontend {
         var header = (shell.navigator.stack.count > 1 ? "< " : "") + page.title
         if let table, table.container.isSearchable, !table.searchText.isEmpty { header += "  [search: \(table.searchText)]" }
         if isActivityVisible { header += "  [busy]" }
-        if !page.actions.isEmpty { header += "  " + page.actions.map { "(\($0.label))" }.joined(separator: " ") }
+        let buttons = page.shownActions
+        if !buttons.isEmpty { header += "  " + buttons.map { "(\($0.label))" }.joined(separator: " ") }
         var lines = [header, String(repeating: "=", count: max(8, header.count))]
         if let message = page.message { lines.append("! \(message)") }
         switch page.content {
@@ -163,8 +164,7 @@ public final class HeadlessFrontend: Frontend {
 
     /// Presses the page's header-bar button `id`.
     public func pressPageAction(_ id: String) throws(HeadlessError) {
-        guard let page, page.actions.contains(where: { $0.id == id }) else { throw .noSuchAction(id) }
-        page.perform(pageAction: id)
+        guard let page, page.press(pageAction: id) else { throw .noSuchAction(id) }
     }
 
     /// Presses Back; `false` at the root.

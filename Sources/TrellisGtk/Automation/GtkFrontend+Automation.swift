@@ -156,7 +156,7 @@ extension GtkFrontend {
             "frame": .number(Double(frameCounter)),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
-        result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
+        result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
         if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }

@@ -13,7 +13,7 @@ extension GtkFrontend {
     /// frontend.addPluginCommands(from: plugins)   // after the plugins loaded
     /// ```
     public func addPluginCommands(from host: PluginHost, logger: Logger = Logger(trellis: "trellis.plugins")) {
-        for contribution in host.commandContributions() {
+        for contribution in host.commandContributions() where contribution.command.placement == .primaryMenu {
             var accelerators: [String] = []
             if let accelerator = contribution.accelerator {
                 let what = "plugin \"\(contribution.plugin)\": command \"\(contribution.command.id)\": accelerator \(accelerator)"
@@ -32,7 +32,7 @@ extension GtkFrontend {
         }
         addPluginPages(from: host)
         // A disabled or failed plugin's commands are greyed out until it loads again.
-        let contributions = host.commandContributions()
+        let contributions = host.commandContributions().filter { $0.command.placement == .primaryMenu }
         let update: @MainActor (GtkFrontend) -> Void = { frontend in
             for contribution in contributions {
                 let state = host.report(for: contribution.plugin)?.state

@@ -95,8 +95,8 @@ public final class GtkFrontend: Frontend {
     private func showChrome(of page: PageController, view: PageView) {
         window.setTitle(page.title)
         window.showMessage(page.message)
-        window.setPageActions(page.actions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
-            page?.perform(pageAction: id)
+        window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
+            page?.press(pageAction: id)
         }
         let searchable = view.container?.isSearchable ?? false
         if searchable != window.isSearchable { window.setSearchable(searchable) }

@@ -55,10 +55,10 @@ extension HeadlessScript {
         case "press":
             if let form = screen.form, form.actions.contains(where: { $0.id == text }) {
                 try screen.press(text)
-            } else if screen.page?.actions.contains(where: { $0.id == text }) == true {
+            } else if screen.page?.shownActions.contains(where: { $0.id == text }) == true {
                 try screen.pressPageAction(text)
             } else {
-                let buttons = (screen.form?.actions.map(\.id) ?? []) + (screen.page?.actions.map(\.id) ?? [])
+                let buttons = (screen.form?.actions.map(\.id) ?? []) + (screen.page?.shownActions.map(\.id) ?? [])
                 throw StepFailure("no button \"\(text)\" on this page (buttons: \(buttons.joined(separator: ", ")))")
             }
         case "select", "toggle":

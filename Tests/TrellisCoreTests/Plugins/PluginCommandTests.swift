@@ -29,6 +29,10 @@ struct PluginCommandTests {
         (#"[{"id": "a", "title": ""}]"#, #"key "commands[0].title""#),
         (#"[{"id": "a", "title": "T", "shortcut": "x"}]"#, #"key "commands[0].shortcut": unknown key"#),
         (#"[{"id": "a", "title": "T", "placement": "toolbar"}]"#, #"key "commands[0].placement""#),
+        (#"[{"id": "a", "title": "T", "placement": "pageActions"}]"#, #"key "commands[0].routes""#),
+        (#"[{"id": "a", "title": "T", "placement": "pageActions", "routes": ["x"]}]"#, #"key "commands[0].routes[0]""#),
+        (#"[{"id": "a", "title": "T", "placement": "pageActions", "routes": ["/x"], "accelerator": "<Control>x"}]"#, #"key "commands[0].accelerator": a page action has no accelerator"#),
+        (#"[{"id": "a", "title": "T", "routes": ["/x"]}]"#, #"key "commands[0].routes": only a pageActions command"#),
         (#"[{"id": "a", "title": 5}]"#, #"key "commands[0].title""#),
     ])
     func refused(commands: String, expected: String) {

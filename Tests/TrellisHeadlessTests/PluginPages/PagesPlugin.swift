@@ -14,6 +14,7 @@ enum PagesPlugin {
            {"pattern": "/pages/bad", "title": "Bad", "content": "table"},
            {"pattern": "/pages/hang", "title": "Hang", "content": "text"}
          ],
+         "commands": [{"id": "mark", "title": "Mark", "placement": "pageActions", "routes": ["/pages/hello", "/app/:id"]}],
          "permissions": {}}
         """
 

@@ -45,7 +45,7 @@ struct PluginPageTests {
         let app = try App(isolation: isolation)
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
-        #expect(app.screen.render().hasPrefix("Hello\n"))
+        #expect(app.screen.render().hasPrefix("Hello  (Mark)\n"), "the manifest's title, and the plugin's command placed on the page")
     }
 
     @Test("a table page: rows fetched by range as the front end reads them; the plugin's inserts reach the table", arguments: [PluginIsolation.process, .inProcess])
@@ -133,6 +133,25 @@ struct PluginPageTests {
         #expect(await app.waitFor("The plugin “Pages” is turned off."), "\(app.screen.render())")
         try app.screen.pressPageAction("restart")
         #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+    }
+
+    @Test("a command placed on page actions: a button on the pages of its routes, the app's and the plugin's, telling the plugin which page")
+    func pageActions() async throws {
+        let app = try App(isolation: .process, appRoutes: ["/app/:id", "/other"])
+        let commands = EventRecorder(bus: app.shell.bus, pattern: "pages:command")
+        try app.shell.navigate(to: "/app/5")
+        #expect(app.screen.render().contains("(Mark)"), "\(app.screen.render())")
+        try app.screen.pressPageAction("plugin-pages-mark")
+        #expect(await eventually { !commands.all.isEmpty })
+        #expect(commands.all.first?.data == ["command": "mark", "path": "/app/5", "parameters": ["id": "5"]])
+        try app.shell.navigate(to: "/other")
+        #expect(!app.screen.render().contains("(Mark)"))
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"))
+        #expect(app.screen.render().contains("(Mark)"))
+        // Disabled, the plugin's buttons go.
+        _ = try app.host.setEnabled("pages", false)
+        #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
     }
 
     @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")

@@ -30,6 +30,29 @@ public final class PluginPages {
             guard let plugin = event.data["plugin"]?.stringValue else { return }
             pages.registerRoutes(of: plugin)
         }
+        // The plugins' `pageActions` commands, as buttons of the pages of their routes.
+        shell.contributePageActions { [weak self] page in self?.commandButtons(for: page) ?? [] }
+        shell.bus.watchOnMainActor("plugin:*", owner: self) { pages, _ in
+            // A command's plugin was enabled, disabled or crashed: show the buttons as they are now.
+            if let top = pages.shell?.navigator.top { top.changed() }
+        }
+    }
+
+    /// The buttons of the loaded (or waiting) plugins' `pageActions` commands for `page`.
+    private func commandButtons(for page: PageController) -> [ContributedPageAction] {
+        guard let pattern = try? RoutePattern(page.values.pattern) else { return [] }
+        let reports = host.reports.filter { $0.state == .loaded || $0.state.isWaiting }
+        let contributions = reports.flatMap { report in
+            (report.manifest?.commands ?? []).map { PluginCommandContribution(plugin: report.id, command: $0, accelerator: nil) }
+        }
+        return contributions.filter { contribution in
+            contribution.command.placement == .pageActions
+                && contribution.command.routes.contains { (try? RoutePattern($0))?.matchesSamePaths(as: pattern) == true }
+        }.map { contribution in
+            ContributedPageAction(action: PageAction(id: contribution.actionName, label: tr(contribution.command.title))) { [host] page in
+                host.invoke(contribution, page: page.values)
+            }
+        }
     }
 
     /// Registers the routes of every plugin found (loaded, waiting, disabled or failed with a
