@@ -17,7 +17,12 @@ final class PluginPagesWindowTests: XCTestCase {
         try app.screenshot("plugin-page-location-history")
         // The plugin adds a row at the top at each update (every 2 s in the demo).
         let count = page["rows"]?.arrayValue?.count ?? 0
-        _ = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 0) > count }, timeout: 20)
+        let grown = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 0) > count }, timeout: 20)
+        // Its command placed on the page: Clear empties the history (new positions come after).
+        XCTAssertEqual(grown["actions"], ["plugin-location-clear-history"], "\(grown)")
+        let before = grown["rows"]?.arrayValue?.count ?? 0
+        try app.send("page-action plugin-location-clear-history")
+        _ = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 99) < min(before, 2) }, timeout: 20)
         XCTAssertEqual(app.finish(), 0)
     }
 

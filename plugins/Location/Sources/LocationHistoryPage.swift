@@ -2,7 +2,8 @@ import Foundation
 import TrellisPluginSDK
 
 /// The plugin's page `/location/history`: every position reported since the plugin started,
-/// newest first, as a live table (its manifest's `"routes"`).
+/// newest first, as a live table (its manifest's `"routes"`), with a Clear button (its command
+/// `clear-history`, placed on the page's actions).
 enum LocationHistoryPage {
     static let pattern = "/location/history"
     /// The most positions kept.
@@ -17,6 +18,15 @@ enum LocationHistoryPage {
         let pages = PluginPages(pluginID: "location", host: host)
         pages.table(pattern, count: { _ in history.withLock(\.count) },
                     rows: { _, range in history.withLock { Array($0[range.clamped(to: $0.indices)]) } })
+        let commands = PluginCommands(pluginID: "location", host: host)
+        commands.on("clear-history") { _ in
+            pages.update(pattern) {
+                history.withLock { history -> [RowChange] in
+                    defer { history.removeAll() }
+                    return history.isEmpty ? [] : [.remove(at: 0, count: history.count)]
+                }
+            }
+        }
         host.bus.watch(LocationService.update, owner: pages) { event in
             let time = (event.data["timestamp"]?.doubleValue).map { Date(timeIntervalSince1970: $0) } ?? Date()
             let row = [time.formatted(date: .omitted, time: .standard),
