@@ -45,7 +45,7 @@ public enum DemoServices {
             shell.provide(lines)
             lines.start { [weak shell] lines in
                 guard let shell else { return }
-                DemoStatus.of(shell).showPluginLines(lines.map { tr("%@: %@", tr($0.item.title), $0.text) })
+                DemoStatus.of(shell).showPluginLines(lines.map { tr("%@: %@", Localization.translate($0.item.title, plugin: $0.plugin), $0.text) })
             }
         }
         if !shell.services.services.contains(where: { $0.name == NetworkActivity.serviceName }) {

@@ -46,8 +46,31 @@ public enum Localization {
         #endif
     }
 
+    /// The gettext domain of plugin `id`'s own catalogue: `trellis-plugin-<id>`, compiled to
+    /// `<plugin folder>/locale/<lang>/LC_MESSAGES/trellis-plugin-<id>.mo`.
+    public static func pluginDomain(_ id: String) -> String { "trellis-plugin-\(id)" }
+
+    /// Binds plugin `id`'s domain to `localeDirectory` (its folder's `locale`), in UTF-8.
+    public static func bindPlugin(_ id: String, localeDirectory: URL) {
+        #if canImport(Glibc)
+        bindtextdomain(pluginDomain(id), localeDirectory.path)
+        bind_textdomain_codeset(pluginDomain(id), "UTF-8")
+        #endif
+    }
+
+    /// A text of plugin `plugin`'s manifest (a title, a setting's description): its own
+    /// catalogue's translation, else the app's, else `english`.
+    public static func translate(_ english: String, plugin: String) -> String {
+        let own = translate(english, domain: pluginDomain(plugin))
+        return own != english ? own : translate(english)
+    }
+
     /// The translation of `english` in the current language (`english` itself when there is none).
     public static func translate(_ english: String) -> String {
+        translate(english, domain: domain)
+    }
+
+    private static func translate(_ english: String, domain: String) -> String {
         #if canImport(Glibc)
         guard !english.isEmpty else { return english }
         // dgettext returns its argument when there is no translation: compare before the

@@ -162,6 +162,13 @@ public final class PluginHost: Sendable {
             return state.reports
         }
         var (reports, sequence) = plan(after: previous)
+        for report in reports {
+            // A plugin's own translations of its manifest's texts, if it ships them.
+            let locale = report.directory.appendingPathComponent("locale")
+            if let id = report.manifest?.id, FileManager.default.fileExists(atPath: locale.path) {
+                Localization.bindPlugin(id, localeDirectory: locale)
+            }
+        }
         for id in sequence {
             guard let index = reports.firstIndex(where: { $0.id == id && $0.state == .found }) else { continue }
             reports[index] = load(reports[index], loadedSoFar: reports)

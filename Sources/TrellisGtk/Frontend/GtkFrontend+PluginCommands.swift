@@ -27,7 +27,7 @@ extension GtkFrontend {
                     accelerators = [accelerator]
                 }
             }
-            addMenuAction(contribution.actionName, label: contribution.command.title, section: .plugins,
+            addMenuAction(contribution.actionName, label: Localization.translate(contribution.command.title, plugin: contribution.plugin), section: .plugins,
                           accelerators: accelerators) { host.invoke(contribution) }
         }
         addPluginPages(from: host)
@@ -50,7 +50,7 @@ extension GtkFrontend {
         for report in host.reports {
             for route in pages.registeredRoutes(of: report.id) where !route.pattern.contains(":") && !route.pattern.contains("*") {
                 let name = PluginCommandContribution.actionName(plugin: report.id, item: "page" + route.pattern)
-                addMenuAction(name, label: tr(route.title), section: .plugins) { [weak self] in
+                addMenuAction(name, label: Localization.translate(route.title, plugin: report.id), section: .plugins) { [weak self] in
                     guard let shell = self?.shell else { return }
                     do throws(NavigationError) { try shell.navigate(to: route.pattern) } catch { shell.navigator.top?.message = error.description }
                 }

@@ -58,7 +58,7 @@ public final class PluginPage: PageController {
         bus = shell.bus
         super.init(values: values, shell: shell)
         let route = pages?.route(plugin: plugin, pattern: values.pattern)
-        title = route.map { tr($0.title) } ?? plugin
+        title = route.map { Localization.translate($0.title, plugin: plugin) } ?? plugin
         content = .text(tr("Loading…"))
         shell.bus.watchOnMainActor("\(plugin):page:*", owner: self) { page, event in page.received(event) }
         for message in ["plugin:crashed", "plugin:disabled", "plugin:enabled", "plugin:restarted", "plugin:activated", "plugin:reloaded"] {
@@ -73,7 +73,9 @@ public final class PluginPage: PageController {
     }
 
     /// The plugin's display name (its manifest's `name`), for messages.
-    private var pluginName: String { pages?.host.report(for: plugin)?.manifest?.name ?? plugin }
+    private var pluginName: String {
+        Localization.translate(pages?.host.report(for: plugin)?.manifest?.name ?? plugin, plugin: plugin)
+    }
 
     // MARK: Asking the plugin
 

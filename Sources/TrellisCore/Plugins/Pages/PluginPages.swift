@@ -49,7 +49,7 @@ public final class PluginPages {
             contribution.command.placement == .pageActions
                 && contribution.command.routes.contains { (try? RoutePattern($0))?.matchesSamePaths(as: pattern) == true }
         }.map { contribution in
-            ContributedPageAction(action: PageAction(id: contribution.actionName, label: tr(contribution.command.title))) { [host] page in
+            ContributedPageAction(action: PageAction(id: contribution.actionName, label: Localization.translate(contribution.command.title, plugin: contribution.plugin))) { [host] page in
                 host.invoke(contribution, page: page.values)
             }
         }

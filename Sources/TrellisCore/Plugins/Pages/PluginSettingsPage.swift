@@ -24,11 +24,12 @@ public final class PluginSettingsPage: PageController {
         var fields: [Form.Field] = []
         for manifest in plugins {
             let values = host.settingValues.values(of: manifest)
-            fields.append(Form.Field(id: "plugin:\(manifest.id)", label: tr(manifest.name), style: .heading))
+            let text = { (english: String) in Localization.translate(english, plugin: manifest.id) }
+            fields.append(Form.Field(id: "plugin:\(manifest.id)", label: text(manifest.name), style: .heading))
             for setting in manifest.settings {
-                fields.append(Form.Field(id: "\(manifest.id)/\(setting.key)", label: tr(setting.title), style: Self.style(setting.kind),
+                fields.append(Form.Field(id: "\(manifest.id)/\(setting.key)", label: text(setting.title), style: Self.style(setting.kind),
                                          value: Self.text(values[setting.key] ?? setting.defaultValue),
-                                         help: setting.description.isEmpty ? "" : tr(setting.description)))
+                                         help: setting.description.isEmpty ? "" : text(setting.description)))
             }
         }
         let form = Form(fields: fields)
@@ -44,7 +45,8 @@ public final class PluginSettingsPage: PageController {
             try host.setSetting(key, of: plugin, to: Self.value(text, for: setting.kind))
             message = nil
         } catch {
-            message = tr("%@ — %@: %@", tr(host.report(for: plugin)?.manifest?.name ?? plugin), tr(setting.title), error.reason)
+            message = tr("%@ — %@: %@", Localization.translate(host.report(for: plugin)?.manifest?.name ?? plugin, plugin: plugin),
+                         Localization.translate(setting.title, plugin: plugin), error.reason)
         }
     }
 
