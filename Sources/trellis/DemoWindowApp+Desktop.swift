@@ -53,10 +53,6 @@ extension DemoWindowApp {
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/notes/new") } catch { shell.navigator.top?.message = error.description }
         }
-        frontend.addMenuAction("preferences", label: tr("Preferences"), section: .application, accelerators: ["<Control>comma"]) { [weak self] in
-            guard let shell = self?.shell else { return }
-            do throws(NavigationError) { try shell.navigate(to: "/settings") } catch { shell.navigator.top?.message = error.description }
-        }
         // After the app's own actions, so that a plugin cannot take their shortcuts.
         if let plugins = shell.resolve(PluginHost.self) { frontend.addPluginCommands(from: plugins) }
         if let data = try? Resources.dataDirectory() { frontend.addIconSearchPath(data.appendingPathComponent("icons")) }
@@ -64,6 +60,12 @@ extension DemoWindowApp {
             name: "Trellis", version: Self.version, iconName: Self.applicationID,
             comments: tr("A plugin-based application shell for Linux, with a GTK 4 front end"),
             website: "https://github.com/trellis/trellis"))
+        // Preferences above About and Quit, as GNOME apps order them.
+        frontend.addMenuAction("preferences", label: tr("Preferences"), section: .application, at: 0,
+                               accelerators: ["<Control>comma"]) { [weak self] in
+            guard let shell = self?.shell else { return }
+            do throws(NavigationError) { try shell.navigate(to: "/settings") } catch { shell.navigator.top?.message = error.description }
+        }
         WindowStateKeeper.attach(to: frontend.window, application: app,
                                  file: WindowState.fileURL(application: Self.configName))
         ColorSchemeFollower.start()

@@ -60,12 +60,12 @@ extension GtkFrontend {
     /// }
     /// ```
     public func addMenuAction(_ name: String, label: String, scope: ActionScope = .window,
-                              section: PrimaryMenu.Section = .document, accelerators: [String] = [],
+                              section: PrimaryMenu.Section = .document, at position: Int? = nil, accelerators: [String] = [],
                               _ handler: @escaping @MainActor () -> Void) {
         let map = scope == .window ? window.window : application.pointer
         Actions.add(name, to: map, scope: scope.rawValue, application: application.pointer,
                     accelerators: accelerators, handler)
-        window.menu.add(label, action: "\(scope.rawValue).\(name)", section: section)
+        window.menu.add(label, action: "\(scope.rawValue).\(name)", section: section, at: position)
     }
 
     /// Adds `app.about` and its menu item (above Quit), showing `about` in a `GtkAboutDialog`.

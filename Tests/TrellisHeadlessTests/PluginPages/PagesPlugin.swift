@@ -104,11 +104,13 @@ enum PagesPlugin {
         }
         """#
 
-    /// Writes the manifest and compiles the library into `<root>/pages/`.
-    static func install(in root: URL) throws {
-        let folder = root.appendingPathComponent("pages")
+    /// Writes the manifest (with the plugin's id replaced by `id`) and compiles the library
+    /// into `<root>/<id>/`.
+    static func install(in root: URL, as id: String = "pages") throws {
+        let folder = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(manifest.utf8).write(to: folder.appendingPathComponent("plugin.json"))
+        let text = manifest.replacingOccurrences(of: #""id": "pages""#, with: #""id": "\#(id)""#)
+        try Data(text.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let sourceFile = folder.appendingPathComponent("pages.c")
         try Data(source.utf8).write(to: sourceFile)
         let include = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

@@ -17,9 +17,11 @@ struct PluginPageTests {
         let pages: PluginPages
         let root: URL
 
-        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), appRoutes: [String] = []) throws {
+        /// `secondCopy`: install the plugin a second time under this id (same routes).
+        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), appRoutes: [String] = [], secondCopy: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
             try PagesPlugin.install(in: root)
+            if let secondCopy { try PagesPlugin.install(in: root, as: secondCopy) }
             for pattern in appRoutes { try shell.route(pattern, to: PageController.self) }
             host = PluginHost(bus: shell.bus, services: shell.services,
                               searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
@@ -102,7 +104,7 @@ struct PluginPageTests {
 
     @Test("a plugin that never answers: its process is stopped after the deadline, the page says why, and the window goes on")
     func hang() async throws {
-        let app = try App(isolation: .process, deadline: .milliseconds(500))
+        let app = try App(isolation: .process, deadline: .seconds(2))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
@@ -152,6 +154,16 @@ struct PluginPageTests {
         // Disabled, the plugin's buttons go.
         _ = try app.host.setEnabled("pages", false)
         #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
+    }
+
+    @Test("two plugins contributing one route: the first found keeps it, the second's is refused naming both, and it still loads")
+    func twoPlugins() async throws {
+        let app = try App(isolation: .process, secondCopy: "pages-again")
+        let refusals = app.pages.registerRoutes()
+        #expect(refusals.contains(#"plugin "pages-again": route /pages/hello refused: plugin "pages" has /pages/hello already"#), "\(refusals)")
+        #expect(app.host.report(for: "pages-again")?.state == .loaded)
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"), "served by the first plugin: \(app.screen.render())")
     }
 
     @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")
