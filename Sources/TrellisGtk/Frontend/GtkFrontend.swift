@@ -53,6 +53,7 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         installStandardActions()
         installNotificationDisplay()
+        installNoticeDisplay()
     }
 
     // MARK: - Frontend

@@ -27,6 +27,8 @@ public final class ShellWindow {
     private(set) var pageActionButtons: [String: GObjectPointer] = [:]
     /// The primary menu at the end of the header bar.
     public let menu: PrimaryMenu
+    /// The in-app notification over the page ("Deleted “Groceries” · Undo").
+    public let noticeBar = NoticeBar()
 
     /// Called when the user asks to go back (back button, Alt+Left, Escape).
     public var onBack: (() -> Void)?
@@ -84,7 +86,8 @@ public final class ShellWindow {
         g_object_bind_property(searchButton.as(), "active", searchBar.as(), "search-mode-enabled",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
 
-        messageLabel = GObjectPointer(gtk_label_new(nil))!
+        // An alert: a screen reader speaks a validation error or failure as it appears.
+        messageLabel = makeAlertLabel()
         addStyleClass(messageLabel, "error")
         gtk_label_set_wrap(messageLabel.opaque, 1)
         gtk_widget_set_margin_start(messageLabel.as(), 12)
@@ -108,7 +111,11 @@ public final class ShellWindow {
         let content = GObjectPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))!
         gtk_box_append(content.as(), searchBar.as())
         gtk_box_append(content.as(), messageLabel.as())
-        gtk_box_append(content.as(), stack.as())
+        let pageArea = GObjectPointer(gtk_overlay_new())!
+        gtk_widget_set_vexpand(pageArea.as(), 1)
+        gtk_overlay_set_child(pageArea.as(), stack.as())
+        gtk_overlay_add_overlay(pageArea.as(), noticeBar.widget.as())
+        gtk_box_append(content.as(), pageArea.as())
         gtk_box_append(content.as(), statusLabel.as())
         gtk_window_set_child(window.as(), content.as())
         gtk_search_bar_set_key_capture_widget(searchBar.opaque, window.as())
