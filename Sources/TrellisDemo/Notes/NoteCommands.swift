@@ -7,13 +7,16 @@ import TrellisStore
 /// | command | validation | business | view | error command |
 /// | --- | --- | --- | --- | --- |
 /// | `note.save` | ``NoteValidation`` | ``SaveNote`` | ``NoteSaved`` | `note.invalid` → ``ShowNoteProblem`` |
-/// | `note.delete` | | ``DeleteNote`` | ``NoteSaved`` | `default` → ``ShowNoteProblem`` |
+/// | `note.delete` | | ``DeleteNote`` | ``NoteDeleted`` | `default` → ``ShowNoteProblem`` |
+/// | `note.restore` | | ``RestoreNote`` | | `default` → ``ShowNoteProblem`` |
 ///
 /// Validation and business run off the main thread; saving goes through a background
 /// context, and the notes list follows through its fetched results.
 enum NoteCommands {
     static let save = "note.save"
     static let delete = "note.delete"
+    /// Undoes a delete: the note comes back with its id (the notice's Undo, Ctrl+Z).
+    static let restore = "note.restore"
     static let invalid = "note.invalid"
     /// The longest title accepted, in characters.
     static let maximumTitleLength = 200
@@ -31,7 +34,8 @@ enum NoteCommands {
         controller.mapView(save) { [weak shell] in NoteSaved(shell: shell) }
         controller.mapError(invalid) { [weak shell] in ShowNoteProblem(shell: shell) }
         controller.mapBusiness(delete) { DeleteNote(context: background) }
-        controller.mapView(delete) { [weak shell] in NoteSaved(shell: shell) }
+        controller.mapView(delete) { [weak shell] in NoteDeleted(shell: shell) }
+        controller.mapBusiness(restore) { RestoreNote(context: background) }
         controller.mapError("default") { [weak shell] in ShowNoteProblem(shell: shell) }
     }
 }
@@ -90,7 +94,7 @@ struct SaveNote: ControlObject {
     }
 }
 
-/// Deletes the note `id` (BCO).
+/// Deletes the note `id` (BCO); adds `deleted`, its attributes as they were, for the undo.
 struct DeleteNote: ControlObject {
     let context: BackgroundContext
 
@@ -98,11 +102,14 @@ struct DeleteNote: ControlObject {
         guard let id = request.parameters["id"]?.stringValue, let uuid = UUID(uuidString: id) else {
             throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
         }
-        try await context.perform { context in
+        let deleted = try await context.perform { context in
             guard let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else { throw NoteError.missing(id) }
+            let attributes = note.entity.attributes.map { ($0.name, note[$0.name].json) }
             try context.delete(note)
             try context.save()
+            return JSONValue.object(Dictionary(attributes, uniquingKeysWith: { _, last in last }))
         }
+        request.parameters["deleted"] = deleted
         return .continue
     }
 }
