@@ -27,7 +27,7 @@ final class ScreenReaderTests: XCTestCase {
     }
 
     func testEveryCheckBoxOfTheFavouritesIsNamedByItsGenre() throws {
-        let app = try AppDriver(path: "/favourites")
+        let app = try AppDriver(path: "/favourites/add")
         try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }
         let nodes = try accessibleNodes(of: app)
         let boxes = nodes.all.filter { $0["role"] == "check box" }
