@@ -8,7 +8,7 @@ import TrellisCore
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields |
+/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, content width |
 /// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
 /// | `toggle N` | clicks the checkbox of row N |
 /// | `back` | clicks the header bar's back button |
@@ -169,6 +169,7 @@ extension GtkFrontend {
             })
         }
         result["placeholder"] = currentView?.placeholder.map { .string($0) } ?? .null
+        result["contentWidth"] = .number(Double(currentView?.contentWidth ?? 0))
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
             let focus = gtk_root_get_focus(window.window.as())
