@@ -1,8 +1,9 @@
 import CGtk
 
 /// A new label that assistive technologies treat as an alert (`GTK_ACCESSIBLE_ROLE_ALERT`,
-/// which GTK's AT-SPI bridge exposes as a notification): a screen reader speaks its text when
-/// it is shown, instead of leaving it as one more label on the page. Used for the page's
+/// which GTK's AT-SPI bridge exposes with role "alert", named by its text, and only while it is
+/// shown): what screen readers such as Orca announce when it appears, instead of one more label
+/// on the page. Used for the page's
 /// message (validation errors, failures) and the window's notices.
 ///
 /// A widget's accessible role can only be given at construction (`accessible-role` is a

@@ -38,7 +38,7 @@ public final class NoticeBar {
         closeButton = GObjectPointer(gtk_button_new_from_icon_name("window-close-symbolic"))!
         gtk_button_set_has_frame(closeButton.as(), 0)
         gtk_widget_set_valign(closeButton.as(), GTK_ALIGN_CENTER)
-        setAccessibleName(closeButton, tr("Close"))
+        setAccessibleName(closeButton, tr("Close notice"))
         gtk_box_append(box.as(), label.as())
         gtk_box_append(box.as(), undoButton.as())
         gtk_box_append(box.as(), closeButton.as())

@@ -5,13 +5,14 @@ import XCTest
 /// The window as a screen reader finds it: a real AT-SPI client (pyatspi, the library Orca is
 /// built on) walks the running app's accessibility tree over the accessibility bus.
 final class ScreenReaderTests: XCTestCase {
-    /// The interactive nodes of the app and the unnamed ones, as the AT-SPI client reports them.
-    private func accessibleNodes(of app: AppDriver) throws -> (all: [JSONValue], unnamed: [JSONValue]) {
+    /// The interactive nodes of the app, the unnamed ones and the alerts showing, as the AT-SPI
+    /// client reports them.
+    private func accessibleNodes(of app: AppDriver) throws -> (all: [JSONValue], unnamed: [JSONValue], alerts: [JSONValue]) {
         let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("atspi-names.py")
         let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "\(app.process.processIdentifier)"])
         XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
         let report = try JSONValue(jsonString: result.stdout)
-        return (report["interactive"]?.arrayValue ?? [], report["unnamed"]?.arrayValue ?? [])
+        return (report["interactive"]?.arrayValue ?? [], report["unnamed"]?.arrayValue ?? [], report["alerts"]?.arrayValue ?? [])
     }
 
     func testEveryInteractiveNodeOfTheCatalogHasAName() throws {
@@ -34,6 +35,31 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertGreaterThan(boxes.count, 10, "\(nodes.all.prefix(5))")
         XCTAssertEqual(nodes.unnamed, [])
         XCTAssertTrue(boxes.contains(["role": "check box", "name": "Фэнтези"]))
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testAValidationMessageAndANoticeAreAlertsAScreenReaderAnnounces() throws {
+        let app = try AppDriver(path: "/notes/new")
+        try app.send("field body no title")
+        try app.send("press save")
+        try app.dump { $0["message"] == "A note needs a title." }
+        var nodes = try accessibleNodes(of: app)
+        XCTAssertEqual(nodes.alerts.map { $0["text"] }, ["A note needs a title."], "\(nodes.alerts)")
+        XCTAssertEqual(nodes.alerts.first?["role"], "alert")
+
+        try app.send("field title Покупки")
+        try app.send("press save")
+        try app.dump { $0["path"] == "/notes" && $0["count"] == 1 }
+        try app.send("activate 0")
+        try app.dump { $0["buttons"]?["delete"] != nil }
+        try app.send("press delete")
+        try app.send("press delete")
+        try app.dump { $0["notice"] != .null }
+        nodes = try accessibleNodes(of: app)
+        XCTAssertEqual(nodes.alerts.map { $0["text"] }, ["Deleted “Покупки”"], "the notice; the editor's message went with it")
+        XCTAssertTrue(nodes.all.contains(["role": "push button", "name": "Undo"]))
+        XCTAssertTrue(nodes.all.contains(["role": "push button", "name": "Close notice"]))
+        XCTAssertEqual(nodes.unnamed, [])
         XCTAssertEqual(app.finish(), 0)
     }
 }

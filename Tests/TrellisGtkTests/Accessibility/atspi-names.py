@@ -4,14 +4,18 @@ accessibility bus every Linux screen reader (Orca) uses.
 
 Usage: atspi-names.py PID
 Prints one JSON object: the interactive nodes (buttons, check boxes, entries, list items,
-text fields) of the application whose process is PID, each with its role and name, and
-the unnamed ones. Exits 2 when no such application registers within 20 s.
+text fields) of the application whose process is PID, each with its role and name, the
+unnamed ones, and the alerts (nodes a screen reader announces as they appear: role
+notification or alert; GTK leaves hidden widgets out of the tree), with their text. Exits 2 when no such application
+registers within 20 s.
 """
 import json
 import sys
 import time
 
 import pyatspi
+
+ALERTS = {pyatspi.ROLE_NOTIFICATION, pyatspi.ROLE_ALERT}
 
 INTERACTIVE = {
     pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TOGGLE_BUTTON, pyatspi.ROLE_CHECK_BOX, pyatspi.ROLE_ENTRY,
@@ -32,17 +36,27 @@ def application(pid, timeout=20.0):
     return None
 
 
-def walk(node, found):
+def text_of(node):
+    try:
+        text = node.queryText()
+        return text.getText(0, text.characterCount)
+    except Exception:
+        return ""
+
+
+def walk(node, found, alerts):
     try:
         role = node.getRole()
         if role in INTERACTIVE:
             found.append({"role": node.getRoleName(), "name": node.name or ""})
+        if role in ALERTS:
+            alerts.append({"role": node.getRoleName(), "name": node.name or "", "text": text_of(node)})
         children = list(node)
     except Exception:
         return
     for child in children:
         if child is not None:
-            walk(child, found)
+            walk(child, found, alerts)
 
 
 def main():
@@ -50,9 +64,10 @@ def main():
     if app is None:
         print(json.dumps({"error": "the application did not register on the accessibility bus"}))
         return 2
-    nodes = []
-    walk(app, nodes)
-    print(json.dumps({"interactive": nodes, "unnamed": [n for n in nodes if not n["name"].strip()]}, ensure_ascii=False))
+    nodes, alerts = [], []
+    walk(app, nodes, alerts)
+    print(json.dumps({"interactive": nodes, "unnamed": [n for n in nodes if not n["name"].strip()], "alerts": alerts},
+                     ensure_ascii=False))
     return 0
 
 
