@@ -52,6 +52,7 @@ public final class VirtualListView {
         Signals.connect(listView, "activate", uint: { [weak self] _, position in
             self?.onActivate?(Int(position))
         })
+        installSpaceToggle()
     }
 
     /// Announces a change of the source (see ``VirtualListModel/itemsChanged(position:removed:added:)``).
@@ -129,6 +130,46 @@ public final class VirtualListView {
     private func nameRow(_ box: UnsafeMutablePointer<GtkWidget>, _ name: String) {
         guard let rowWidget = gtk_widget_get_parent(box) else { return }
         setAccessibleLabel(GObjectPointer(rowWidget), name)
+    }
+
+    // MARK: - Keys
+
+    /// Holds the Space shortcut's handler for GTK (released with the shortcut).
+    final class ShortcutBox {
+        let body: @MainActor () -> Bool
+        init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
+    }
+
+    /// Space on a row with a checkbox ticks or unticks it, as a click does (GTK's Space would
+    /// select the row, which these lists do not do; Enter activates a row as GTK has it). In
+    /// the capture phase, so that a focused check button does not toggle it a second time.
+    private func installSpaceToggle() {
+        let controller = GObjectPointer(gtk_shortcut_controller_new())!
+        gtk_event_controller_set_propagation_phase(controller.as(), GTK_PHASE_CAPTURE)
+        let callback: GtkShortcutFunc = { _, _, data in
+            let box = Unmanaged<ShortcutBox>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.body() } ? 1 : 0
+        }
+        let release: GDestroyNotify = { data in Unmanaged<ShortcutBox>.fromOpaque(data!).release() }
+        // The action owns the box (released by `release` when the shortcut goes with the list).
+        let box = Unmanaged.passRetained(ShortcutBox { [weak self] in self?.toggleFocusedRow() ?? false }).toOpaque()
+        let shortcut = gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_space), GdkModifierType(rawValue: 0)),
+                                        gtk_callback_action_new(callback, box, release))
+        gtk_shortcut_controller_add_shortcut(controller.as(), shortcut)
+        gtk_widget_add_controller(listView.as(), controller.as())
+    }
+
+    /// Toggles the focused row's checkbox; `false` (the key goes on) when no row with a
+    /// checkbox has the focus.
+    private func toggleFocusedRow() -> Bool {
+        guard let focused = gtk_widget_get_focus_child(listView.as()) else { return false }
+        for listItem in bound {
+            guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_parent(box) == focused else { continue }
+            guard let check = gtk_widget_get_first_child(box), gtk_widget_get_visible(check) != 0 else { return false }
+            onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
+            return true
+        }
+        return false
     }
 
     // MARK: - Acting as the user (automation)
