@@ -8,7 +8,7 @@ import TrellisCore
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, content width |
+/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, buttons, content width |
 /// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
 /// | `toggle N` | clicks the checkbox of row N |
 /// | `back` | clicks the header bar's back button |
@@ -181,6 +181,9 @@ extension GtkFrontend {
             result["buttons"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
                 let styles = ["suggested-action", "destructive-action"].filter { (style: String) in gtk_widget_has_css_class(button.as(), style) != 0 }
                 return .array(styles.map { .string($0) })
+            })
+            result["buttonLabels"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
+                .string(gtk_button_get_label(button.as()).map { String(cString: $0) } ?? "")
             })
         }
         desktopSnapshot(into: &result)

@@ -138,6 +138,10 @@ public final class ShellWindow {
     public func push(_ page: GObjectPointer, title: String) -> String {
         pageCounter += 1
         let name = "page-\(pageCounter)"
+        // A screen reader reads the page on top only, not the pages kept under it.
+        if let covered = pageNames.last.flatMap({ gtk_stack_get_child_by_name(stack.opaque, $0) }) {
+            setAccessibleHidden(gobj(covered), true)
+        }
         gtk_stack_add_named(stack.opaque, page.as(), name)
         pageNames.append(name)
         gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT)
@@ -151,6 +155,7 @@ public final class ShellWindow {
               let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
         gtk_stack_set_visible_child_full(stack.opaque, pageNames.last!, GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
         gtk_stack_remove(stack.opaque, child)
+        if let uncovered = gtk_stack_get_child_by_name(stack.opaque, pageNames.last!) { setAccessibleHidden(gobj(uncovered), false) }
         update(title: title)
     }
 
@@ -160,7 +165,7 @@ public final class ShellWindow {
         let visible = gtk_stack_get_visible_child_name(stack.opaque).map { String(cString: $0) } == name
         gtk_stack_remove(stack.opaque, child)
         gtk_stack_add_named(stack.opaque, page.as(), name)
-        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) }
+        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) } else { setAccessibleHidden(page, true) }
     }
 
     /// The number of pages on the stack.

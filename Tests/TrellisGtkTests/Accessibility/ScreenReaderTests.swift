@@ -15,6 +15,33 @@ final class ScreenReaderTests: XCTestCase {
         return (report["interactive"]?.arrayValue ?? [], report["unnamed"]?.arrayValue ?? [], report["alerts"]?.arrayValue ?? [])
     }
 
+    /// Performs AT-SPI action `action` of the node `role` named `name`, as a screen reader does.
+    private func perform(_ action: String, on role: String, named name: String, in app: AppDriver) throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("atspi-names.py")
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/python3"),
+                                           [script.path, "\(app.process.processIdentifier)", "--do", role, name, action])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        XCTAssertEqual(try JSONValue(jsonString: result.stdout)["done"], true, "\(action) on \(role) “\(name)”: \(result.stdout)")
+    }
+
+    func testARowOpensAndAButtonPressesThroughATSPI() throws {
+        let app = try AppDriver(path: "/catalog")
+        try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }
+        try perform("row.activate", on: "list item", named: "Фэнтези", in: app)
+        try app.dump { $0["path"] == "/catalog/5" }
+        try perform("click", on: "push button", named: "Add to favourites", in: app)
+        try app.dump { $0["buttonLabels"]?["favourite"] == "Remove from favourites" }
+        try app.send("navigate /favourites")
+        XCTAssertEqual(try app.dump { $0["count"] == 1 }["rows"]?[0]?["text"], "Фэнтези", "the button was pressed")
+        try app.send("page-action add")
+        try app.dump { $0["path"] == "/favourites/add" }
+        // The catalog below has a row of that name too: only the page on top is read.
+        try perform("row.activate", on: "list item", named: "Любовные романы", in: app)
+        XCTAssertEqual(try app.dump { $0["rows"]?[0]?["checkbox"] == true }["rows"]?[0]?["checkbox"], true,
+                       "a checklist's row ticks through AT-SPI as with a click")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testEveryInteractiveNodeOfTheCatalogHasAName() throws {
         let app = try AppDriver(path: "/catalog")
         try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }

@@ -2,12 +2,16 @@
 """What a screen reader finds in a running Trellis window, through AT-SPI (pyatspi), the
 accessibility bus every Linux screen reader (Orca) uses.
 
-Usage: atspi-names.py PID
+Usage: atspi-names.py PID [--do ROLE NAME ACTION]
 Prints one JSON object: the interactive nodes (buttons, check boxes, entries, list items,
 text fields) of the application whose process is PID, each with its role and name, the
 unnamed ones, and the alerts (nodes a screen reader announces as they appear: role
 notification or alert; GTK leaves hidden widgets out of the tree), with their text. Exits 2 when no such application
 registers within 20 s.
+
+With --do, it first performs the AT-SPI action ACTION (e.g. "click", "row.activate") of the
+first node with role ROLE (e.g. "list item") and name NAME, as a screen reader's user does,
+and reports it as "done" (false when there is no such node or action).
 """
 import json
 import sys
@@ -59,11 +63,39 @@ def walk(node, found, alerts):
             walk(child, found, alerts)
 
 
+def find(node, role, name):
+    try:
+        if node.getRoleName() == role and node.name == name:
+            return node
+        children = list(node)
+    except Exception:
+        return None
+    for child in children:
+        found = find(child, role, name) if child is not None else None
+        if found is not None:
+            return found
+    return None
+
+
+def perform(app, role, name, action):
+    node = find(app, role, name)
+    if node is None:
+        return False
+    actions = node.queryAction()
+    for index in range(actions.nActions):
+        if actions.getName(index) == action:
+            return bool(actions.doAction(index))
+    return False
+
+
 def main():
     app = application(int(sys.argv[1]))
     if app is None:
         print(json.dumps({"error": "the application did not register on the accessibility bus"}))
         return 2
+    if len(sys.argv) == 6 and sys.argv[2] == "--do":
+        print(json.dumps({"done": perform(app, *sys.argv[3:6])}))
+        return 0
     nodes, alerts = [], []
     walk(app, nodes, alerts)
     print(json.dumps({"interactive": nodes, "unnamed": [n for n in nodes if not n["name"].strip()], "alerts": alerts},
