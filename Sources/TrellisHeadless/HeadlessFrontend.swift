@@ -96,7 +96,7 @@ public final class HeadlessFrontend: Frontend {
     }
 
     /// The whole screen as text: the header (back, title, search, activity), the message, the
-    /// content, the notice (`[Deleted “Groceries” · (Undo)]`), the status line.
+    /// content (a field the message is about ends in " !"), the notice (`[Deleted “Groceries” · (Undo)]`), the status line.
     public func render() -> String {
         guard let page else { return "(no page)" }
         var header = (shell.navigator.stack.count > 1 ? "< " : "") + page.title
@@ -113,7 +113,9 @@ public final class HeadlessFrontend: Frontend {
             for field in form.fields {
                 switch field.style {
                 case .readOnly: lines.append("\(field.label): \(field.value)")
-                case .singleLine, .multiline: lines.append("\(field.label): [\(field.value)]")
+                case .singleLine, .multiline:
+                    let invalid = page.message != nil && page.messageField == field.id
+                    lines.append("\(field.label): [\(field.value)]" + (invalid ? " !" : ""))
                 }
             }
             if !form.actions.isEmpty { lines.append(form.actions.map { "(\($0.label))" }.joined(separator: " ")) }

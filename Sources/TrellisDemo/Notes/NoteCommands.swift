@@ -41,10 +41,11 @@ enum NoteCommands {
 }
 
 /// Rejects a note without a title, with a title over 200 characters, or with a text over
-/// 1 MiB (ValCO).
+/// 1 MiB, naming the field at fault in `field` (ValCO).
 struct NoteValidation: ControlObject {
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         let title = (request.parameters["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        request.parameters["field"] = "title"  // the field at fault, for the message
         if title.isEmpty {
             return .dispatchToError(command: NoteCommands.invalid, reason: tr("A note needs a title."))
         }
@@ -54,12 +55,14 @@ struct NoteValidation: ControlObject {
                                                String(NoteCommands.maximumTitleLength), String(title.count)))
         }
         let bodyBytes = request.parameters["body"]?.stringValue?.utf8.count ?? 0
+        request.parameters["field"] = "body"
         if bodyBytes > NoteCommands.maximumBodyBytes {
             return .dispatchToError(command: NoteCommands.invalid,
                                     reason: tr("A note's text may have at most %@ bytes; this one has %@.",
                                                String(NoteCommands.maximumBodyBytes), String(bodyBytes)))
         }
         request.parameters["title"] = .string(title)
+        request.parameters["field"] = nil
         return .continue
     }
 }
@@ -133,13 +136,16 @@ struct NoteSaved: ViewControlObject {
     }
 }
 
-/// Shows why a note could not be saved on the editor that sent it (ECO, main actor).
+/// Shows why a note could not be saved on the editor that sent it, tied to the field at fault
+/// when validation named one (ECO, main actor).
 @MainActor
 struct ShowNoteProblem: ViewControlObject {
     weak var shell: Shell?
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        shell?.navigator.page(request.page)?.message = request.failure?.reason ?? tr("The note could not be saved.")
+        let page = shell?.navigator.page(request.page)
+        page?.messageField = request.parameters["field"]?.stringValue
+        page?.message = request.failure?.reason ?? tr("The note could not be saved.")
         return .stop  // shown once: the `default` error objects need not run too
     }
 }

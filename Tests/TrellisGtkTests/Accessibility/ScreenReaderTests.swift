@@ -65,7 +65,7 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
-    func testAValidationMessageAndANoticeAreAlertsAScreenReaderAnnounces() throws {
+    func testAValidationMessageIsAnAlertTiedToItsFieldAndANoticeIsAnAlert() throws {
         let app = try AppDriver(path: "/notes/new")
         try app.send("field body no title")
         try app.send("press save")
@@ -73,6 +73,9 @@ final class ScreenReaderTests: XCTestCase {
         var nodes = try accessibleNodes(of: app)
         XCTAssertEqual(nodes.alerts.map { $0["text"] }, ["A note needs a title."], "\(nodes.alerts)")
         XCTAssertEqual(nodes.alerts.first?["role"], "alert")
+        XCTAssertTrue(nodes.all.contains(["role": "text", "name": "Title", "describedBy": ["A note needs a title."]]),
+                      "the message is tied to the field at fault: \(nodes.all.filter { $0["role"] == "text" })")
+        XCTAssertTrue(nodes.all.contains(["role": "text", "name": "Text"]), "the other field is not")
 
         try app.send("field title Покупки")
         try app.send("press save")

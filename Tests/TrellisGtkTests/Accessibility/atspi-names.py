@@ -4,7 +4,8 @@ accessibility bus every Linux screen reader (Orca) uses.
 
 Usage: atspi-names.py PID [--do ROLE NAME ACTION]
 Prints one JSON object: the interactive nodes (buttons, check boxes, entries, list items,
-text fields) of the application whose process is PID, each with its role and name, the
+text fields) of the application whose process is PID, each with its role and name (and
+"describedBy", the names of what describes it, when something does), the
 unnamed ones, and the alerts (nodes a screen reader announces as they appear: role
 notification or alert; GTK leaves hidden widgets out of the tree), with their text. Exits 2 when no such application
 registers within 20 s.
@@ -40,6 +41,15 @@ def application(pid, timeout=20.0):
     return None
 
 
+def described_by(node):
+    """The names of the nodes that describe `node` (a validation message tied to its field)."""
+    names = []
+    for relation in node.getRelationSet():
+        if relation.getRelationType() == pyatspi.RELATION_DESCRIBED_BY:
+            names += [relation.getTarget(i).name for i in range(relation.getNTargets())]
+    return names
+
+
 def text_of(node):
     try:
         text = node.queryText()
@@ -52,7 +62,11 @@ def walk(node, found, alerts):
     try:
         role = node.getRole()
         if role in INTERACTIVE:
-            found.append({"role": node.getRoleName(), "name": node.name or ""})
+            entry = {"role": node.getRoleName(), "name": node.name or ""}
+            described = described_by(node)
+            if described:
+                entry["describedBy"] = described
+            found.append(entry)
         if role in ALERTS:
             alerts.append({"role": node.getRoleName(), "name": node.name or "", "text": text_of(node)})
         children = list(node)
