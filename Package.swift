@@ -49,6 +49,8 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
         // Test-only: the REST server TrellisSyncTests runs on 127.0.0.1.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
+        // Docs-only: `swift package generate-documentation` (see README "Documentation").
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The plugin boundary: a C header only (plus layout checks); see trellis_plugin.h.
@@ -173,6 +175,8 @@ let package = Package(
         .testTarget(
             name: "TrellisCoreTests",
             dependencies: ["TrellisCore", "TrellisTesting"],
+            // A plugin as released for ABI 1 (header, source, manifest), compiled by a test.
+            exclude: ["Plugins/Fixtures"],
             // The plugin tests load the plugins' shared libraries. Under `--sanitize=thread` those
             // are instrumented too and call into the ThreadSanitizer runtime linked into the test
             // executable, which exports most of its entry points but not these four (gold takes
@@ -206,6 +210,13 @@ let package = Package(
             dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore"],
             // The AT-SPI client the screen-reader tests run (read from the source tree).
             exclude: ["Accessibility/atspi-names.py"]
+        ),
+        // Every ```swift block of README.md and the .docc articles, extracted by
+        // .ci/doc-examples into Generated/ (one file each), so that building the tests compiles them.
+        .testTarget(
+            name: "DocExamplesTests",
+            dependencies: ["TrellisCore", "TrellisHeadless", "TrellisTesting", "TrellisGtk", "TrellisStore",
+                           "TrellisSync", "TrellisPluginSDK", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

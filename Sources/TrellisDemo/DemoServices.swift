@@ -37,6 +37,8 @@ public enum DemoServices {
     /// the activity indicator (which then stays hidden); the plugin's own failure, if it
     /// failed, is logged by the host.
     public static func finish(on shell: Shell) {
+        // The plugins' pages join the app's routes (after them: the app's own paths win).
+        if let host = shell.resolve(PluginHost.self) { PluginPages(shell: shell, host: host).registerRoutes() }
         // The plugins' status items (the location among them) join the status line.
         if let host = shell.resolve(PluginHost.self) {
             let lines = PluginStatusLines(host: host)

@@ -102,7 +102,8 @@ public final class HeadlessFrontend: Frontend {
         var header = (shell.navigator.stack.count > 1 ? "< " : "") + page.title
         if let table, table.container.isSearchable, !table.searchText.isEmpty { header += "  [search: \(table.searchText)]" }
         if isActivityVisible { header += "  [busy]" }
-        if !page.actions.isEmpty { header += "  " + page.actions.map { "(\($0.label))" }.joined(separator: " ") }
+        let buttons = page.shownActions
+        if !buttons.isEmpty { header += "  " + buttons.map { "(\($0.label))" }.joined(separator: " ") }
         var lines = [header, String(repeating: "=", count: max(8, header.count))]
         if let message = page.message { lines.append("! \(message)") }
         switch page.content {
@@ -113,10 +114,14 @@ public final class HeadlessFrontend: Frontend {
             for field in form.fields {
                 switch field.style {
                 case .readOnly: lines.append("\(field.label): \(field.value)")
-                case .singleLine, .multiline:
+                case .singleLine, .multiline, .number:
                     let invalid = page.message != nil && page.messageField == field.id
                     lines.append("\(field.label): [\(field.value)]" + (invalid ? " !" : ""))
+                case .choice: lines.append("\(field.label): [\(field.value) ▾]")
+                case .toggle: lines.append("[\(field.value == "true" ? "x" : " ")] \(field.label)")
+                case .heading: lines.append("## \(field.label)")
                 }
+                if !field.help.isEmpty { lines.append("   \(field.help)") }
             }
             if !form.actions.isEmpty { lines.append(form.actions.map { "(\($0.label))" }.joined(separator: " ")) }
         case .text(let text):
@@ -169,8 +174,7 @@ public final class HeadlessFrontend: Frontend {
 
     /// Presses the page's header-bar button `id`.
     public func pressPageAction(_ id: String) throws(HeadlessError) {
-        guard let page, page.actions.contains(where: { $0.id == id }) else { throw .noSuchAction(id) }
-        page.perform(pageAction: id)
+        guard let page, page.press(pageAction: id) else { throw .noSuchAction(id) }
     }
 
     /// Presses the Undo button of the notice on screen.

@@ -53,6 +53,23 @@ struct HostTable: @unchecked Sendable {
         }
     }
 
+    /// The plugin's settings as the host answers `get_settings` (ABI 2; the SDK refuses older hosts).
+    func settings() -> JSONValue {
+        guard let get = api.pointee.get_settings else { return .object([:]) }
+        var size = Int(get(api.pointee.context, nil, 0))
+        while size >= 0 {
+            var buffer = [CChar](repeating: 0, count: size + 1)
+            let length = Int(get(api.pointee.context, &buffer, buffer.count))
+            if length < 0 { break }
+            if length < buffer.count {
+                let text = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                return (try? JSONValue(jsonString: text)) ?? .object([:])
+            }
+            size = length  // changed meanwhile: grown
+        }
+        return .object([:])
+    }
+
     func log(_ level: Int32, _ message: String) {
         guard let log = api.pointee.log else { return }
         message.withCString { log(api.pointee.context, level, $0) }

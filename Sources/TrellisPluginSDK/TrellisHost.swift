@@ -38,6 +38,15 @@ public final class TrellisHost: Sendable {
         report(table.handleRequest(command, parameters), "handle request \(command)")
     }
 
+    /// The plugin's settings (its manifest's `"settings"`) with their values now: the user's, or
+    /// the defaults. Watch `<plugin id>:settings` to hear of a change:
+    ///
+    /// ```swift
+    /// let interval = host.settings["interval"]?.intValue ?? 5
+    /// host.bus.watch("weather:settings", owner: self) { service, event in service.apply(event.data["values"]) }
+    /// ```
+    public var settings: JSONValue { table.settings() }
+
     /// Writes `message` to the host's log under the plugin's id.
     public func log(_ level: LogLevel, _ message: String) {
         table.log(level.rawValue, message)

@@ -23,8 +23,11 @@ public enum TrellisPlugin {
     /// Registers `services` with `host` and returns the plugin's info: plugin-owned and kept for
     /// the life of the process (plugins are never unloaded). When the host is older than the
     /// SDK, nothing is registered and the info's `refusal` says why.
-    public static func entry(_ host: UnsafePointer<trellis_host_api>?,
-                             services: [any PluginService.Type]) -> UnsafePointer<trellis_plugin_info>? {
+    ///
+    /// `setUp`, when given, runs last with the host connection: serve the plugin's pages there
+    /// (``PluginPages``), which live as long as the plugin.
+    public static func entry(_ host: UnsafePointer<trellis_host_api>?, services: [any PluginService.Type],
+                             setUp: ((TrellisHost) -> Void)? = nil) -> UnsafePointer<trellis_plugin_info>? {
         guard let host else { return info(refusal: "the host passed no function table") }
         let hostVersion = host.pointee.abi_version
         let hostSize = Int(host.pointee.struct_size)
@@ -40,9 +43,10 @@ public enum TrellisPlugin {
             }
             if status != TRELLIS_OK {
                 // The host records why and fails the plugin's load; registering more is pointless.
-                break
+                return info(refusal: nil)
             }
         }
+        setUp?(connection)
         return info(refusal: nil)
     }
 

@@ -10,8 +10,8 @@ import TrellisPluginABI
 /// - to the shell: `register`, `refuse`, `entry` (while the entry runs and when it returns),
 ///   `watch`, `unwatch`, `trigger`, `navigate`, `request`, `log`, and the answers `started`,
 ///   `stopped` and `done` (one per event handled);
-/// - from the shell: `grants` (first, before the library is opened: see `PluginGate`),
-///   then `start`, `stop`, `event`.
+/// - from the shell: `grants` (first, before the library is opened: see `PluginGate`; it
+///   carries the plugin's setting values too), then `start`, `stop`, `event`, `settings`.
 ///
 /// Ids of watches are allocated here, so `watch` answers the plugin at once; arguments are
 /// checked here with the in-process host's own checks (`PluginCallArguments`), and checked
@@ -35,12 +35,17 @@ final class PluginProcessHost: Sendable {
     /// `TRELLIS_ERROR_DENIED` here and never sent.
     let gate: PluginGate
     private let state = LockedState(State())
+    private let settingsState: LockedState<JSONValue>
 
-    init(wire: PluginWire, pluginID: String, gate: PluginGate) {
+    init(wire: PluginWire, pluginID: String, gate: PluginGate, settings: JSONValue) {
         self.wire = wire
         self.pluginID = pluginID
         self.gate = gate
+        self.settingsState = LockedState(settings)
     }
+
+    /// The plugin's setting values, as the shell sent them last (`get_settings`).
+    var settings: JSONValue { settingsState.withLock { $0 } }
 
     // MARK: Calls from the plugin (any thread)
 
@@ -160,6 +165,9 @@ final class PluginProcessHost: Sendable {
             error[size - 1] = 0
             let text = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             wire.send(["op": "started", "request": request, "status": .number(Double(status)), "error": .string(text)])
+        case "settings":
+            // Sent before the shell triggers <id>:settings, so the plugin reads the new values.
+            settingsState.withLock { $0 = message["values"] ?? .object([:]) }
         case "stop":
             if let service = service(message) {
                 (message["options"] ?? .null).jsonString.withCString { service.stop(service.data, $0) }

@@ -26,7 +26,10 @@ enum PluginProcessHostTable {
                 guard let message else { return }
                 processHost.log(level, String(cString: message))
             },
-            context: nil
+            context: nil,
+            get_settings: { _, buffer, size in
+                HostAPITable.copy(processHost.settings.jsonString, to: buffer, size: size)
+            }
         ))
         return UnsafePointer(table)
     }

@@ -22,16 +22,18 @@ let wire = PluginWire(descriptor: 3)
 var reader = PluginWire.Reader(wire)
 // The shell's first message: the plugin's permissions, read before any plugin code runs.
 let gate: PluginGate
+var settings = JSONValue.object([:])
 do {
     guard let grants = reader.next(), grants["op"]?.stringValue == "grants" else { throw PluginProcessHost.NoGrants() }
     gate = try PluginGate(pluginID: arguments[2], grantsMessage: grants) { denial in
         wire.send(["op": "log", "level": .number(Double(TRELLIS_LOG_WARNING)), "message": .string(denial)])
     }
     if let limit = grants["memoryLimit"]?.intValue { MemoryLimit.apply(bytes: limit) }
+    if let values = grants["settings"], values.objectValue != nil { settings = values }
 } catch {
     FileHandle.standardError.write(Data("trellis-plugin-host: the shell sent no valid grants: \(error)\n".utf8))
     exit(2)
 }
 /// The one plugin this process hosts; the host table's functions reach it here.
-let processHost = PluginProcessHost(wire: wire, pluginID: arguments[2], gate: gate)
+let processHost = PluginProcessHost(wire: wire, pluginID: arguments[2], gate: gate, settings: settings)
 exit(processHost.run(library: URL(fileURLWithPath: arguments[1]), reader: &reader))

@@ -53,6 +53,10 @@ extension DemoWindowApp {
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/notes/new") } catch { shell.navigator.top?.message = error.description }
         }
+        frontend.addMenuAction("preferences", label: tr("Preferences"), section: .application, accelerators: ["<Control>comma"]) { [weak self] in
+            guard let shell = self?.shell else { return }
+            do throws(NavigationError) { try shell.navigate(to: "/settings") } catch { shell.navigator.top?.message = error.description }
+        }
         // After the app's own actions, so that a plugin cannot take their shortcuts.
         if let plugins = shell.resolve(PluginHost.self) { frontend.addPluginCommands(from: plugins) }
         if let data = try? Resources.dataDirectory() { frontend.addIconSearchPath(data.appendingPathComponent("icons")) }

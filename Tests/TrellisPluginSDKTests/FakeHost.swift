@@ -63,7 +63,8 @@ final class FakeHost: @unchecked Sendable {
                 let host = FakeHost.from(context)
                 host.lock.withLock { host._logs.append("\(level) \(String(cString: message!))") }
             },
-            context: Unmanaged.passUnretained(self).toOpaque()
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            get_settings: nil
         )
     }
 

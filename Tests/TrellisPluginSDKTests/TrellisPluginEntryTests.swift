@@ -48,7 +48,7 @@ struct TrellisPluginEntryTests {
         let info = try #require(TrellisPlugin.entry(&table, services: [JournalService.self]))
         #expect(info.pointee.abi_version == UInt32(TRELLIS_PLUGIN_ABI_VERSION))
         let refusal = try #require(info.pointee.refusal.map { String(cString: $0) })
-        #expect(refusal.hasPrefix("built for plugin ABI 1, but the host offers ABI 0"))
+        #expect(refusal.hasPrefix("built for plugin ABI \(TRELLIS_PLUGIN_ABI_VERSION), but the host offers ABI 0"))
         #expect(host.services.isEmpty)
     }
 

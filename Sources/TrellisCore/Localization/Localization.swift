@@ -5,7 +5,7 @@ import Glibc
 #endif
 
 /// User-interface translations through GNU gettext (libc's `dgettext`), with English source
-/// strings: every string shown to people is written in English and wrapped in ``tr(_:)``;
+/// strings: every string shown to people is written in English and wrapped in `tr(_:)`;
 /// the catalogues live in `data/po/` (`ru.po`), compiled to `<locale>/<lang>/LC_MESSAGES/trellis.mo`.
 ///
 /// ```swift

@@ -20,17 +20,35 @@ public enum PageContent {
 @MainActor
 public final class Form {
     public struct Field: Sendable, Equatable {
-        public enum Style: Sendable, Equatable { case singleLine, multiline, readOnly }
+        /// How a field is shown and edited. Values are text in every style: `"true"`/`"false"`
+        /// for a toggle, decimal digits for a number, one of the choices for a choice.
+        public enum Style: Sendable, Equatable {
+            case singleLine, multiline, readOnly
+            /// A check box, its label beside it.
+            case toggle
+            /// A whole number within the range (a spin button).
+            case number(ClosedRange<Int>)
+            /// One of the texts (a drop-down list).
+            case choice([String])
+            /// A heading over the fields that follow: no value, not editable.
+            case heading
+
+            /// Whether the user can change the field.
+            public var isEditable: Bool { self != .readOnly && self != .heading }
+        }
         public let id: String
         public var label: String
         public var style: Style
         public var value: String
+        /// A sentence under the field saying what it does ("" for none); also read by screen readers.
+        public var help: String
 
-        public init(id: String, label: String, style: Style = .singleLine, value: String = "") {
+        public init(id: String, label: String, style: Style = .singleLine, value: String = "", help: String = "") {
             self.id = id
             self.label = label
             self.style = style
             self.value = value
+            self.help = help
         }
     }
 
@@ -70,7 +88,7 @@ public final class Form {
     /// Records what the user typed into field `id`. Returns `false` for an unknown or read-only field.
     @discardableResult
     public func userEdited(_ id: String, value: String) -> Bool {
-        guard let index = fields.firstIndex(where: { $0.id == id }), fields[index].style != .readOnly else { return false }
+        guard let index = fields.firstIndex(where: { $0.id == id }), fields[index].style.isEditable else { return false }
         guard fields[index].value != value else { return true }
         fields[index].value = value
         onEdit?(id, value)

@@ -13,8 +13,12 @@ public struct PluginCommandContribution: Sendable, Hashable {
 
     /// A name for the window's action, unique per plugin and command: `plugin-<plugin>-<id>`
     /// with every character GAction does not allow as `-`.
-    public var actionName: String {
-        let name = "plugin-\(plugin)-\(command.id)"
+    public var actionName: String { Self.actionName(plugin: plugin, item: command.id) }
+
+    /// A window action's name for item `item` of plugin `plugin`: `plugin-<plugin>-<item>` with
+    /// every character GAction does not allow as `-`.
+    public static func actionName(plugin: String, item: String) -> String {
+        let name = "plugin-\(plugin)-\(item)"
         return String(name.unicodeScalars.map { scalar in
             scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || scalar == "." || scalar == "-"
                 ? Character(scalar) : "-"
@@ -54,12 +58,15 @@ extension PluginHost {
     /// the plugin to act on. A plugin waiting for `onCommand:` of it is activated first, on a
     /// thread of its own, and then receives the command. False, with nothing triggered, when
     /// the plugin is not loaded now (disabled, or failed) and cannot be activated by it.
+    ///
+    /// `page`: the page whose button ran a `pageActions` command, sent along as `"path"` and
+    /// `"parameters"`.
     @discardableResult
-    public func invoke(_ contribution: PluginCommandContribution) -> Bool {
+    public func invoke(_ contribution: PluginCommandContribution, page: RouteValues? = nil) -> Bool {
         let state = report(for: contribution.plugin)?.state
         if case .waiting(let activation)? = state, activation.contains(.onCommand(contribution.command.id)) {
             Thread.detachNewThread { [self] in
-                if activate(contribution.plugin)?.state == .loaded { invoke(contribution) }
+                if activate(contribution.plugin)?.state == .loaded { invoke(contribution, page: page) }
             }
             return true
         }
@@ -67,7 +74,12 @@ extension PluginHost {
             logger.notice("plugin \"\(contribution.plugin)\" is not loaded: command \"\(contribution.command.id)\" not run")
             return false
         }
-        bus.trigger("\(contribution.plugin):command", ["command": .string(contribution.command.id)])
+        var data: [String: JSONValue] = ["command": .string(contribution.command.id)]
+        if let page {
+            data["path"] = .string(page.path)
+            data["parameters"] = .object(page.parameters.mapValues(JSONValue.string))
+        }
+        bus.trigger("\(contribution.plugin):command", .object(data))
         return true
     }
 }

@@ -53,6 +53,9 @@ public final class PluginHost: Sendable {
 
     /// The settings that remember which plugins are disabled.
     public let settings: PluginSettings
+    /// The values of the plugins' own settings (their manifests' `"settings"`), in
+    /// `plugin-settings/` beside ``settings``' file.
+    public let settingValues: PluginSettingValues
     /// Where every plugin runs, when the host decides for all; nil: as each manifest asks,
     /// within ``PluginIsolation/effective(_:origin:)``.
     public let isolation: PluginIsolation?
@@ -101,9 +104,11 @@ public final class PluginHost: Sendable {
         self.settings = settings
         self.isolation = isolation
         self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
+        self.settingValues = PluginSettingValues(folder: settings.url.deletingLastPathComponent().appendingPathComponent("plugin-settings"),
+                                                 logger: logger)
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines,
                                    memoryLimit: memoryLimit, navigate: navigate,
-                                   handleRequest: handleRequest)
+                                   handleRequest: handleRequest, settingValues: settingValues)
         self.logger = logger
         operations.setSpecific(key: onOperations, value: true)
     }

@@ -1,4 +1,4 @@
-/// Identifies one registration in a ``RouteTable``; returned by ``RouteTable/add(_:owner:isPublic:target:)``.
+/// Identifies one registration in a ``RouteTable``; returned by `RouteTable.add(_:owner:isPublic:target:)`.
 ///
 /// IDs grow in registration order within a table, so comparing two IDs of the same
 /// table tells which route was registered first.

@@ -9,7 +9,9 @@
 /// ```swift
 /// final class GreeterService: Service {
 ///     func start(options: JSONValue, bus: EventBus) throws {
-///         bus.watch("app:ready", owner: self) { _, _ in print("hello") }
+///         bus.watch("greeter:ping", owner: self) { _, event in
+///             bus.trigger("greeter:pong", ["ping": event.data])
+///         }
 ///     }
 ///     func stop(options: JSONValue) {}
 /// }

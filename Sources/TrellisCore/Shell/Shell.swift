@@ -28,6 +28,8 @@ public final class Shell {
     var routeOptions: [RouteID: JSONValue] = [:]
     /// Values provided to pages, by type.
     var environment: [ObjectIdentifier: AnyObject] = [:]
+    /// Who adds buttons to pages (``contributePageActions(_:)``).
+    var pageActionProviders: [@MainActor (PageController) -> [ContributedPageAction]] = []
 
     public init(logger: Logger = Logger(trellis: "trellis.shell"), bus: EventBus? = nil) {
         self.logger = logger

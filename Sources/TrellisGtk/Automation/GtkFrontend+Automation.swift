@@ -91,6 +91,15 @@ extension GtkFrontend {
                 let text = parts.count > 1 ? parts[1].replacingOccurrences(of: "\\n", with: "\n") : ""
                 if g_type_check_instance_is_a(widget.as(), gtk_text_view_get_type()) != 0 {
                     gtk_text_buffer_set_text(gtk_text_view_get_buffer(widget.as()), text, -1)
+                } else if g_type_check_instance_is_a(widget.as(), gtk_spin_button_get_type()) != 0 {
+                    gtk_spin_button_set_value(widget.as(), Double(text) ?? 0)
+                } else if g_type_check_instance_is_a(widget.as(), gtk_check_button_get_type()) != 0 {
+                    gtk_check_button_set_active(widget.as(), text == "true" ? 1 : 0)
+                } else if g_type_check_instance_is_a(widget.as(), gtk_drop_down_get_type()) != 0 {
+                    guard let model = gtk_drop_down_get_model(widget.as()) else { return fail("field \(id) has no choices") }
+                    let choices = (0..<g_list_model_get_n_items(model)).map { gtk_string_list_get_string(model, $0).map { String(cString: $0) } ?? "" }
+                    guard let index = choices.firstIndex(of: text) else { return fail("field \(id) has no choice \(text)") }
+                    gtk_drop_down_set_selected(widget.as(), guint(index))
                 } else {
                     gtk_editable_set_text(widget.as(), text)
                 }
@@ -154,12 +163,13 @@ extension GtkFrontend {
             "frame": .number(Double(frameCounter)),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
-        result["actions"] = .array((shell.navigator.top?.actions ?? []).map { .string($0.id) })
+        result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
         result["notice"] = window.noticeBar.text.map { text in
             ["text": .string(text), "undo": window.noticeBar.undoLabel.map { .string($0) } ?? .null]
         } ?? .null
+        if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }
         if let list = currentView?.list {
             result["count"] = .number(Double(list.model.count))
             result["rows"] = .array(list.visibleRows().map { row in

@@ -13,7 +13,7 @@ extension GtkFrontend {
     /// frontend.addPluginCommands(from: plugins)   // after the plugins loaded
     /// ```
     public func addPluginCommands(from host: PluginHost, logger: Logger = Logger(trellis: "trellis.plugins")) {
-        for contribution in host.commandContributions() {
+        for contribution in host.commandContributions() where contribution.command.placement == .primaryMenu {
             var accelerators: [String] = []
             if let accelerator = contribution.accelerator {
                 let what = "plugin \"\(contribution.plugin)\": command \"\(contribution.command.id)\": accelerator \(accelerator)"
@@ -30,8 +30,9 @@ extension GtkFrontend {
             addMenuAction(contribution.actionName, label: contribution.command.title, section: .plugins,
                           accelerators: accelerators) { host.invoke(contribution) }
         }
+        addPluginPages(from: host)
         // A disabled or failed plugin's commands are greyed out until it loads again.
-        let contributions = host.commandContributions()
+        let contributions = host.commandContributions().filter { $0.command.placement == .primaryMenu }
         let update: @MainActor (GtkFrontend) -> Void = { frontend in
             for contribution in contributions {
                 let state = host.report(for: contribution.plugin)?.state
@@ -40,6 +41,21 @@ extension GtkFrontend {
         }
         update(self)
         host.bus.watchOnMainActor("plugin:*", owner: self) { frontend, _ in update(frontend) }
+    }
+
+    /// Adds each page the plugins contribute that needs no parameter (`/weather`, not
+    /// `/weather/:city`) to the primary menu's plugin section, under its title.
+    private func addPluginPages(from host: PluginHost) {
+        guard let pages = shell.resolve(PluginPages.self) else { return }
+        for report in host.reports {
+            for route in pages.registeredRoutes(of: report.id) where !route.pattern.contains(":") && !route.pattern.contains("*") {
+                let name = PluginCommandContribution.actionName(plugin: report.id, item: "page" + route.pattern)
+                addMenuAction(name, label: tr(route.title), section: .plugins) { [weak self] in
+                    guard let shell = self?.shell else { return }
+                    do throws(NavigationError) { try shell.navigate(to: route.pattern) } catch { shell.navigator.top?.message = error.description }
+                }
+            }
+        }
     }
 
     /// Enables or disables window action `name` (its menu item and shortcut follow).

@@ -97,8 +97,8 @@ public final class GtkFrontend: Frontend {
         window.setTitle(page.title)
         window.showMessage(page.message)
         view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel)
-        window.setPageActions(page.actions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
-            page?.perform(pageAction: id)
+        window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
+            page?.press(pageAction: id)
         }
         let searchable = view.container?.isSearchable ?? false
         if searchable != window.isSearchable { window.setSearchable(searchable) }

@@ -21,7 +21,7 @@ public final class Application {
     ///   - id: a reverse-DNS application id.
     ///   - unique: when `false` every launch is its own process (tests, benchmarks).
     ///
-    /// Sets the process locale from the environment (with ``Localization``'s `LANGUAGE`
+    /// Sets the process locale from the environment (with `Localization`'s `LANGUAGE`
     /// fallback) and keeps GTK from setting it again.
     public init(id: String, unique: Bool = true) {
         // The locale GTK would set, plus Localization's LANGUAGE fallback, which GTK's own

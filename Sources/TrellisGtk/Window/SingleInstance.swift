@@ -20,7 +20,7 @@ import TrellisCore
 public enum SingleInstance {
     /// `app.navigate`: a route path, opened as an external deep link (public routes only).
     public static let navigateAction = "navigate"
-    /// `app.push-notification`: a notification payload as JSON text, routed by ``NotificationRouter``.
+    /// `app.push-notification`: a notification payload as JSON text, routed by `NotificationRouter`.
     public static let notificationAction = "push-notification"
 
     private static let logger = Logger(trellis: "trellis.gtk.instance")

@@ -3,7 +3,7 @@ import Foundation
 import Logging
 import TrellisCore
 
-/// Remembers a window's size and maximized state between runs (``WindowState``'s JSON file):
+/// Remembers a window's size and maximized state between runs (`WindowState`'s JSON file, in TrellisCore):
 /// restores them before the window is first presented, follows the window's
 /// `default-width`, `default-height` (which GTK 4 keeps at the unmaximized size) and
 /// `maximized` properties, and saves them when the application shuts down — whether the last

@@ -47,18 +47,18 @@ extension HeadlessScript {
         case "back": if !screen.back() { throw StepFailure("already at the first page") }
         case "fill":
             guard let form = screen.form else { throw HeadlessError.noForm(page: screen.page?.title ?? "") }
-            guard let field = step.target, form.fields.contains(where: { $0.id == field && $0.style != .readOnly }) else {
-                let editable = form.fields.filter { $0.style != .readOnly }.map(\.id)
+            guard let field = step.target, form.fields.contains(where: { $0.id == field && $0.style.isEditable }) else {
+                let editable = form.fields.filter(\.style.isEditable).map(\.id)
                 throw StepFailure("no field \"\(step.target ?? "")\" to fill on this page (fields: \(editable.joined(separator: ", ")))")
             }
             try screen.fill(field, with: text)
         case "press":
             if let form = screen.form, form.actions.contains(where: { $0.id == text }) {
                 try screen.press(text)
-            } else if screen.page?.actions.contains(where: { $0.id == text }) == true {
+            } else if screen.page?.shownActions.contains(where: { $0.id == text }) == true {
                 try screen.pressPageAction(text)
             } else {
-                let buttons = (screen.form?.actions.map(\.id) ?? []) + (screen.page?.actions.map(\.id) ?? [])
+                let buttons = (screen.form?.actions.map(\.id) ?? []) + (screen.page?.shownActions.map(\.id) ?? [])
                 throw StepFailure("no button \"\(text)\" on this page (buttons: \(buttons.joined(separator: ", ")))")
             }
         case "select", "toggle":

@@ -1,4 +1,4 @@
-/* trellis_plugin.h: the Trellis plugin ABI (version 1).
+/* trellis_plugin.h: the Trellis plugin ABI (version 2; version 1 plugins still load).
  *
  * A Trellis plugin is a shared library plus a manifest (plugin.json) beside it. The library
  * exports one C symbol, `trellis_plugin_entry`. The host opens the library with
@@ -40,6 +40,37 @@
  * Every host function may be called from any thread, concurrently. Event handlers run on the
  * thread that triggered the event; service start/stop run on the thread that starts or stops
  * the service. Handlers may call host functions (trigger, unwatch, ...) re-entrantly.
+ *
+ * Versions
+ * --------
+ * - 1: watch, unwatch, trigger, register_service, navigate, handle_request, log.
+ * - 2: get_settings (appended). A version-1 plugin, built against the version-1 header, loads
+ *   and works unchanged: its manifest says "abiVersion": 1 and it reads only the members it
+ *   knows. A plugin built against this header says "abiVersion": 2 in its manifest.
+ *
+ * Contributions (manifest keys, no code needed to read them)
+ * ------------------------------------------------------------
+ * "commands", "statusItems", "routes", "settings" and "activation" in plugin.json add menu
+ * items, status lines, pages and settings to the app; the plugin serves them through events of
+ * its own namespace ("<id>:..."), which it may trigger and watch without a permission, so they
+ * work the same in the shell's process and in a process of the plugin's own:
+ * - a command: the host triggers "<id>:command" with {"command": "ID"};
+ * - a status item: the plugin triggers "<id>:status" with {"item": "ID", "text": "..."|null};
+ * - a page (a route): the host triggers "<id>:page:open" {"page", "pattern", "path",
+ *   "parameters", "data"}, "<id>:page:fetch" {"page", "start", "count"} (table pages),
+ *   "<id>:page:action" {"page", "action", "values"} (form pages), "<id>:page:activate"
+ *   {"page", "row"} and "<id>:page:close" {"page"}. The plugin answers, each with the "page"
+ *   number it was asked for: "<id>:page:show" {"page", "title"?, and "text": "..." or
+ *   "table": {"count": N} or "form": {"fields": [{"id", "label", "style"?, "value"?}],
+ *   "actions": [{"id", "label", "destructive"?}]}}; "<id>:page:rows" {"page", "start",
+ *   "rows": [row, ...]} with exactly the rows asked for, each a string or an array of strings;
+ *   "<id>:page:changed" {"page", "changes": [{"insert"|"remove"|"update": [start, count]} |
+ *   {"move": [from, to]}], "count"?: N} for live tables; "<id>:page:message" {"page",
+ *   "message": "..."|null, "values"?: {...}}. A request not answered within 3 s stops the
+ *   plugin (counted as a crash); a malformed answer shows an error on the page, naming the
+ *   plugin. Ignore the events you trigger yourself: a watch of "<id>:page:*" sees them too.
+ * - a setting: read with get_settings; "<id>:settings" {"values": {...}, "changed": [keys]}
+ *   tells of a change.
  */
 #ifndef TRELLIS_PLUGIN_H
 #define TRELLIS_PLUGIN_H
@@ -52,7 +83,7 @@ extern "C" {
 #endif
 
 /** The ABI version this header describes. */
-#define TRELLIS_PLUGIN_ABI_VERSION 1
+#define TRELLIS_PLUGIN_ABI_VERSION 2
 /** The oldest plugin ABI version a host built from this header still loads. */
 #define TRELLIS_PLUGIN_ABI_OLDEST 1
 /** The name of the one symbol a plugin library exports. */
@@ -205,6 +236,20 @@ typedef struct trellis_host_api {
 
     /** Opaque host context for this plugin; pass it as the first argument of every function. */
     void *context;
+
+    /* ---- ABI 2: check TRELLIS_HOST_HAS (host, get_settings) before calling. ---- */
+
+    /**
+     * Copies the plugin's settings (its manifest's "settings": the user's values, defaults
+     * otherwise) as a UTF-8 JSON object such as {"interval": 5, "units": "metric"} into
+     * `buffer` (plugin-owned, `size` bytes), NUL-terminated, when it fits. Returns the text's
+     * length in bytes without the NUL: when that is >= `size`, the text did not fit and the
+     * buffer holds nothing usable; call again with `length + 1` bytes. `buffer` may be NULL
+     * with `size` 0 to ask for the length. Returns TRELLIS_ERROR_INVALID_ARGUMENT for a NULL
+     * buffer with a non-zero size. Any thread, any time after the entry started; a plugin
+     * without settings gets "{}".
+     */
+    int64_t (*get_settings)(void *context, char *buffer, size_t size);
 } trellis_host_api;
 
 /** True when `host` is new enough to have `member` (use before calling a newer function). */

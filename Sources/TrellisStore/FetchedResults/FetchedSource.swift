@@ -1,7 +1,7 @@
 import Logging
 import TrellisCore
 
-/// Fetched results as a TrellisCore ``TableSource``: what a `TableContainer` shows for a
+/// Fetched results as a TrellisCore `TableSource`: what a `TableContainer` shows for a
 /// store query (the notes list, the people list).
 ///
 /// ```swift

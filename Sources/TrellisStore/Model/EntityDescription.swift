@@ -41,7 +41,7 @@ public enum DeleteRule: String, Sendable, Hashable, CaseIterable {
 ///
 /// Its `inverse` is the to-many side seen from the destination: a Note's `author`
 /// relationship to Person with inverse `notes` makes "Person has many Notes"
-/// (``ManagedObjectContext/fetchRelated(_:_:)`` follows it).
+/// (``ManagedObjectContext/fetchRelated(_:_:sortKeys:)`` follows it).
 public struct RelationshipDescription: Sendable, Hashable {
     /// The relationship's name: the key of the column holding the destination's id.
     public let name: String

@@ -18,7 +18,7 @@ import TrellisCore
 /// Opening is careful with what is at the path:
 /// - nothing, or an empty file: a new store is created (mode 0600, directory 0700);
 /// - a Trellis store: its remembered model is compared with `model` and a lightweight
-///   migration runs if the version grew (see ``MigrationPlan``);
+///   migration runs if the version grew (see `MigrationPlan`);
 /// - anything else (not SQLite, another application's database, a newer store): refused
 ///   with a ``StoreError``, and the file is never written to.
 ///

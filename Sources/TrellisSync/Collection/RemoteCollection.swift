@@ -2,7 +2,7 @@ import Foundation
 import TrellisCore
 
 /// The models of one server collection, in order (iStructure's `ISCollection`, Backbone's
-/// `Collection`), and a live ``TableSource`` over them.
+/// `Collection`), and a live `TableSource` over them.
 ///
 /// ```swift
 /// let notes = RemoteCollection(url: URL(string: "https://notes.example/api/notes")!, sync: sync, bus: bus)

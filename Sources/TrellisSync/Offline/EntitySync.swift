@@ -76,7 +76,8 @@ import TrellisStore
 /// server is undone: the object is restored with the server's state. A change to a
 /// resource the server deleted is created again. Conflicts are kept until dismissed
 /// (``conflicts()``). Against a server with no conditional write, a change another client
-/// makes between the read and the write is still overwritten: the README's "residual race".
+/// makes between the read and the write is still overwritten: the "residual race" of the
+/// article "Sync and the REST contract".
 ///
 /// The bus gets `sync:finished` after every pass (data: ``SyncReport/json``),
 /// `sync:conflict` per conflict (`{"original", "copy"}` object ids) and `sync:kept-changed`

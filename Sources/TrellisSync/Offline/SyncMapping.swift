@@ -10,7 +10,7 @@ import TrellisStore
 ///                          keys: ["firstName", "lastName", "age"])
 /// ```
 ///
-/// Attributes travel as JSON with the store's conversions (``AttributeValue/json``): dates
+/// Attributes travel as JSON with the store's conversions (`AttributeValue.json`, TrellisStore): dates
 /// as ISO 8601 text, UUIDs as text, data as base64. Relationships do not travel.
 public struct SyncMapping: Sendable {
     /// The entity whose objects are synced.

@@ -2,7 +2,7 @@ import Foundation
 import Logging
 import TrellisCore
 
-/// JSON over HTTP with URLSession (iStructure's `ISBasicSync`), through ``HTTPLibrary`` (a
+/// JSON over HTTP with URLSession (iStructure's `ISBasicSync`), through `HTTPLibrary` (a
 /// library loaded on the first request, so that an app that never syncs never loads
 /// FoundationNetworking).
 ///

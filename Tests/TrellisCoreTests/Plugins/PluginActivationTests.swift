@@ -9,7 +9,7 @@ import TrellisTesting
 struct PluginActivationTests {
     static func install(_ sandbox: PluginSandbox, _ id: String, extra: String) throws -> URL {
         let folder = try sandbox.writeManifest(folder: id, """
-            {"id": "\(id)", "name": "\(id)", "version": "1", "abiVersion": 1, "library": "lib\(id).so", \(extra)}
+            {"id": "\(id)", "name": "\(id)", "version": "1", "abiVersion": 2, "library": "lib\(id).so", \(extra)}
             """)
         let library = folder.appendingPathComponent("lib\(id).so")
         try ProbingPlugin.build(id: id, to: library)
@@ -74,13 +74,13 @@ struct PluginActivationTests {
 
     @Test("bad activation events are refused naming the file and the key", arguments: [
         (#"["onCommand:nope"]"#, #"key "activation[0]": "nope" is not one of the plugin's commands"#),
-        (#"["onRoute:/x"]"#, #"key "activation[0]": onRoute: needs routes contributed by plugins"#),
-        (#"["whenever"]"#, #"key "activation[0]": "whenever" is not onStartup, onCommand:ID or onEvent:PATTERN"#),
+        (#"["onRoute:/x"]"#, #"key "activation[0]": "/x" is not one of the plugin's routes"#),
+        (#"["whenever"]"#, #"key "activation[0]": "whenever" is not onStartup, onCommand:ID, onEvent:PATTERN or onRoute:PATTERN"#),
         (#"[]"#, #"key "activation""#),
         (#"["onEvent:"]"#, #"key "activation[0]": onEvent: needs an event pattern"#),
     ])
     func refused(activation: String, expected: String) {
-        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "activation": \#(activation)}"#
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 2, "library": "libp.so", "activation": \#(activation)}"#
         #expect {
             try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
         } throws: { error in

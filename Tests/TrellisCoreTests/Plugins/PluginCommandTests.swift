@@ -9,7 +9,7 @@ import TrellisTesting
 @Suite("Plugin commands")
 struct PluginCommandTests {
     static func manifest(_ id: String, commands: String) -> String {
-        #"{"id": "\#(id)", "name": "\#(id)", "version": "1", "abiVersion": 1, "library": "lib\#(id).so", "commands": \#(commands)}"#
+        #"{"id": "\#(id)", "name": "\#(id)", "version": "1", "abiVersion": 2, "library": "lib\#(id).so", "commands": \#(commands)}"#
     }
 
     @Test("a manifest's commands are read with their titles, accelerators and placement")
@@ -29,6 +29,10 @@ struct PluginCommandTests {
         (#"[{"id": "a", "title": ""}]"#, #"key "commands[0].title""#),
         (#"[{"id": "a", "title": "T", "shortcut": "x"}]"#, #"key "commands[0].shortcut": unknown key"#),
         (#"[{"id": "a", "title": "T", "placement": "toolbar"}]"#, #"key "commands[0].placement""#),
+        (#"[{"id": "a", "title": "T", "placement": "pageActions"}]"#, #"key "commands[0].routes""#),
+        (#"[{"id": "a", "title": "T", "placement": "pageActions", "routes": ["x"]}]"#, #"key "commands[0].routes[0]""#),
+        (#"[{"id": "a", "title": "T", "placement": "pageActions", "routes": ["/x"], "accelerator": "<Control>x"}]"#, #"key "commands[0].accelerator": a page action has no accelerator"#),
+        (#"[{"id": "a", "title": "T", "routes": ["/x"]}]"#, #"key "commands[0].routes": only a pageActions command"#),
         (#"[{"id": "a", "title": 5}]"#, #"key "commands[0].title""#),
     ])
     func refused(commands: String, expected: String) {
@@ -119,7 +123,7 @@ struct PluginStatusItemTests {
         (#"{"id": "a"}"#, #"key "statusItems""#),
     ])
     func refused(items: String, expected: String) {
-        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "statusItems": \#(items)}"#
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 2, "library": "libp.so", "statusItems": \#(items)}"#
         #expect {
             try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
         } throws: { error in

@@ -29,7 +29,7 @@ struct PluginDevelopmentTests {
 
     static func manifest(granting trigger: [String]) -> String {
         let patterns = trigger.map { "\"\($0)\"" }.joined(separator: ", ")
-        return #"{"id": "dev", "name": "Dev", "version": "0.0.1", "abiVersion": 1, "library": "libdev.so", "permissions": {"trigger": [\#(patterns)]}}"#
+        return #"{"id": "dev", "name": "Dev", "version": "0.0.1", "abiVersion": 2, "library": "libdev.so", "permissions": {"trigger": [\#(patterns)]}}"#
     }
 
     @Test("rebuilding the library and editing plugin.json reload the plugin: the new code answers, the new grants apply")

@@ -69,10 +69,10 @@ struct PluginFailureMatrixTests {
     @Test("an ABI version newer than the host's is refused before the library is opened")
     func abiTooNew() throws {
         let sandbox = try PluginSandbox()
-        try sandbox.install("Template", as: "from-the-future") { $0["abiVersion"] = 2 }
+        try sandbox.install("Template", as: "from-the-future") { $0["abiVersion"] = 3 }
         let harness = PluginHarness(sandbox: sandbox)
         let report = try load(sandbox, id: "from-the-future", harness: harness)
-        #expect(report.state == .failed(.abiTooNew(plugin: 2, host: 1)))
+        #expect(report.state == .failed(.abiTooNew(plugin: 3, host: 2)))
         #expect(report.state.description.contains("too new"))
         #expect(!harness.services.services.contains { $0.name == "template" })
     }
@@ -92,7 +92,7 @@ struct PluginFailureMatrixTests {
         let folder = try sandbox.installFixture("mismatch", .infoABI(7))
         let report = try load(sandbox, id: "mismatch")
         #expect(report.state == .failed(.abiMismatch(path: folder.appendingPathComponent("libmismatch.so").path,
-                                                     manifest: 1, library: 7)))
+                                                     manifest: 2, library: 7)))
     }
 
     @Test("an entry that returns no info, or refuses the host, is reported with the plugin's reason")

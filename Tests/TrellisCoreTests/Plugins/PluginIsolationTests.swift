@@ -266,7 +266,7 @@ struct PluginIsolationTests {
         #expect(PluginIsolation.effective(.process, origin: .build) == .process)
         #expect(throws: PluginManifestError.invalidValue(file: "plugin.json", key: "isolation",
                                                          reason: #""thread" is not "process" or "inProcess""#)) {
-            try PluginManifest(json: ["id": "x", "name": "X", "version": "1", "abiVersion": 1, "library": "libx.so",
+            try PluginManifest(json: ["id": "x", "name": "X", "version": "1", "abiVersion": 2, "library": "libx.so",
                                       "isolation": "thread"], file: "plugin.json")
         }
     }

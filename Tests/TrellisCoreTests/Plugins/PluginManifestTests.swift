@@ -6,14 +6,14 @@ import Testing
 struct PluginManifestTests {
     private let file = "/plugins/Demo/plugin.json"
     private let fullManifest: JSONValue = [
-        "id": "demo", "name": "Demo", "version": "1.2.0", "abiVersion": 1, "library": "libDemo.so",
+        "id": "demo", "name": "Demo", "version": "1.2.0", "abiVersion": 2, "library": "libDemo.so",
         "services": ["a", "b"], "dependencies": ["base"], "description": "A demo.", "autostart": ["a": ["x": 1]],
     ]
 
     @Test("reads every key of a complete manifest")
     func completeManifest() throws {
         let manifest = try PluginManifest(json: fullManifest, file: file)
-        #expect(manifest == PluginManifest(id: "demo", name: "Demo", version: "1.2.0", abiVersion: 1, library: "libDemo.so",
+        #expect(manifest == PluginManifest(id: "demo", name: "Demo", version: "1.2.0", abiVersion: 2, library: "libDemo.so",
                                            services: ["a", "b"], dependencies: ["base"], description: "A demo.",
                                            autostart: ["a": ["x": 1]]))
         #expect(try PluginManifest(json: manifest.json, file: file) == manifest)
@@ -22,7 +22,7 @@ struct PluginManifestTests {
     @Test("optional keys default to empty")
     func optionalKeys() throws {
         let manifest = try PluginManifest(
-            json: ["id": "demo", "name": "Demo", "version": "1", "abiVersion": 1, "library": "libDemo.so"], file: file)
+            json: ["id": "demo", "name": "Demo", "version": "1", "abiVersion": 2, "library": "libDemo.so"], file: file)
         #expect(manifest.services.isEmpty && manifest.dependencies.isEmpty && manifest.autostart.isEmpty)
         #expect(manifest.description == "")
     }

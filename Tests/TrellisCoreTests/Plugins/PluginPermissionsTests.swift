@@ -134,7 +134,7 @@ struct PluginPermissionsTests {
         (#"{"navigate": ["no-slash"]}"#, #"key "permissions.navigate": "no-slash" is not a route pattern"#),
     ])
     func manifestErrors(permissions: String, expected: String) throws {
-        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 1, "library": "libp.so", "permissions": \#(permissions)}"#
+        let text = #"{"id": "p", "name": "P", "version": "1", "abiVersion": 2, "library": "libp.so", "permissions": \#(permissions)}"#
         #expect {
             try PluginManifest(json: try JSONValue(jsonString: text), file: "/plugins/p/plugin.json")
         } throws: { error in

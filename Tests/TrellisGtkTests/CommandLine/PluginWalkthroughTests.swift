@@ -1,15 +1,16 @@
 import Foundation
 import Testing
 
-/// The README's "Writing a plugin" steps, taken from the README itself and run as a reader
+/// The "Writing a plugin" article's steps (TrellisPluginSDK.docc), taken from the article itself and run as a reader
 /// would run them (their folder under a temporary HOME, `/path/to/trellis` this checkout,
 /// `trellis` this build): the copied template builds and loads, in a process of its own.
-@Suite("README: writing a plugin")
+@Suite("Docs: writing a plugin")
 struct PluginWalkthroughTests {
-    @Test("the README's plugin steps, run literally, build a plugin that trellis plugins lists as loaded")
+    @Test("the article's plugin steps, run literally, build a plugin that trellis plugins lists as loaded")
     func walkthrough() throws {
-        let readme = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
-        let section = try #require(readme.components(separatedBy: "### Writing a plugin").dropFirst().first)
+        let article = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
+            "Sources/TrellisPluginSDK/TrellisPluginSDK.docc/WritingAPlugin.md"), encoding: .utf8)
+        let section = try #require(article.components(separatedBy: "### Copy the template").dropFirst().first)
         let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
         #expect(block.contains("cp -r plugins/Template"), "the steps start from the template:\n\(block)")
 
@@ -42,7 +43,7 @@ struct PluginsListingCrashTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let marker = root.appendingPathComponent("the-entry-ran")
         try Data("""
-            {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 1, "library": "libmarking.so",
+            {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 2, "library": "libmarking.so",
              "permissions": {"watch": ["network:*"]}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("marking.c")
@@ -83,7 +84,7 @@ struct PluginsListingCrashTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
         try Data("""
-            {"id": "aborting", "name": "Aborting", "version": "0.0.1", "abiVersion": 1,
+            {"id": "aborting", "name": "Aborting", "version": "0.0.1", "abiVersion": 2,
              "library": "libaborting.so", "services": ["aborting"], "autostart": {"aborting": null}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("aborting.c")

@@ -12,7 +12,7 @@ final class PluginCommandsWindowTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("""
-            {"id": "greeter", "name": "Greeter", "version": "0.1.0", "abiVersion": 1, "library": "libgreeter.so",
+            {"id": "greeter", "name": "Greeter", "version": "0.1.0", "abiVersion": 2, "library": "libgreeter.so",
              "permissions": {},
              "commands": [{"id": "catalog", "title": "Show the Catalog", "accelerator": "<Control><Shift>k"},
                           {"id": "steal", "title": "Steal New Note", "accelerator": "<Control>n"}]}

@@ -58,7 +58,7 @@ final class PluginsWindowTests: XCTestCase {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-flood-\(UUID().uuidString)/flood")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder.deletingLastPathComponent()) }
-        try Data(#"{"id": "flood", "name": "Flood", "version": "0.0.1", "abiVersion": 1, "library": "libflood.so", "permissions": {}}"#.utf8)
+        try Data(#"{"id": "flood", "name": "Flood", "version": "0.0.1", "abiVersion": 2, "library": "libflood.so", "permissions": {}}"#.utf8)
             .write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("flood.c")
         try Data("""

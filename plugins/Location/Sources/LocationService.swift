@@ -32,11 +32,19 @@ final class LocationService: PluginService {
     }
 
     private let bus: PluginBus
+    private let host: TrellisHost
     private let queue = DispatchQueue(label: "trellis.plugin.location")
     private let run = LockedState<Run?>(nil)
 
     init(host: TrellisHost) {
+        self.host = host
         bus = host.bus
+    }
+
+    /// The plugin's setting "decimals" (digits after the point), read at each update: a change
+    /// on the Preferences page shows at the next one.
+    static func decimals(_ host: TrellisHost) -> Int {
+        min(8, max(0, host.settings["decimals"]?.intValue ?? 5))
     }
 
     func start(options: JSONValue) throws {
@@ -80,6 +88,6 @@ final class LocationService: PluginService {
         }
         guard let point else { return }
         bus.trigger(Self.update, point.update(at: Date()))
-        bus.trigger(Self.status, ["item": "position", "text": .string(point.statusText)])
+        bus.trigger(Self.status, ["item": "position", "text": .string(point.statusText(decimals: Self.decimals(host)))])
     }
 }

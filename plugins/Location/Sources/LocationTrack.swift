@@ -22,8 +22,14 @@ struct LocationPoint: Equatable {
     }
 
     /// The text of the plugin's status item: "55.75222, 37.61556 ±12 m".
-    var statusText: String {
-        String(format: "%.5f, %.5f ±%.0f m", latitude, longitude, accuracy)
+    /// "48.85840, 2.29450 ±15 m", with `decimals` digits after the point (the plugin's setting).
+    func statusText(decimals: Int = 5) -> String {
+        "\(coordinates(decimals: decimals)) ±\(String(format: "%.0f", accuracy)) m"
+    }
+
+    /// "48.85840, 2.29450".
+    func coordinates(decimals: Int) -> String {
+        String(format: "%.\(decimals)f, %.\(decimals)f", latitude, longitude)
     }
 }
 

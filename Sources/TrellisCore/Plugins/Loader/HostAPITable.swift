@@ -8,7 +8,7 @@ import TrellisPluginABI
 ///
 /// The table and its context are allocated once and never freed: the plugin may keep the
 /// pointer for as long as the process runs, and plugins are never unloaded.
-enum HostAPITable {
+package enum HostAPITable {
     /// A new table for `context`; the context is retained for the life of the process.
     static func make(for context: PluginContext) -> UnsafePointer<trellis_host_api> {
         let table = UnsafeMutablePointer<trellis_host_api>.allocate(capacity: 1)
@@ -74,7 +74,11 @@ enum HostAPITable {
                 guard let context = PluginContextPointer(context)?.context, let message else { return }
                 context.logger.log(level: HostAPITable.logLevel(level), "\(String(cString: message))")
             },
-            context: PluginContextPointer.register(context)
+            context: PluginContextPointer.register(context),
+            get_settings: { context, buffer, size in
+                guard let context = PluginContextPointer(context)?.context else { return Int64(TRELLIS_ERROR_INVALID_ARGUMENT) }
+                return HostAPITable.copy(context.settings.withLock { $0 }.jsonString, to: buffer, size: size)
+            }
         ))
         return UnsafePointer(table)
     }
@@ -89,6 +93,21 @@ enum HostAPITable {
             context.logger.error("\(error)")
             return nil
         }
+    }
+
+    /// Copies `text` and a NUL into `buffer` (`size` bytes) when it fits (`get_settings`);
+    /// returns the text's length in bytes, or `TRELLIS_ERROR_INVALID_ARGUMENT`.
+    package static func copy(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, size: Int) -> Int64 {
+        let bytes = Array(text.utf8)
+        guard let buffer else { return size == 0 ? Int64(bytes.count) : Int64(TRELLIS_ERROR_INVALID_ARGUMENT) }
+        guard bytes.count < size else { return Int64(bytes.count) }
+        // The plugin passed `size` writable bytes at `buffer` (the header's contract); we write
+        // bytes.count + 1 <= size of them.
+        bytes.withUnsafeBufferPointer { source in
+            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: bytes.count)
+        }
+        buffer[bytes.count] = 0
+        return Int64(bytes.count)
     }
 
     static func logLevel(_ level: Int32) -> Logger.Level {

@@ -38,6 +38,8 @@ final class PluginContext: Sendable {
     private let navigation: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
     private let state = LockedState(State())
+    /// The plugin's setting values, as `get_settings` answers them (set by the host).
+    let settings = LockedState<JSONValue>(.object([:]))
 
     init(pluginID: String, declaredServices: [String], permissions: PluginPermissions, bus: EventBus, logger: Logger,
          isPublicRoute: @escaping @Sendable (String) -> Bool?,

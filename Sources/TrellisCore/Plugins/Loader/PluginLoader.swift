@@ -18,6 +18,8 @@ struct PluginLoader: Sendable {
     let memoryLimit: Int?
     let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
+    /// Where the plugins' setting values are kept: a new context starts with them.
+    let settingValues: PluginSettingValues
 
     /// A loaded plugin: its context, and its process when it runs in one.
     struct Loaded: Sendable {
@@ -41,9 +43,12 @@ struct PluginLoader: Sendable {
         var pluginLogger = logger
         pluginLogger[metadataKey: "plugin"] = "\(manifest.id)"
         let routes = self.routes
-        return PluginContext(pluginID: manifest.id, declaredServices: manifest.services, permissions: manifest.permissions,
-                             bus: bus, logger: pluginLogger, isPublicRoute: { path in (try? routes?.match(path))?.isPublic },
-                             navigate: navigate, handleRequest: handleRequest)
+        let context = PluginContext(pluginID: manifest.id, declaredServices: manifest.services, permissions: manifest.permissions,
+                                    bus: bus, logger: pluginLogger, isPublicRoute: { path in (try? routes?.match(path))?.isPublic },
+                                    navigate: navigate, handleRequest: handleRequest)
+        let values = settingValues.values(of: manifest)
+        context.settings.withLock { $0 = .object(values) }
+        return context
     }
 
     private func loadInItsProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue],
@@ -74,6 +79,8 @@ struct PluginLoader: Sendable {
                   onCrash: @escaping @Sendable (PluginFailure) -> Void) -> PluginFailure? {
         guard let handle = loaded.process else { return .pluginProcess(reason: "it does not run in a process") }
         let before = handle.process.registeredServices
+        let values = settingValues.values(of: manifest)
+        loaded.context.settings.withLock { $0 = .object(values) }
         loaded.context.beginEntry()
         let process: PluginProcess
         switch launch(manifest, library: url, context: loaded.context, onCrash: onCrash, freeNamesExcept: before) {
@@ -99,9 +106,10 @@ struct PluginLoader: Sendable {
                         freeNamesExcept own: [String] = []) -> Result<PluginProcess, PluginFailure> {
         let process: PluginProcess
         let entry: JSONValue
-        let grants = PluginGate.grantsMessage(manifest.permissions,
+        var grants = PluginGate.grantsMessage(manifest.permissions,
                                               routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) },
                                               memoryLimit: memoryLimit)
+        grants["settings"] = context.settings.withLock { $0 }
         switch PluginProcess.launch(library: url, context: context, grants: grants, deadlines: deadlines, onCrash: onCrash) {
         case .success(let launched): (process, entry) = launched
         case .failure(let failure):

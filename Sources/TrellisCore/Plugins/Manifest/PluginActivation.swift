@@ -12,24 +12,29 @@
 /// - `onEvent:PATTERN`: when an event matching PATTERN is triggered. That event itself is not
 ///   delivered to the plugin again: it sees the ones after it.
 ///
+/// - `onRoute:PATTERN`: when the user opens the plugin's page PATTERN (one of its `routes`).
+///   Opening any page of a waiting plugin activates it; `onRoute:` is how a plugin says it
+///   waits for nothing else.
+///
 /// A plugin another enabled plugin depends on is loaded at startup whatever it says.
-/// (`onRoute:` waits for contributed routes, which are not built yet: it is refused.)
 public enum PluginActivation: Sendable, Hashable, CustomStringConvertible {
     case onStartup
     case onCommand(String)
     case onEvent(String)
+    case onRoute(String)
 
     public var description: String {
         switch self {
         case .onStartup: "onStartup"
         case .onCommand(let id): "onCommand:\(id)"
         case .onEvent(let pattern): "onEvent:\(pattern)"
+        case .onRoute(let pattern): "onRoute:\(pattern)"
         }
     }
 
     /// Reads the `activation` value of manifest `file`; `commands` are the manifest's command
-    /// ids, which `onCommand:` must name.
-    static func list(json: JSONValue, commands: [String], file: String) throws(PluginManifestError) -> [PluginActivation] {
+    /// ids, which `onCommand:` must name, and `routes` its route patterns, for `onRoute:`.
+    static func list(json: JSONValue, commands: [String], routes: [String], file: String) throws(PluginManifestError) -> [PluginActivation] {
         guard let array = json.arrayValue, !array.isEmpty else {
             throw .wrongType(file: file, key: "activation", expected: "a non-empty array of strings")
         }
@@ -52,9 +57,13 @@ public enum PluginActivation: Sendable, Hashable, CustomStringConvertible {
                 }
                 events.append(.onEvent(pattern))
             } else if text.hasPrefix("onRoute:") {
-                throw .invalidValue(file: file, key: key, reason: "onRoute: needs routes contributed by plugins, which this Trellis does not have yet")
+                let pattern = String(text.dropFirst("onRoute:".count))
+                guard routes.contains(pattern) else {
+                    throw .invalidValue(file: file, key: key, reason: "\"\(pattern)\" is not one of the plugin's routes (\(routes.joined(separator: ", ")))")
+                }
+                events.append(.onRoute(pattern))
             } else {
-                throw .invalidValue(file: file, key: key, reason: "\(text.debugDescription) is not onStartup, onCommand:ID or onEvent:PATTERN")
+                throw .invalidValue(file: file, key: key, reason: "\(text.debugDescription) is not onStartup, onCommand:ID, onEvent:PATTERN or onRoute:PATTERN")
             }
         }
         return events

@@ -11,29 +11,38 @@
 ///
 /// `id` (letters, digits, `.`, `_`, `-`) and `title` are required; `accelerator` is in GTK's
 /// syntax (`<Control>`, `<Shift>`, `<Alt>`, `<Super>` and a key name); `placement` is
-/// `"primaryMenu"`, the default and, for now, the only place.
+/// `"primaryMenu"` (the default) or `"pageActions"`, a button in the header bar of the pages of
+/// `routes` (route patterns, the app's or the plugin's own), such as
+/// `{"id": "share", "title": "Share", "placement": "pageActions", "routes": ["/notes/:id"]}`;
+/// pressed, the plugin receives the page too: `{"command": id, "path": "/notes/5",
+/// "parameters": {"id": "5"}}`. A page action has no accelerator.
 public struct PluginCommand: Sendable, Hashable {
     /// Where a command is shown.
     public enum Placement: String, Sendable, CaseIterable {
         case primaryMenu
+        case pageActions
     }
 
     public var id: String
     public var title: String
     public var accelerator: String?
     public var placement: Placement
+    /// The route patterns on whose pages a `pageActions` command shows (empty otherwise).
+    public var routes: [String]
 
-    public init(id: String, title: String, accelerator: String? = nil, placement: Placement = .primaryMenu) {
+    public init(id: String, title: String, accelerator: String? = nil, placement: Placement = .primaryMenu, routes: [String] = []) {
         self.id = id
         self.title = title
         self.accelerator = accelerator
         self.placement = placement
+        self.routes = routes
     }
 
     /// The command as the manifest holds it.
     public var json: JSONValue {
         var members: [String: JSONValue] = ["id": .string(id), "title": .string(title), "placement": .string(placement.rawValue)]
         if let accelerator { members["accelerator"] = .string(accelerator) }
+        if !routes.isEmpty { members["routes"] = .array(routes.map(JSONValue.string)) }
         return .object(members)
     }
 
@@ -55,14 +64,32 @@ public struct PluginCommand: Sendable, Hashable {
     /// `commands[1].title`.
     static func list(json: JSONValue, file: String) throws(PluginManifestError) -> [PluginCommand] {
         var commands: [PluginCommand] = []
-        for entry in try ManifestEntry.list(json, key: "commands", known: ["id", "title", "accelerator", "placement"], file: file) {
+        for entry in try ManifestEntry.list(json, key: "commands", known: ["id", "title", "accelerator", "placement", "routes"], file: file) {
             let id = try entry.id(existing: commands.map(\.id))
             let placementText = try entry.text("placement", required: false) ?? Placement.primaryMenu.rawValue
             guard let placement = Placement(rawValue: placementText) else {
-                throw .invalidValue(file: file, key: "\(entry.path).placement", reason: "\(placementText.debugDescription) is not \"primaryMenu\"")
+                throw .invalidValue(file: file, key: "\(entry.path).placement", reason: "\(placementText.debugDescription) is not \"primaryMenu\" or \"pageActions\"")
             }
-            commands.append(PluginCommand(id: id, title: try entry.text("title") ?? "",
-                                          accelerator: try entry.text("accelerator", required: false), placement: placement))
+            let accelerator = try entry.text("accelerator", required: false)
+            var routes: [String] = []
+            if placement == .pageActions {
+                guard let array = entry.object["routes"]?.arrayValue, !array.isEmpty else {
+                    throw .wrongType(file: file, key: "\(entry.path).routes", expected: "a non-empty array of route patterns (for pageActions)")
+                }
+                for (index, element) in array.enumerated() {
+                    guard let text = element.stringValue, (try? RoutePattern(text)) != nil else {
+                        throw .invalidValue(file: file, key: "\(entry.path).routes[\(index)]", reason: "\(element) is not a route pattern")
+                    }
+                    routes.append(text)
+                }
+                guard accelerator == nil else {
+                    throw .invalidValue(file: file, key: "\(entry.path).accelerator", reason: "a page action has no accelerator (only primaryMenu commands)")
+                }
+            } else if entry.object["routes"] != nil {
+                throw .invalidValue(file: file, key: "\(entry.path).routes", reason: "only a pageActions command has routes")
+            }
+            commands.append(PluginCommand(id: id, title: try entry.text("title") ?? "", accelerator: accelerator,
+                                          placement: placement, routes: routes))
         }
         return commands
     }

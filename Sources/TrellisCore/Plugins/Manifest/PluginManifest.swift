@@ -8,7 +8,7 @@ import Foundation
 ///   "id": "network-activity",
 ///   "name": "Network Activity",
 ///   "version": "1.0.0",
-///   "abiVersion": 1,
+///   "abiVersion": 2,
 ///   "library": "libTrellisPluginNetworkActivity.so",
 ///   "services": ["net_state"],
 ///   "dependencies": [],
@@ -61,13 +61,18 @@ public struct PluginManifest: Sendable, Hashable {
     /// When the plugin's library is opened (`"activation"`; default `[.onStartup]`: see
     /// ``PluginActivation``).
     public var activation: [PluginActivation]
+    /// The pages the plugin contributes (`"routes"`: see ``PluginRoute``).
+    public var routes: [PluginRoute]
+    /// The settings the plugin declares (`"settings"`: see ``PluginSetting``).
+    public var settings: [PluginSetting]
 
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
                 permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
-                statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup]) {
+                statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup],
+                routes: [PluginRoute] = [], settings: [PluginSetting] = []) {
         self.id = id
         self.name = name
         self.version = version
@@ -82,7 +87,14 @@ public struct PluginManifest: Sendable, Hashable {
         self.commands = commands
         self.statusItems = statusItems
         self.activation = activation
+        self.routes = routes
+        self.settings = settings
     }
+
+    /// The keys a manifest may have; any other is refused, naming it (a misspelt `"setings"`
+    /// would otherwise be ignored without a word).
+    public static let knownKeys = ["id", "name", "version", "abiVersion", "library", "services", "dependencies", "description",
+                                   "autostart", "isolation", "permissions", "commands", "statusItems", "activation", "routes", "settings"]
 
     /// The largest manifest file read, in bytes (64 KiB: a real manifest is well under 1 KiB).
     public static let maximumFileSize = 64 * 1024
@@ -115,6 +127,9 @@ public struct PluginManifest: Sendable, Hashable {
     /// Validates a parsed manifest; `file` names it in errors.
     public init(json: JSONValue, file: String) throws(PluginManifestError) {
         guard let object = json.objectValue else { throw .notAnObject(file: file) }
+        if let stray = object.keys.sorted().first(where: { !Self.knownKeys.contains($0) }) {
+            throw .invalidValue(file: file, key: stray, reason: "unknown key (known: \(Self.knownKeys.joined(separator: ", ")))")
+        }
         let keys = ManifestKeys(object: object, file: file)
         id = try keys.requiredString("id")
         name = try keys.requiredString("name")
@@ -145,8 +160,18 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             statusItems = []
         }
+        if let value = object["routes"], !value.isNull {
+            routes = try PluginRoute.list(json: value, file: file)
+        } else {
+            routes = []
+        }
+        if let value = object["settings"], !value.isNull {
+            settings = try PluginSetting.list(json: value, file: file)
+        } else {
+            settings = []
+        }
         if let value = object["activation"], !value.isNull {
-            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), file: file)
+            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), routes: routes.map(\.pattern), file: file)
         } else {
             activation = [.onStartup]
         }
@@ -166,6 +191,8 @@ public struct PluginManifest: Sendable, Hashable {
         if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
+        if !routes.isEmpty { members["routes"] = .array(routes.map(\.json)) }
+        if !settings.isEmpty { members["settings"] = .array(settings.map(\.json)) }
         if activation != [.onStartup] { members["activation"] = .array(activation.map { .string($0.description) }) }
         return .object(members)
     }

@@ -213,6 +213,12 @@ final class PluginProcess: Sendable {
         }
     }
 
+    /// Sends the plugin its new setting values (what `get_settings` answers from now on),
+    /// before the `<id>:settings` event that announces them.
+    func sendSettings(_ values: JSONValue) {
+        send(["op": "settings", "values": values])
+    }
+
     /// Queues `message` for the plugin; past ``maximumQueuedMessages`` the plugin is stopped.
     private func send(_ message: JSONValue) {
         let queued = state.withLock { state -> Int? in
@@ -231,7 +237,7 @@ final class PluginProcess: Sendable {
         }
     }
 
-    private func kill(because reason: String) {
+    func kill(because reason: String) {
         let first = state.withLock { state in
             defer { if state.killReason == nil { state.killReason = reason } }
             return state.killReason == nil && !state.ended

@@ -51,6 +51,8 @@ public final class TableContainer {
     /// While the first half of a move is delivered: the rows of the second half, already in
     /// `layout`, that the model must not show yet.
     var pendingInsertion: (position: Int, count: Int)?
+    /// The changes held back while ``coalescingChanges(_:)`` runs (nil otherwise).
+    var collectedChanges: [FlatChange]?
 
     /// A container over `source`.
     /// - Parameters:
@@ -178,6 +180,10 @@ public final class TableContainer {
     /// Delivers `changes` to the observers (nothing when empty).
     func emit(_ changes: [FlatChange]) {
         guard !changes.isEmpty else { return }
+        guard collectedChanges == nil else {
+            for change in changes { collectedChanges?.appendMerging(change) }
+            return
+        }
         flatObservers.announce(changes)
     }
 

@@ -49,7 +49,7 @@ extension ArraySource {
     /// Moves the element at `from` so that it ends at `to`, keeping its identity.
     ///
     /// In a sectioned source both paths must be in the same section (an element's section
-    /// follows from its key; change the element with ``update(at:with:)`` instead).
+    /// follows from its key; change the element with `update(at:with:)` instead).
     public func move(from: TableIndexPath, to: TableIndexPath) throws(TableSourceError) {
         try validateRow(from)
         try validateSection(to.section)

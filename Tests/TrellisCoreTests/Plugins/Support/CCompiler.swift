@@ -9,11 +9,13 @@ enum CCompiler {
     }
 
     /// Compiles `source` (with `-D` `definitions`) into the shared library `output`.
-    static func build(_ source: String, definitions: [String] = [], to output: URL) throws {
+    /// `include`: the folder of `trellis_plugin.h` (the source tree's, unless a test builds an
+    /// old plugin against an old header).
+    static func build(_ source: String, definitions: [String] = [], include: String? = nil, to output: URL) throws {
         let sourceFile = output.deletingPathExtension().appendingPathExtension("c")
         try Data(source.utf8).write(to: sourceFile)
         defer { try? FileManager.default.removeItem(at: sourceFile) }
-        let include = BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
+        let include = include ?? BuiltPlugins.repository.appendingPathComponent("Sources/TrellisPluginABI/include").path
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-shared", "-fPIC", "-I", include] + definitions + ["-o", output.path, sourceFile.path]

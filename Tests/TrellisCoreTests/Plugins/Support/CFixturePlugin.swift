@@ -68,7 +68,7 @@ extension PluginSandbox {
     @discardableResult
     func installFixture(_ id: String, _ variant: CFixturePlugin.Variant, services: [String] = []) throws -> URL {
         let folder = try writeManifest(folder: id, """
-            {"id": "\(id)", "name": "Fixture \(id)", "version": "0.0.1", "abiVersion": 1,
+            {"id": "\(id)", "name": "Fixture \(id)", "version": "0.0.1", "abiVersion": 2,
              "library": "lib\(id).so", "services": [\(services.map { "\"\($0)\"" }.joined(separator: ", "))]}
             """)
         try CFixturePlugin.build(variant, to: folder.appendingPathComponent("lib\(id).so"))

@@ -104,7 +104,7 @@ extension PluginSandbox {
     @discardableResult
     func installProbing(_ id: String, permissions: String?, liar: Bool = false) throws -> URL {
         let folder = try writeManifest(folder: id, """
-            {"id": "\(id)", "name": "Probing \(id)", "version": "0.0.1", "abiVersion": 1,
+            {"id": "\(id)", "name": "Probing \(id)", "version": "0.0.1", "abiVersion": 2,
              "library": "lib\(id).so"\(permissions.map { ", \"permissions\": \($0)" } ?? "")}
             """)
         try ProbingPlugin.build(id: id, liar: liar, to: folder.appendingPathComponent("lib\(id).so"))

@@ -1,0 +1,26 @@
+extension PluginHost {
+    /// Every setting of plugin `id` with its value now (the user's, or the default); nil when
+    /// no plugin has this id or its manifest could not be read.
+    public func currentSettings(of id: String) -> [String: JSONValue]? {
+        report(for: id)?.manifest.map { settingValues.values(of: $0) }
+    }
+
+    /// Sets setting `key` of plugin `id` to `value` after checking it against the manifest,
+    /// stores it, and tells the plugin: `get_settings` answers the new values at once, and
+    /// `<id>:settings` is triggered with `{"values": {...}, "changed": [key]}`. Returns every
+    /// value afterwards. Any thread.
+    @discardableResult
+    public func setSetting(_ key: String, of id: String, to value: JSONValue) throws(SettingValueError) -> [String: JSONValue] {
+        guard let manifest = report(for: id)?.manifest else {
+            throw SettingValueError(key: key, reason: "there is no plugin \"\(id)\"")
+        }
+        let values = try settingValues.set(key, value, of: manifest)
+        if let loaded = state.withLock({ $0.loaded[id] }) {
+            loaded.context.settings.withLock { $0 = .object(values) }
+            loaded.process?.process.sendSettings(.object(values))
+        }
+        logger.info("plugin \(id): setting \(key) = \(value)")
+        bus.trigger("\(id):settings", ["values": .object(values), "changed": [.string(key)]])
+        return values
+    }
+}

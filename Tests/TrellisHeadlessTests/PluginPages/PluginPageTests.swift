@@ -1,0 +1,166 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisHeadless
+import TrellisTesting
+
+/// Pages a plugin contributes, served over the bus by a C plugin built at test time, shown by
+/// the headless front end as the app's own pages are — with the plugin in a process of its own
+/// (the default) and in the shell's process.
+@MainActor
+@Suite("Plugin pages", .serialized)
+struct PluginPageTests {
+    @MainActor final class App {
+        let shell = Shell()
+        let screen: HeadlessFrontend
+        let host: PluginHost
+        let pages: PluginPages
+        let root: URL
+
+        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), appRoutes: [String] = []) throws {
+            root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
+            try PagesPlugin.install(in: root)
+            for pattern in appRoutes { try shell.route(pattern, to: PageController.self) }
+            host = PluginHost(bus: shell.bus, services: shell.services,
+                              searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
+                              settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
+                              isolation: isolation, routes: shell.routes,
+                              deadlines: PluginDeadlines(event: deadline),
+                              navigate: { _ in }, handleRequest: { _, _ in })
+            screen = HeadlessFrontend(shell: shell)
+            _ = host.loadAll()
+            pages = PluginPages(shell: shell, host: host)
+            pages.registerRoutes()
+        }
+
+        deinit { try? FileManager.default.removeItem(at: root) }
+
+        func waitFor(_ text: String) async -> Bool {
+            await eventually { self.screen.render().contains(text) }
+        }
+    }
+
+    @Test("a text page: the plugin's text under the manifest's title", arguments: [PluginIsolation.process, .inProcess])
+    func text(isolation: PluginIsolation) async throws {
+        let app = try App(isolation: isolation)
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+        #expect(app.screen.render().hasPrefix("Hello  (Mark)\n"), "the manifest's title, and the plugin's command placed on the page")
+    }
+
+    @Test("a table page: rows fetched by range as the front end reads them; the plugin's inserts reach the table", arguments: [PluginIsolation.process, .inProcess])
+    func table(isolation: PluginIsolation) async throws {
+        let app = try App(isolation: isolation)
+        let fetches = EventRecorder(bus: app.shell.bus, pattern: "pages:page:fetch")
+        try app.shell.navigate(to: "/pages/rows")
+        #expect(await app.waitFor("Row 0 | 0"), "\(app.screen.render())")
+        let table = try #require(app.screen.table)
+        #expect(table.container.flatCount == 1000)
+        #expect(app.screen.render().contains("Rows from C"))
+        // Rows are asked for in blocks of 100, each once, as they are read.
+        #expect(await eventually { columns(table.container, 950) == ["Row 950", "1900"] })
+        let asked = fetches.all.map { "\($0.data["start"]?.intValue ?? -1)+\($0.data["count"]?.intValue ?? -1)" }
+        #expect(Set(asked).count == asked.count && asked.allSatisfy { $0.hasSuffix("+100") } && asked.contains("900+100"), "\(asked)")
+
+        var changes: [[FlatChange]] = []
+        let token = table.container.onFlatChanges { changes.append($0) }
+        try app.screen.click(row: 5)
+        #expect(await eventually { table.container.flatCount == 1002 })
+        #expect(changes.first == [FlatChange(position: 0, removed: 0, added: 2)], "one items-changed for the two rows: \(changes)")
+        #expect(await eventually { columns(table.container, 0) == ["Row -2", "-4"] })
+        #expect(columns(table.container, 952) == ["Row 950", "1900"], "rows keep their columns when others are inserted")
+        withExtendedLifetime(token) {}
+    }
+
+    private func columns(_ container: TableContainer, _ index: Int) -> [String]? {
+        guard case .item(_, let cell)? = container.flatRow(at: index) else { return nil }
+        return cell.columns
+    }
+
+    @Test("a form page: the plugin answers its button with a message and new values", arguments: [PluginIsolation.process, .inProcess])
+    func form(isolation: PluginIsolation) async throws {
+        let app = try App(isolation: isolation)
+        try app.shell.navigate(to: "/pages/form")
+        #expect(await app.waitFor("Name: ["), "\(app.screen.render())")
+        try app.screen.press("sign")
+        #expect(await app.waitFor("! A name is needed"), "\(app.screen.render())")
+        try app.screen.fill("name", with: "Ada")
+        try app.screen.press("sign")
+        #expect(await app.waitFor("! Signed"), "\(app.screen.render())")
+        #expect(app.screen.form?["name"] == "")
+    }
+
+    @Test("a plugin answering with the wrong number of rows: the page says so, naming the plugin, and offers Restart", arguments: [PluginIsolation.process, .inProcess])
+    func wrongRows(isolation: PluginIsolation) async throws {
+        let app = try App(isolation: isolation)
+        try app.shell.navigate(to: "/pages/bad")
+        #expect(await app.waitFor("sent 3 rows from row 0, not 10"), "\(app.screen.render())")
+        let screen = app.screen.render()
+        #expect(screen.contains("The plugin “Pages” sent what this page cannot show"), "\(screen)")
+        #expect(screen.contains("(Restart Plugin)"), "\(screen)")
+    }
+
+    @Test("a plugin that never answers: its process is stopped after the deadline, the page says why, and the window goes on")
+    func hang() async throws {
+        let app = try App(isolation: .process, deadline: .milliseconds(500))
+        let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
+        try app.shell.navigate(to: "/pages/hang")
+        #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
+        #expect(await eventually { !crashes.all.isEmpty })
+        #expect(crashes.all.first?.data["reason"]?.stringValue?.contains("no answer to “open” of page /pages/hang") == true, "\(crashes.all)")
+        // The plugin is restarted (a first crash): its other pages work again, and the page
+        // that hung does not ask again by itself (its Restart button would).
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+    }
+
+    @Test("a crash while a page is open: the page says so and comes back when the plugin restarts")
+    func crashAndRestart() async throws {
+        let app = try App(isolation: .process)
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"))
+        let restarted = EventRecorder(bus: app.shell.bus, pattern: "plugin:restarted")
+        #expect(app.host.kill("pages", because: "the test kills it"))
+        #expect(await eventually { !restarted.all.isEmpty })
+        #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+    }
+
+    @Test("a disabled plugin's page says so and turns it on again")
+    func disabled() async throws {
+        let app = try App(isolation: .process)
+        _ = try app.host.setEnabled("pages", false)
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("The plugin “Pages” is turned off."), "\(app.screen.render())")
+        try app.screen.pressPageAction("restart")
+        #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+    }
+
+    @Test("a command placed on page actions: a button on the pages of its routes, the app's and the plugin's, telling the plugin which page")
+    func pageActions() async throws {
+        let app = try App(isolation: .process, appRoutes: ["/app/:id", "/other"])
+        let commands = EventRecorder(bus: app.shell.bus, pattern: "pages:command")
+        try app.shell.navigate(to: "/app/5")
+        #expect(app.screen.render().contains("(Mark)"), "\(app.screen.render())")
+        try app.screen.pressPageAction("plugin-pages-mark")
+        #expect(await eventually { !commands.all.isEmpty })
+        #expect(commands.all.first?.data == ["command": "mark", "path": "/app/5", "parameters": ["id": "5"]])
+        try app.shell.navigate(to: "/other")
+        #expect(!app.screen.render().contains("(Mark)"))
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"))
+        #expect(app.screen.render().contains("(Mark)"))
+        // Disabled, the plugin's buttons go.
+        _ = try app.host.setEnabled("pages", false)
+        #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
+    }
+
+    @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")
+    func conflict() async throws {
+        let app = try App(isolation: .process, appRoutes: ["/pages/:anything", "/pages/hello"])
+        // Registered in App.init: the refusal names the app's route.
+        #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern == "/pages/hello" })
+        let refusals = app.pages.registerRoutes()
+        #expect(refusals == [#"plugin "pages": route /pages/hello refused: the app (app) has /pages/hello already"#], "\(refusals)")
+        #expect(app.pages.registeredRoutes(of: "pages").map(\.pattern) == ["/pages/rows", "/pages/form", "/pages/bad", "/pages/hang"])
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisHeadless
+
+/// The Preferences page lists the plugins' settings with the right controls; a value that does
+/// not fit is refused with the reason and nothing stored; a good one is stored and the plugin
+/// (the Location plugin, through `get_settings`) uses it at its next update.
+@MainActor
+@Suite("Plugin settings page", .serialized)
+struct PluginSettingsPageTests {
+    @Test("the Location plugin's setting: shown, refused out of range, applied at once")
+    func location() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        let host = try #require(shell.resolve(PluginHost.self))
+        defer { _ = try? host.setSetting("decimals", of: "location", to: 5) }  // the tests share one config folder
+        try shell.navigate(to: "/settings")
+        let page = screen.render()
+        #expect(page.contains("## Location"), "\(page)")
+        #expect(page.contains("Decimals of a position: ["), "\(page)")
+        #expect(page.contains("Digits after the point in the status line and the history"), "\(page)")
+
+        try screen.fill("location/decimals", with: "12")
+        #expect(screen.render().contains("! Location — Decimals of a position: must be a whole number from 0 to 8"), "\(screen.render())")
+        #expect(host.currentSettings(of: "location")?["decimals"] != 12)
+
+        try screen.fill("location/decimals", with: "2")
+        #expect(screen.page?.message == nil)
+        #expect(host.currentSettings(of: "location")?["decimals"] == 2)
+        let twoDecimals = /Location: -?\d+\.\d{2}, -?\d+\.\d{2} ±/
+        #expect(await eventually { (screen.status ?? "").contains(twoDecimals) }, "\(screen.status ?? "no status")")
+    }
+}
