@@ -202,6 +202,19 @@ public final class VirtualListView {
         trellis_list_view_emit_activate(listView.as(), guint(position))
     }
 
+    /// Where row `position` and its checkbox are, in the coordinates of `window` (for tests that
+    /// click with real pointer events); `nil` when the row has no widget now.
+    func bounds(position: Int, in window: GObjectPointer) -> (row: graphene_rect_t, checkbox: graphene_rect_t)? {
+        for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
+            guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box) else { return nil }
+            var row = graphene_rect_t(), checkbox = graphene_rect_t()
+            guard gtk_widget_compute_bounds(box, window.as(), &row) != 0,
+                  gtk_widget_compute_bounds(check, window.as(), &checkbox) != 0 else { return nil }
+            return (row, checkbox)
+        }
+        return nil
+    }
+
     /// Clicks the checkbox of row `position`. Returns `false` when that row has no widget
     /// (it is scrolled out of view) or no checkbox.
     func clickCheckbox(position: Int) -> Bool {

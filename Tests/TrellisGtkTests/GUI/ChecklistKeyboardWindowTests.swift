@@ -13,6 +13,16 @@ final class ChecklistKeyboardWindowTests: XCTestCase {
         XCTAssertEqual(result.status, 0, "xdotool \(arguments.joined(separator: " ")): \(result.stderr)")
     }
 
+    /// Clicks with the real pointer in the middle of row `row`'s `part` ("row": a little right of
+    /// its start, where its text is; "checkbox": its box), wherever the window lays it out.
+    private func click(_ app: AppDriver, _ window: String, row: Int, on part: String) throws {
+        let bounds = try XCTUnwrap(try app.send("row-bounds \(row)")[part])
+        let inset = part == "row" ? 60.0 : (bounds["width"]?.doubleValue ?? 0) / 2
+        let x = Int((bounds["x"]?.doubleValue ?? 0) + inset)
+        let y = Int((bounds["y"]?.doubleValue ?? 0) + (bounds["height"]?.doubleValue ?? 0) / 2)
+        try xdotool("mousemove", "--window", window, String(x), String(y), "click", "1")
+    }
+
     /// The ticked rows of the list on screen.
     private func ticked(_ screen: JSONValue) -> [Int] {
         (screen["rows"]?.arrayValue ?? []).filter { $0["checkbox"] == true }.compactMap { $0["position"]?.intValue }
@@ -28,8 +38,7 @@ final class ChecklistKeyboardWindowTests: XCTestCase {
         let search = try CommandRunner.run(Self.xdotool, ["search", "--sync", "--name", "^Add favourites$"])
         let window = try XCTUnwrap(search.stdout.split(separator: "\n").first.map(String.init), search.stderr)
         try xdotool("windowfocus", "--sync", window)
-        // Rows are 37.5 pixels apart from y = 73 (the window's default size and fonts).
-        try xdotool("mousemove", "--window", window, "300", "110", "click", "1")  // row 1's text
+        try click(app, window, row: 1, on: "row")  // on the row's text
         XCTAssertEqual(ticked(try app.dump { self.ticked($0) == [1] }), [1])
         try xdotool("key", "Down", "space")  // the focus moves to row 2; Space ticks it
         XCTAssertEqual(ticked(try app.dump { self.ticked($0) == [1, 2] }), [1, 2])
@@ -37,7 +46,7 @@ final class ChecklistKeyboardWindowTests: XCTestCase {
         XCTAssertEqual(ticked(try app.dump { self.ticked($0) == [1] }), [1], "Space again unticks it")
         try xdotool("key", "Down", "Return")
         XCTAssertEqual(ticked(try app.dump { self.ticked($0) == [1, 3] }), [1, 3])
-        try xdotool("mousemove", "--window", window, "26", "73", "click", "1")  // row 0's box
+        try click(app, window, row: 0, on: "checkbox")
         XCTAssertEqual(ticked(try app.dump { self.ticked($0) == [0, 1, 3] }), [0, 1, 3], "a click on the box ticks it once")
         try xdotool("key", "space")  // the focus is on that box now
         XCTAssertEqual(ticked(try app.dump { self.ticked($0) == [1, 3] }), [1, 3], "Space on a focused box unticks it once")
