@@ -45,6 +45,13 @@ public final class NoticeBar {
         gtk_revealer_set_child(widget.as(), box.as())
         // Hidden, not only folded: a folded revealer would still be in the accessibility tree.
         gtk_widget_set_visible(widget.as(), 0)
+        // Hidden once it has slid away (at once without animations), so that nothing of it
+        // stays in the accessibility tree.
+        Signals.connect(widget, "notify::child-revealed", object: { revealer, _ in
+            if gtk_revealer_get_reveal_child(revealer.as()) == 0 && gtk_revealer_get_child_revealed(revealer.as()) == 0 {
+                gtk_widget_set_visible(revealer.as(), 0)
+            }
+        })
         Signals.connect(undoButton, "clicked") { [weak self] _ in self?.onUndo?() }
         Signals.connect(closeButton, "clicked") { [weak self] _ in self?.onClose?() }
     }
@@ -53,7 +60,6 @@ public final class NoticeBar {
     func show(_ text: String?, undoLabel: String?) {
         guard let text else {
             gtk_revealer_set_reveal_child(widget.as(), 0)
-            gtk_widget_set_visible(widget.as(), 0)
             return
         }
         gtk_label_set_text(label.as(), text)
@@ -63,9 +69,10 @@ public final class NoticeBar {
         gtk_revealer_set_reveal_child(widget.as(), 1)
     }
 
-    /// The text shown, if the bar is shown (automation).
+    /// The text shown, if the bar is shown and not on its way out (automation).
     var text: String? {
-        gtk_widget_get_visible(widget.as()) != 0 ? String(cString: gtk_label_get_text(label.as())) : nil
+        guard gtk_widget_get_visible(widget.as()) != 0, gtk_revealer_get_reveal_child(widget.as()) != 0 else { return nil }
+        return String(cString: gtk_label_get_text(label.as()))
     }
 
     /// The Undo button's label, if it is shown (automation).
