@@ -17,6 +17,7 @@ public enum DemoApp {
         ("/catalog", CatalogPage.self, true),
         ("/catalog/:id", GenrePage.self, true),
         ("/favourites", FavouritesPage.self, true),
+        ("/favourites/add", AddFavouritesPage.self, true),
         ("/people", PeoplePage.self, true),
         ("/notes", NotesPage.self, true),
         ("/notes/new", NotePage.self, true),

@@ -36,9 +36,9 @@ public final class DemoModel {
         bus.trigger("favourites:changed", ["index": .number(Double(index)), "favourite": .bool(favourite)])
     }
 
-    /// How many times the name of genre `index` occurs in the catalog.
-    public func occurrences(of index: Int) -> Int {
-        catalog.filter { $0 == catalog[index] }.count
+    /// The positions (from 1) at which the name of genre `index` occurs in the catalog, in order.
+    public func positions(of index: Int) -> [Int] {
+        catalog.indices.filter { catalog[$0] == catalog[index] }.map { $0 + 1 }
     }
 }
 

@@ -22,6 +22,8 @@ public final class HeadlessFrontend: Frontend {
     public private(set) var isActivityVisible = false
     /// The status line (set by the app through ``showStatus(_:)``).
     public private(set) var status: String?
+    /// The notice shown ("Deleted “Groceries”" with Undo), if any.
+    public private(set) var notice: Notice?
     /// Every push and pop, in order (`push /catalog`, `pop /catalog/5`), for tests.
     public private(set) var history: [String] = []
     var tables: [ObjectIdentifier: HeadlessTableView] = [:]
@@ -88,8 +90,13 @@ public final class HeadlessFrontend: Frontend {
         screenChanges += 1
     }
 
+    public func show(notice: Notice?) {
+        self.notice = notice
+        screenChanges += 1
+    }
+
     /// The whole screen as text: the header (back, title, search, activity), the message, the
-    /// content, the status line.
+    /// content (a field the message is about ends in " !"), the notice (`[Deleted “Groceries” · (Undo)]`), the status line.
     public func render() -> String {
         guard let page else { return "(no page)" }
         var header = (shell.navigator.stack.count > 1 ? "< " : "") + page.title
@@ -107,7 +114,9 @@ public final class HeadlessFrontend: Frontend {
             for field in form.fields {
                 switch field.style {
                 case .readOnly: lines.append("\(field.label): \(field.value)")
-                case .singleLine, .multiline, .number: lines.append("\(field.label): [\(field.value)]")
+                case .singleLine, .multiline, .number:
+                    let invalid = page.message != nil && page.messageField == field.id
+                    lines.append("\(field.label): [\(field.value)]" + (invalid ? " !" : ""))
                 case .choice: lines.append("\(field.label): [\(field.value) ▾]")
                 case .toggle: lines.append("[\(field.value == "true" ? "x" : " ")] \(field.label)")
                 case .heading: lines.append("## \(field.label)")
@@ -118,6 +127,7 @@ public final class HeadlessFrontend: Frontend {
         case .text(let text):
             lines.append(text)
         }
+        if let notice { lines.append("[\(notice.text)\(notice.undoLabel.map { " · (\($0))" } ?? "")]") }
         if let status { lines.append("-- \(status)") }
         return lines.joined(separator: "\n")
     }
@@ -167,6 +177,11 @@ public final class HeadlessFrontend: Frontend {
         guard let page, page.press(pageAction: id) else { throw .noSuchAction(id) }
     }
 
+    /// Presses the Undo button of the notice on screen.
+    public func pressNoticeUndo() throws(HeadlessError) {
+        guard notice?.undoLabel != nil, shell.notices.undo() else { throw .noNoticeUndo }
+    }
+
     /// Presses Back; `false` at the root.
     @discardableResult
     public func back() -> Bool { shell.back() }
@@ -184,6 +199,8 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
     case notSearchable(page: String)
     case noSuchField(String)
     case noSuchAction(String)
+    /// No notice with an Undo button is shown.
+    case noNoticeUndo
     case table(HeadlessTableError)
     /// ``HeadlessFrontend/settle(maximumRounds:timeout:)`` gave up: what was still busy.
     case neverSettled(String)
@@ -195,6 +212,7 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
         case .notSearchable(let page): return "the table of \"\(page)\" cannot be searched"
         case .noSuchField(let id): return "no editable field \"\(id)\" on this page"
         case .noSuchAction(let id): return "no button \"\(id)\" on this page"
+        case .noNoticeUndo: return "no notice with an Undo button is shown"
         case .table(let error): return error.description
         case .neverSettled(let busy): return "the shell never settled: \(busy)"
         }

@@ -159,7 +159,7 @@ struct Open: ParsableCommand {
     @Flag(name: .long, help: "Print the page at PATH as text on standard output and exit, with no window. With --server, sync before and after.")
     var headless = false
 
-    @Option(name: .long, help: ArgumentHelp("With --headless: run the steps of FILE (- for standard input) instead of printing PATH: navigate, fill, press, select, toggle, type, expect, print, sync; see the README.", valueName: "FILE"))
+    @Option(name: .long, help: ArgumentHelp("With --headless: run the steps of FILE (- for standard input) instead of printing PATH: navigate, back, fill, press, select, toggle, type, expect, print, undo, sync; see the README.", valueName: "FILE"))
     var script: String?
 
     @Flag(name: .long, help: "Quit right after the first frame is painted (tests, benchmarks).")

@@ -15,4 +15,12 @@ public protocol Frontend: AnyObject {
     /// Shows a line in the window's status area (`nil` hides it): the app's own news, such as
     /// the last position the location service reported.
     func showStatus(_ text: String?)
+    /// Shows a notice in the window (`nil` hides it): a line such as "Deleted “Groceries”"
+    /// with its Undo button, which calls ``NoticeBoard/undo()`` (see ``Shell/notify(_:undoLabel:duration:undo:)``).
+    /// The default shows nothing.
+    func show(notice: Notice?)
+}
+
+extension Frontend {
+    public func show(notice: Notice?) {}
 }

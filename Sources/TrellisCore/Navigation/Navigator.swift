@@ -66,6 +66,7 @@ public final class Navigator {
             if let action { page.perform(action: action) }
             stack.append(page)
             frontend.navigator(self, didPush: page)
+            shell.notices.navigated()
             page.didAppear()
             shell.bus.trigger("route:navigated", ["path": .string(values.path), "pattern": .string(values.pattern)])
         }
@@ -79,6 +80,7 @@ public final class Navigator {
         // alive by a pending closure cannot receive events after it left the screen.
         shell.bus.unwatch(owner: page)
         shell.frontend?.navigator(self, didPop: page)
+        shell.notices.navigated()
         top?.didAppear()
         shell.bus.trigger("route:back", ["path": .string(page.values.path)])
         return true

@@ -32,8 +32,18 @@ open class PageController {
     open var title: String = "" { didSet { if title != oldValue { changed() } } }
     /// What the page shows.
     open var content: PageContent = .text("") { didSet { changed() } }
-    /// A message shown above the content (validation errors, failures); `nil` hides it.
-    open var message: String? { didSet { if message != oldValue { changed() } } }
+    /// A message shown above the content (validation errors, failures); `nil` hides it (and
+    /// forgets ``messageField``).
+    open var message: String? {
+        didSet {
+            if message == nil { messageField = nil }
+            if message != oldValue { changed() }
+        }
+    }
+    /// The id of the form field ``message`` is about (the field a validation error names),
+    /// if any: front ends mark that field invalid and tie the message to it. Set it before
+    /// the message.
+    open var messageField: String? { didSet { if messageField != oldValue { changed() } } }
     /// Buttons for the page's own commands, shown in the window's header bar ("New note").
     open var actions: [PageAction] = [] { didSet { if actions != oldValue { changed() } } }
 

@@ -19,6 +19,8 @@ public final class Shell {
     public let controller: FrontController
     public let logger: Logger
     public private(set) lazy var navigator = Navigator(shell: self)
+    /// The window's notices ("Deleted “Groceries” · Undo"): see ``notify(_:undoLabel:duration:undo:)``.
+    public private(set) lazy var notices = NoticeBoard(shell: self)
     /// The front end showing the navigation stack; `nil` when there is none (pages then `start`).
     /// The shell owns its front end; a front end refers back to its shell without owning it.
     public var frontend: (any Frontend)?

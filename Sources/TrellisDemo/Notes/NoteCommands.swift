@@ -7,13 +7,16 @@ import TrellisStore
 /// | command | validation | business | view | error command |
 /// | --- | --- | --- | --- | --- |
 /// | `note.save` | ``NoteValidation`` | ``SaveNote`` | ``NoteSaved`` | `note.invalid` → ``ShowNoteProblem`` |
-/// | `note.delete` | | ``DeleteNote`` | ``NoteSaved`` | `default` → ``ShowNoteProblem`` |
+/// | `note.delete` | | ``DeleteNote`` | ``NoteDeleted`` | `default` → ``ShowNoteProblem`` |
+/// | `note.restore` | | ``RestoreNote`` | | `default` → ``ShowNoteProblem`` |
 ///
 /// Validation and business run off the main thread; saving goes through a background
 /// context, and the notes list follows through its fetched results.
 enum NoteCommands {
     static let save = "note.save"
     static let delete = "note.delete"
+    /// Undoes a delete: the note comes back with its id (the notice's Undo, Ctrl+Z).
+    static let restore = "note.restore"
     static let invalid = "note.invalid"
     /// The longest title accepted, in characters.
     static let maximumTitleLength = 200
@@ -31,16 +34,18 @@ enum NoteCommands {
         controller.mapView(save) { [weak shell] in NoteSaved(shell: shell) }
         controller.mapError(invalid) { [weak shell] in ShowNoteProblem(shell: shell) }
         controller.mapBusiness(delete) { DeleteNote(context: background) }
-        controller.mapView(delete) { [weak shell] in NoteSaved(shell: shell) }
+        controller.mapView(delete) { [weak shell] in NoteDeleted(shell: shell) }
+        controller.mapBusiness(restore) { RestoreNote(context: background) }
         controller.mapError("default") { [weak shell] in ShowNoteProblem(shell: shell) }
     }
 }
 
 /// Rejects a note without a title, with a title over 200 characters, or with a text over
-/// 1 MiB (ValCO).
+/// 1 MiB, naming the field at fault in `field` (ValCO).
 struct NoteValidation: ControlObject {
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         let title = (request.parameters["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        request.parameters["field"] = "title"  // the field at fault, for the message
         if title.isEmpty {
             return .dispatchToError(command: NoteCommands.invalid, reason: tr("A note needs a title."))
         }
@@ -50,12 +55,14 @@ struct NoteValidation: ControlObject {
                                                String(NoteCommands.maximumTitleLength), String(title.count)))
         }
         let bodyBytes = request.parameters["body"]?.stringValue?.utf8.count ?? 0
+        request.parameters["field"] = "body"
         if bodyBytes > NoteCommands.maximumBodyBytes {
             return .dispatchToError(command: NoteCommands.invalid,
                                     reason: tr("A note's text may have at most %@ bytes; this one has %@.",
                                                String(NoteCommands.maximumBodyBytes), String(bodyBytes)))
         }
         request.parameters["title"] = .string(title)
+        request.parameters["field"] = nil
         return .continue
     }
 }
@@ -90,7 +97,7 @@ struct SaveNote: ControlObject {
     }
 }
 
-/// Deletes the note `id` (BCO).
+/// Deletes the note `id` (BCO); adds `deleted`, its attributes as they were, for the undo.
 struct DeleteNote: ControlObject {
     let context: BackgroundContext
 
@@ -98,11 +105,14 @@ struct DeleteNote: ControlObject {
         guard let id = request.parameters["id"]?.stringValue, let uuid = UUID(uuidString: id) else {
             throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
         }
-        try await context.perform { context in
+        let deleted = try await context.perform { context in
             guard let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else { throw NoteError.missing(id) }
+            let attributes = note.entity.attributes.map { ($0.name, note[$0.name].json) }
             try context.delete(note)
             try context.save()
+            return JSONValue.object(Dictionary(attributes, uniquingKeysWith: { _, last in last }))
         }
+        request.parameters["deleted"] = deleted
         return .continue
     }
 }
@@ -126,13 +136,16 @@ struct NoteSaved: ViewControlObject {
     }
 }
 
-/// Shows why a note could not be saved on the editor that sent it (ECO, main actor).
+/// Shows why a note could not be saved on the editor that sent it, tied to the field at fault
+/// when validation named one (ECO, main actor).
 @MainActor
 struct ShowNoteProblem: ViewControlObject {
     weak var shell: Shell?
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        shell?.navigator.page(request.page)?.message = request.failure?.reason ?? tr("The note could not be saved.")
+        let page = shell?.navigator.page(request.page)
+        page?.messageField = request.parameters["field"]?.stringValue
+        page?.message = request.failure?.reason ?? tr("The note could not be saved.")
         return .stop  // shown once: the `default` error objects need not run too
     }
 }

@@ -43,11 +43,19 @@ final class GenrePage: PageController {
 
     private func show(_ model: DemoModel) {
         let favourite = model.favourites.contains(index)
-        let form = Form(fields: [
+        var fields: [Form.Field] = [
             .init(id: "name", label: tr("Genre"), style: .readOnly, value: model.catalog[index]),
-            .init(id: "number", label: tr("Line in the catalog"), style: .readOnly, value: "\(index + 1)"),
-            .init(id: "occurrences", label: tr("Times listed"), style: .readOnly, value: "\(model.occurrences(of: index))"),
-        ], actions: [.init(id: "favourite", label: favourite ? tr("Remove from favourites") : tr("Add to favourites"))])
+            .init(id: "position", label: tr("Position in the catalog"), style: .readOnly,
+                  value: tr("%@ of %@", String(index + 1), String(model.catalog.count))),
+        ]
+        // A name the catalog lists more than once: where else it is, by position.
+        let others = model.positions(of: index).filter { $0 != index + 1 }
+        if !others.isEmpty {
+            fields.append(.init(id: "elsewhere", label: tr("Also in the catalog at"), style: .readOnly,
+                                value: others.map(String.init).joined(separator: ", ")))
+        }
+        let form = Form(fields: fields,
+                        actions: [.init(id: "favourite", label: favourite ? tr("Remove from favourites") : tr("Add to favourites"))])
         form.onAction = { [weak self] _, _ in
             guard let self, let model = DemoContext.model(of: self.shell) else { return }
             model.setFavourite(self.index, !model.favourites.contains(self.index))

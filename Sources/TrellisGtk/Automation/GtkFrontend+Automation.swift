@@ -8,7 +8,7 @@ import TrellisCore
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, search, fields |
+/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, buttons, content width |
 /// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
 /// | `toggle N` | clicks the checkbox of row N |
 /// | `back` | clicks the header bar's back button |
@@ -19,6 +19,7 @@ import TrellisCore
 /// | `press ID` | clicks form button ID |
 /// | `enter ID` | activates form field ID, as Enter in it does |
 /// | `page-action ID` | clicks the page's header-bar button ID |
+/// | `notice-undo`, `notice-close` | clicks the notice's Undo or close button |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
@@ -71,6 +72,12 @@ extension GtkFrontend {
         case "page-action":
             guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
             trellis_button_emit_clicked(button.as())
+            done()
+        case "notice-undo", "notice-close":
+            let bar = window.noticeBar
+            guard bar.text != nil else { return fail("no notice is shown") }
+            if command == "notice-undo" && bar.undoLabel == nil { return fail("the notice has no Undo button") }
+            trellis_button_emit_clicked((command == "notice-undo" ? bar.undoButton : bar.closeButton).as())
             done()
         case "field", "press":
             guard let view = currentView, view.form != nil else { return fail("the page on top has no form") }
@@ -159,6 +166,9 @@ extension GtkFrontend {
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
         result["message"] = window.message.map { .string($0) } ?? .null
+        result["notice"] = window.noticeBar.text.map { text in
+            ["text": .string(text), "undo": window.noticeBar.undoLabel.map { .string($0) } ?? .null]
+        } ?? .null
         if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }
         if let list = currentView?.list {
             result["count"] = .number(Double(list.model.count))
@@ -169,6 +179,7 @@ extension GtkFrontend {
             })
         }
         result["placeholder"] = currentView?.placeholder.map { .string($0) } ?? .null
+        result["contentWidth"] = .number(Double(currentView?.contentWidth ?? 0))
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
             let focus = gtk_root_get_focus(window.window.as())
@@ -180,6 +191,9 @@ extension GtkFrontend {
             result["buttons"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
                 let styles = ["suggested-action", "destructive-action"].filter { (style: String) in gtk_widget_has_css_class(button.as(), style) != 0 }
                 return .array(styles.map { .string($0) })
+            })
+            result["buttonLabels"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
+                .string(gtk_button_get_label(button.as()).map { String(cString: $0) } ?? "")
             })
         }
         desktopSnapshot(into: &result)

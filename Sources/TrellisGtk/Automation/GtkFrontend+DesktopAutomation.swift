@@ -11,6 +11,7 @@ import TrellisCore
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
 /// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
+/// | `row-bounds N` | where row N and its checkbox are in the window (`row`, `checkbox`: x, y, width, height), for real clicks |
 extension GtkFrontend {
     func automateDesktop(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
         func fail(_ message: String) { reply(["ok": false, "error": .string(message)]) }
@@ -27,6 +28,16 @@ extension GtkFrontend {
                         "enabled": .bool(enabled)]
             }
             reply(["ok": true, "items": .array(items)])
+        case "row-bounds":
+            guard let position = Int(argument) else { return fail("row-bounds needs a row number, not '\(argument)'") }
+            guard let bounds = currentView?.list?.bounds(position: position, in: window.window) else {
+                return fail("row \(position) has no widget on screen")
+            }
+            func rect(_ r: graphene_rect_t) -> JSONValue {
+                ["x": .number(Double(r.origin.x)), "y": .number(Double(r.origin.y)),
+                 "width": .number(Double(r.size.width)), "height": .number(Double(r.size.height))]
+            }
+            reply(["ok": true, "row": rect(bounds.row), "checkbox": rect(bounds.checkbox)])
         case "icon":
             reply(["ok": true, "found": .bool(Self.hasIcon(argument))])
         case "chrome":

@@ -8,13 +8,14 @@ import TrellisCore
 /// | --- | --- | --- |
 /// | `win.back` | Alt+Left, Escape | closes the search bar, else goes back |
 /// | `win.search` | Ctrl+F | toggles the search bar on searchable pages |
-/// | `win.undo` | Ctrl+Z | undoes the top page's last unsaved change, then triggers `edit:undo` |
+/// | `win.undo` | Ctrl+Z | undoes the top page's last unsaved change (or the last notice's change: `Shell.undo()`), then triggers `edit:undo` |
 /// | `win.redo` | Shift+Ctrl+Z | redoes it, then triggers `edit:redo` |
 /// | `app.about` | | the About dialog (after ``installAbout(_:)``) |
 /// | `app.quit` | Ctrl+Q | quits |
 ///
 /// Undo and redo go to the page on top (``PageController/undo()``, which a page keeping
-/// unsaved changes in a store context implements), and are then announced on the bus
+/// unsaved changes in a store context implements); undo with nothing to undo there takes back
+/// the change of the last notice posted on that page ("Deleted · Undo", ``NoticeBoard``). Both are then announced on the bus
 /// (`edit:undo`, `edit:redo`) for anything else keeping an undo stack.
 extension GtkFrontend {
     /// The bus message `win.undo` triggers.
@@ -35,7 +36,7 @@ extension GtkFrontend {
         Actions.add("undo", to: window.window, scope: "win", application: application.pointer,
                     accelerators: ["<Control>z"]) { [weak self] in
             guard let shell = self?.shell else { return }
-            shell.navigator.top?.undo()
+            shell.undo()
             shell.bus.trigger(Self.undoMessage)
         }
         Actions.add("redo", to: window.window, scope: "win", application: application.pointer,

@@ -53,6 +53,7 @@ public final class GtkFrontend: Frontend {
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         installStandardActions()
         installNotificationDisplay()
+        installNoticeDisplay()
     }
 
     // MARK: - Frontend
@@ -95,6 +96,7 @@ public final class GtkFrontend: Frontend {
     private func showChrome(of page: PageController, view: PageView) {
         window.setTitle(page.title)
         window.showMessage(page.message)
+        view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel)
         window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
             page?.press(pageAction: id)
         }

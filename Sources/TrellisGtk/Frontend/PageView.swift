@@ -18,6 +18,8 @@ final class PageView {
     /// Set for form pages: field id → its editable widget, action id → its button.
     private(set) var fieldWidgets: [String: GObjectPointer] = [:]
     private(set) var actionButtons: [String: GObjectPointer] = [:]
+    /// The column holding the content, at most ``ContentWidth/maximum`` wide.
+    private var column: GObjectPointer?
     private var observation: ObservationToken?
     private let content: PageContent
 
@@ -44,7 +46,8 @@ final class PageView {
             gtk_widget_set_visible(placeholder.as(), 0)
             placeholderLabel = placeholder
             widget = GObjectPointer(gtk_overlay_new())!
-            gtk_overlay_set_child(widget.as(), list.widget.as())
+            column = ContentWidth.limit(list.widget)
+            gtk_overlay_set_child(widget.as(), column!.as())
             gtk_overlay_add_overlay(widget.as(), placeholder.as())
         case .form(let form):
             widget = GObjectPointer(gtk_scrolled_window_new())!
@@ -53,7 +56,8 @@ final class PageView {
             let formWidgets = FormWidgets(form: form)
             fieldWidgets = formWidgets.fields
             actionButtons = formWidgets.buttons
-            gtk_scrolled_window_set_child(widget.as(), formWidgets.box.as())
+            column = ContentWidth.limit(formWidgets.box)
+            gtk_scrolled_window_set_child(widget.as(), column!.as())
         case .text(let text):
             let label = GObjectPointer(gtk_label_new(text))!
             gtk_label_set_wrap(label.as(), 1)
@@ -64,7 +68,8 @@ final class PageView {
             }
             widget = GObjectPointer(gtk_scrolled_window_new())!
             gtk_widget_set_vexpand(widget.as(), 1)
-            gtk_scrolled_window_set_child(widget.as(), label.as())
+            column = ContentWidth.limit(label)
+            gtk_scrolled_window_set_child(widget.as(), column!.as())
         }
         if case .table(let container) = content, let list {
             observation = container.onFlatChanges { [weak self, weak list] changes in
@@ -94,6 +99,9 @@ final class PageView {
         guard let label = placeholderLabel, gtk_widget_get_visible(label.as()) != 0 else { return nil }
         return String(cString: gtk_label_get_text(label.opaque))
     }
+
+    /// The width of the content's column at the last layout (automation).
+    var contentWidth: Int32 { column.map(ContentWidth.allocatedWidth(of:)) ?? 0 }
 
     /// Whether `content` is what this view shows already (same container, form or text).
     func shows(_ content: PageContent) -> Bool {

@@ -52,6 +52,7 @@ public final class VirtualListView {
         Signals.connect(listView, "activate", uint: { [weak self] _, position in
             self?.onActivate?(Int(position))
         })
+        installSpaceToggle()
     }
 
     /// Announces a change of the source (see ``VirtualListModel/itemsChanged(position:removed:added:)``).
@@ -87,6 +88,28 @@ public final class VirtualListView {
         }
     }
 
+    private static let activationKey = "trellis-row-activate"
+
+    /// Gives the row the action `row.activate`, which GTK 4.8's AT-SPI bridge offers as the
+    /// row's action: a screen reader (or any AT-SPI client) can open the row, or tick a
+    /// checklist's, as a click does. GTK offers no action of its own on a list row.
+    /// Called at bind: the row widget (GTK's list item widget, the box's parent) exists then.
+    private func offerActivation(of listItem: GObjectPointer, on row: UnsafeMutablePointer<GtkWidget>) {
+        guard let rowWidget = gtk_widget_get_parent(row), g_object_get_data(gobj(rowWidget).as(), Self.activationKey) == nil else { return }
+        g_object_set_data(gobj(rowWidget).as(), Self.activationKey, gobj(rowWidget))
+        let group = g_simple_action_group_new()!
+        let action = g_simple_action_new("activate", nil)!
+        // The row widget owns the group, which owns the action and this handler; the list item
+        // lives as long as its row widget, so the handler only runs while `listItem` does.
+        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { [weak self] _, _ in
+            self?.onActivate?(Int(gtk_list_item_get_position(listItem.opaque)))
+        })
+        g_action_map_add_action(GObjectPointer(group).as(), GObjectPointer(action).as())
+        g_object_unref(GObjectPointer(action))
+        gtk_widget_insert_action_group(rowWidget, "row", GObjectPointer(group).as())
+        g_object_unref(GObjectPointer(group))
+    }
+
     private func bind(_ listItem: GObjectPointer) {
         guard let item = gtk_list_item_get_item(listItem.opaque), let row = VirtualListModel.row(of: item),
               let box = gtk_list_item_get_child(listItem.opaque) else { return }
@@ -96,6 +119,7 @@ public final class VirtualListView {
         binding = true
         defer { binding = false }
         bound.insert(listItem)
+        offerActivation(of: listItem, on: box)
         switch row {
         case .header(let text):
             gtk_label_set_text(title.as(), text)
@@ -131,11 +155,64 @@ public final class VirtualListView {
         setAccessibleLabel(GObjectPointer(rowWidget), name)
     }
 
+    // MARK: - Keys
+
+    /// Holds the Space shortcut's handler for GTK (released with the shortcut).
+    final class ShortcutBox {
+        let body: @MainActor () -> Bool
+        init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
+    }
+
+    /// Space on a row with a checkbox ticks or unticks it, as a click does (GTK's Space would
+    /// select the row, which these lists do not do; Enter activates a row as GTK has it). In
+    /// the capture phase, so that a focused check button does not toggle it a second time.
+    private func installSpaceToggle() {
+        let controller = GObjectPointer(gtk_shortcut_controller_new())!
+        gtk_event_controller_set_propagation_phase(controller.as(), GTK_PHASE_CAPTURE)
+        let callback: GtkShortcutFunc = { _, _, data in
+            let box = Unmanaged<ShortcutBox>.fromOpaque(data!).takeUnretainedValue()
+            return MainActor.assumeIsolated { box.body() } ? 1 : 0
+        }
+        let release: GDestroyNotify = { data in Unmanaged<ShortcutBox>.fromOpaque(data!).release() }
+        // The action owns the box (released by `release` when the shortcut goes with the list).
+        let box = Unmanaged.passRetained(ShortcutBox { [weak self] in self?.toggleFocusedRow() ?? false }).toOpaque()
+        let shortcut = gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_space), GdkModifierType(rawValue: 0)),
+                                        gtk_callback_action_new(callback, box, release))
+        gtk_shortcut_controller_add_shortcut(controller.as(), shortcut)
+        gtk_widget_add_controller(listView.as(), controller.as())
+    }
+
+    /// Toggles the focused row's checkbox; `false` (the key goes on) when no row with a
+    /// checkbox has the focus.
+    private func toggleFocusedRow() -> Bool {
+        guard let focused = gtk_widget_get_focus_child(listView.as()) else { return false }
+        for listItem in bound {
+            guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_parent(box) == focused else { continue }
+            guard let check = gtk_widget_get_first_child(box), gtk_widget_get_visible(check) != 0 else { return false }
+            onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
+            return true
+        }
+        return false
+    }
+
     // MARK: - Acting as the user (automation)
 
     /// Activates row `position` through `GtkListView::activate`, as a click or Enter does.
     func activate(position: Int) {
         trellis_list_view_emit_activate(listView.as(), guint(position))
+    }
+
+    /// Where row `position` and its checkbox are, in the coordinates of `window` (for tests that
+    /// click with real pointer events); `nil` when the row has no widget now.
+    func bounds(position: Int, in window: GObjectPointer) -> (row: graphene_rect_t, checkbox: graphene_rect_t)? {
+        for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
+            guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box) else { return nil }
+            var row = graphene_rect_t(), checkbox = graphene_rect_t()
+            guard gtk_widget_compute_bounds(box, window.as(), &row) != 0,
+                  gtk_widget_compute_bounds(check, window.as(), &checkbox) != 0 else { return nil }
+            return (row, checkbox)
+        }
+        return nil
     }
 
     /// Clicks the checkbox of row `position`. Returns `false` when that row has no widget

@@ -13,3 +13,16 @@ func setAccessibleName(_ widget: GObjectPointer, _ name: String) {
 func hasAccessibleLabel(_ widget: GObjectPointer) -> Bool {
     gtk_test_accessible_has_property(widget.as(), GTK_ACCESSIBLE_PROPERTY_LABEL) != 0
 }
+
+/// Hides `widget` and everything inside it from assistive technologies, or shows it again
+/// (`GTK_ACCESSIBLE_STATE_HIDDEN`): for what is on screen to GTK but not to people, such as the
+/// pages a navigation stack keeps under the one on top.
+@MainActor
+func setAccessibleHidden(_ widget: GObjectPointer, _ hidden: Bool) {
+    var value = GValue()
+    g_value_init(&value, GType(5 << 2))  // G_TYPE_BOOLEAN = G_TYPE_MAKE_FUNDAMENTAL (5), a macro Swift cannot see
+    g_value_set_boolean(&value, hidden ? 1 : 0)
+    var state = GTK_ACCESSIBLE_STATE_HIDDEN
+    gtk_accessible_update_state_value(widget.as(), 1, &state, &value)
+    g_value_unset(&value)
+}

@@ -27,6 +27,8 @@ public final class ShellWindow {
     private(set) var pageActionButtons: [String: GObjectPointer] = [:]
     /// The primary menu at the end of the header bar.
     public let menu: PrimaryMenu
+    /// The in-app notification over the page ("Deleted “Groceries” · Undo").
+    public let noticeBar = NoticeBar()
 
     /// Called when the user asks to go back (back button, Alt+Left, Escape).
     public var onBack: (() -> Void)?
@@ -84,7 +86,8 @@ public final class ShellWindow {
         g_object_bind_property(searchButton.as(), "active", searchBar.as(), "search-mode-enabled",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
 
-        messageLabel = GObjectPointer(gtk_label_new(nil))!
+        // An alert: a screen reader speaks a validation error or failure as it appears.
+        messageLabel = makeAlertLabel()
         addStyleClass(messageLabel, "error")
         gtk_label_set_wrap(messageLabel.opaque, 1)
         gtk_widget_set_margin_start(messageLabel.as(), 12)
@@ -108,7 +111,11 @@ public final class ShellWindow {
         let content = GObjectPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))!
         gtk_box_append(content.as(), searchBar.as())
         gtk_box_append(content.as(), messageLabel.as())
-        gtk_box_append(content.as(), stack.as())
+        let pageArea = GObjectPointer(gtk_overlay_new())!
+        gtk_widget_set_vexpand(pageArea.as(), 1)
+        gtk_overlay_set_child(pageArea.as(), stack.as())
+        gtk_overlay_add_overlay(pageArea.as(), noticeBar.widget.as())
+        gtk_box_append(content.as(), pageArea.as())
         gtk_box_append(content.as(), statusLabel.as())
         gtk_window_set_child(window.as(), content.as())
         gtk_search_bar_set_key_capture_widget(searchBar.opaque, window.as())
@@ -131,6 +138,10 @@ public final class ShellWindow {
     public func push(_ page: GObjectPointer, title: String) -> String {
         pageCounter += 1
         let name = "page-\(pageCounter)"
+        // A screen reader reads the page on top only, not the pages kept under it.
+        if let covered = pageNames.last.flatMap({ gtk_stack_get_child_by_name(stack.opaque, $0) }) {
+            setAccessibleHidden(gobj(covered), true)
+        }
         gtk_stack_add_named(stack.opaque, page.as(), name)
         pageNames.append(name)
         gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT)
@@ -144,6 +155,7 @@ public final class ShellWindow {
               let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
         gtk_stack_set_visible_child_full(stack.opaque, pageNames.last!, GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
         gtk_stack_remove(stack.opaque, child)
+        if let uncovered = gtk_stack_get_child_by_name(stack.opaque, pageNames.last!) { setAccessibleHidden(gobj(uncovered), false) }
         update(title: title)
     }
 
@@ -153,7 +165,7 @@ public final class ShellWindow {
         let visible = gtk_stack_get_visible_child_name(stack.opaque).map { String(cString: $0) } == name
         gtk_stack_remove(stack.opaque, child)
         gtk_stack_add_named(stack.opaque, page.as(), name)
-        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) }
+        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) } else { setAccessibleHidden(page, true) }
     }
 
     /// The number of pages on the stack.

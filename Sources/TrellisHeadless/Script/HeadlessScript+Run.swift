@@ -76,6 +76,7 @@ extension HeadlessScript {
                 try await Task.sleep(for: .milliseconds(20))
             }
         case "print": output(screen.render())
+        case "undo": screen.shell.undo()
         default:
             guard let command = commands[step.command] else { throw StepFailure("the app offers no step \"\(step.command)\"") }
             try await command(text)

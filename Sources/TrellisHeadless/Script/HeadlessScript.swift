@@ -24,6 +24,7 @@ import TrellisCore
 /// | `type TEXT` | types TEXT into the search field |
 /// | `expect TEXT` | waits until the screen shows TEXT, else fails |
 /// | `print` | prints the screen as text |
+/// | `undo` | what Ctrl+Z does: undoes the page's last unsaved change, else the last notice's change (a deleted note comes back) |
 ///
 /// An app adds steps of its own (the demo adds `sync`). A TEXT that starts with `"` is a
 /// JSON string (`"two\nlines"`); otherwise it is the rest of the line, trimmed. Blank lines
@@ -49,7 +50,7 @@ public struct HeadlessScript: Sendable {
     /// The steps every script knows, and how many words each needs before its text.
     static let builtIn: [String: (targets: Int, needsArgument: Bool)] = [
         "navigate": (0, true), "back": (0, false), "fill": (1, false), "press": (0, true), "select": (0, true),
-        "toggle": (0, true), "type": (0, false), "expect": (0, true), "print": (0, false),
+        "toggle": (0, true), "type": (0, false), "expect": (0, true), "print": (0, false), "undo": (0, false),
     ]
 
     /// Where the script comes from, as errors name it (a file path, or `-` for standard input).

@@ -49,10 +49,13 @@ extension EntitySync {
         guard !(inserted.isEmpty && updated.isEmpty && deleted.isEmpty) else { return }
         do {
             // A background save is seen late: a pass may have adopted its insertions already.
-            let known = Set(try outbox.entries().map(\.localID)).union(try records.all().map(\.localID))
+            // An object inserted again with the id of a deletion still queued (an undone
+            // delete) is created again after it.
+            let queued = Dictionary(try outbox.entries().map { ($0.localID, $0.operation) }, uniquingKeysWith: { _, last in last })
+            let known = Set(queued.keys).union(try records.all().map(\.localID))
             var sequence = try outbox.nextSequence()
             for (operation, localIDs) in [(Outbox.Operation.create, inserted), (.update, updated), (.delete, deleted)] {
-                for localID in localIDs where operation != .create || !known.contains(localID) {
+                for localID in localIDs where operation != .create || !known.contains(localID) || queued[localID] == .delete {
                     var payload: [String: JSONValue]?
                     if operation != .delete {
                         // Changed again or deleted since: a later save queues that.

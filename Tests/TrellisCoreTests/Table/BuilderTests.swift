@@ -42,6 +42,19 @@ struct BuilderTests {
         #expect(cell.checkbox == false)
     }
 
+    @Test("activating a checklist row (a click anywhere on it) ticks and unticks its box")
+    func checklistRowToggles() throws {
+        var selected: [TableItemID] = []
+        let favourites = TableContainer.checklist(ArraySource(["Бизнес", "Проза", "Юмор"])) { selected = $0.selected }
+        #expect(favourites.activationToggles)
+        try favourites.activate(flatIndex: 1)
+        #expect(selected == [TableItemID(1)])
+        #expect(favourites.isSelected(flatIndex: 1))
+        try favourites.activate(flatIndex: 1)
+        #expect(selected == [])
+        #expect(!TableContainer.list(ArraySource(["Бизнес"])).activationToggles, "a plain list's rows open, not tick")
+    }
+
     @Test("records shows the given keys as columns")
     func records() {
         let people = TableContainer.records(

@@ -21,20 +21,31 @@ final class TableWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
-    func testTogglingACheckboxOnTheFavouritesPageTicksItAndKeepsIt() throws {
+    func testTogglingACheckboxOrItsRowOnTheCatalogChecklistTicksItAndTheFavouritesListIt() throws {
         let app = try AppDriver(arguments: ["/favourites"])
-        XCTAssertEqual(try app.send("dump")["rows"]?[1]?["checkbox"], false)
+        var screen = try app.send("dump")
+        XCTAssertEqual(screen["count"], 0)
+        XCTAssertEqual(screen["placeholder"], "No favourites yet. Press + to pick genres from the catalog.")
+        try app.send("page-action add")
+        screen = try app.dump { $0["path"] == "/favourites/add" }
+        XCTAssertEqual(screen["rows"]?[1]?["checkbox"], false)
         try app.send("toggle 1")
-        try app.send("toggle 3")
+        try app.send("activate 3")  // a click anywhere on the row ticks it too
         var rows = try app.send("dump")["rows"]
         XCTAssertEqual(rows?[1]?["checkbox"], true)
         XCTAssertEqual(rows?[3]?["checkbox"], true)
         XCTAssertEqual(rows?[2]?["checkbox"], false)
-        try app.screenshot("favourites")
+        try app.screenshot("favourites-add")
         try app.send("back")
-        try app.send("navigate /favourites")
-        rows = try app.send("dump")["rows"]
-        XCTAssertEqual(rows?[1]?["checkbox"], true, "favourites outlive the page")
+        screen = try app.dump { $0["path"] == "/favourites" && $0["count"] == 2 }
+        XCTAssertEqual(screen["rows"]?.arrayValue?.compactMap { $0["checkbox"]?.boolValue }, [true, true])
+        try app.screenshot("favourites")
+        try app.send("activate 0")  // unticks: no longer a favourite
+        XCTAssertEqual(try app.dump { $0["rows"]?[0]?["checkbox"] == false }["count"], 2, "it stays until the page is shown again")
+        try app.send("page-action add")
+        rows = try app.dump { $0["path"] == "/favourites/add" }["rows"]
+        XCTAssertEqual(rows?[1]?["checkbox"], false)
+        XCTAssertEqual(rows?[3]?["checkbox"], true, "favourites outlive the page")
         try app.send("navigate /catalog/1")
         XCTAssertEqual(try app.send("dump")["title"], "Фантастика и фэнтези")
         XCTAssertEqual(app.finish(), 0)

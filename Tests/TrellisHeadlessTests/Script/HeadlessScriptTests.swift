@@ -28,7 +28,7 @@ struct HeadlessScriptTests {
 
     @Test("a line that is not a step, or lacks what its step needs, is refused before anything runs, naming the line",
           arguments: [
-              ("navigate /\nclick Фэнтези", "s:2: click Фэнтези: unknown step \"click\" (steps: back, expect, fill, navigate, press, print, select, toggle, type)"),
+              ("navigate /\nclick Фэнтези", "s:2: click Фэнтези: unknown step \"click\" (steps: back, expect, fill, navigate, press, print, select, toggle, type, undo)"),
               ("navigate", "s:1: navigate: navigate needs something after it"),
               ("fill", "s:1: fill: fill needs a name, then a text"),
               ("print everything", "s:1: print everything: print takes nothing after it"),
@@ -56,6 +56,27 @@ struct HeadlessScriptTests {
         #expect(printed.count == 1)
         #expect(printed.first?.contains("Genre: Фэнтези") == true)
         #expect(screen.page?.values.path.hasPrefix("/catalog/") == true)
+    }
+
+    @Test("undo brings a deleted note back, as Ctrl+Z does on the notes list")
+    func undoesADelete() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        defer { withExtendedLifetime(shell) {} }
+        let script = try HeadlessScript(source: """
+            navigate /notes/new
+            fill title Покупки
+            press save
+            expect Покупки
+            select Покупки
+            press delete
+            press delete
+            expect [Deleted “Покупки” · (Undo)]
+            undo
+            expect Покупки |
+            """, name: "undo")
+        try await script.run(on: screen) { _ in }
+        #expect(screen.page?.values.path == "/notes")
+        #expect(screen.table?.container.flatCount == 1)
     }
 
     @Test("a step that fails names the line, the step and what the page offers instead")

@@ -67,4 +67,29 @@ struct CaptureTests {
             #expect(server.notes.count == 2)
         }
     }
+
+    @Test("a deleted note put back with its id (an undone delete) before the deletion was pushed ends on the server",
+          arguments: [true, false])
+    func undoneDelete(pushedFirst: Bool) async throws {
+        try await SyncFixtures.withServer { server in
+            let local = try SyncedStore(server: server)
+            let note = try local.insertNote("undone", body: "kept")
+            try local.context.save()
+            if pushedFirst { try await local.sync.syncNow() }
+            let id = note.objectID.uuid
+            try local.context.delete(note)
+            try local.context.save()
+            let again = try local.context.insert("Note", id: id)
+            for (key, value) in ["title": "undone", "body": "kept"] as [String: AttributeValue] { again[key] = value }
+            again["created"] = .date(Date())
+            again["updated"] = .date(Date())
+            try local.context.save()
+            let queued = pushedFirst ? 2 : 3  // the deletion and the creation again (after a creation never pushed)
+            #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == queued })
+            try await local.sync.syncNow()
+            #expect(try local.sync.pendingCount() == 0)
+            #expect(server.notes.map { $0.attributes["title"] } == ["undone"])
+            #expect(try local.notes().map(\.objectID.uuid) == [id], "the note keeps its id")
+        }
+    }
 }

@@ -38,7 +38,8 @@ extension TableContainer {
     }
 
     /// A checklist: `source`'s items by description with a checkbox each, multiple
-    /// selection, `onSelectionChange` called as boxes are ticked and unticked.
+    /// selection, `onSelectionChange` called as boxes are ticked and unticked. Activating a
+    /// row (a click anywhere on it) ticks or unticks its box.
     ///
     /// ```swift
     /// let favourites = TableContainer.checklist(ArraySource(genres)) { change in
@@ -50,13 +51,15 @@ extension TableContainer {
         searchable: Bool = true,
         onSelectionChange: (@MainActor (SelectionChange) -> Void)? = nil
     ) -> TableContainer {
-        TableContainer(
+        let container = TableContainer(
             source: source,
             cells: SelectionCellProvider(wrapping: DescriptionCellProvider()),
             callbacks: StandardCallbacks(onSelectionChange: onSelectionChange),
             selectionMode: .multiple,
             searchable: searchable
         )
+        container.activationToggles = true
+        return container
     }
 
     /// A table of records showing the values of `keys`, one column each, with single

@@ -23,8 +23,10 @@ extension TableContainer {
         return emptyText
     }
 
-    /// Activates the item row at `flatIndex`: calls the callbacks' `itemActivated`.
+    /// Activates the item row at `flatIndex`: calls the callbacks' `itemActivated`, or toggles
+    /// the row's selection when ``activationToggles`` is set.
     public func activate(flatIndex: Int) throws(TableContainerError) {
+        if activationToggles { return try toggle(flatIndex: flatIndex) }
         let (item, _) = try itemRow(at: flatIndex)
         callbacks.itemActivated(item)
     }

@@ -39,6 +39,10 @@ public final class TableContainer {
     /// search hides them), such as "No notes yet"; nil shows an empty list. See
     /// ``placeholder``.
     public var emptyText: String?
+    /// Whether activating a row (a click anywhere on it, Enter) toggles its selection instead
+    /// of calling the callbacks' `itemActivated`: a checklist's whole row is its checkbox.
+    /// ``checklist(_:searchable:onSelectionChange:)`` sets it.
+    public var activationToggles = false
 
     private let searchKey: (@MainActor (TableItem) -> String)?
     var layout: FlatLayout

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisDemo
+import TrellisHeadless
+
+/// Deleting a note asks nothing more than a second press, and is undoable: the notes list shows
+/// "Deleted “Title” · Undo", and Undo (or Ctrl+Z on the list) brings the note back with its id.
+@MainActor
+@Suite("Deleting a note, undoably")
+struct NoteDeleteUndoTests {
+    /// Saves a note titled `title` from the editor and returns its path, `/notes/<id>`.
+    private func saveNote(_ title: String, shell: Shell, screen: HeadlessFrontend) async throws -> String {
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("title", with: title)
+        try screen.fill("body", with: "хлеб, молоко")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 1 })
+        try screen.click(row: 0)
+        return try #require(screen.page?.values.path)
+    }
+
+    /// Presses Delete twice in the editor on screen and waits for the notes list.
+    private func delete(screen: HeadlessFrontend) async throws {
+        try screen.press("delete")
+        try screen.press("delete")
+        #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 0 })
+    }
+
+    @Test("the notice's Undo brings the deleted note back with the same id and text")
+    func undoButton() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        let path = try await saveNote("Покупки", shell: shell, screen: screen)
+        try await delete(screen: screen)
+        try await screen.settle()
+        #expect(screen.notice?.text == "Deleted “Покупки”")
+        #expect(screen.render().contains("[Deleted “Покупки” · (Undo)]"), "\(screen.render())")
+        try screen.pressNoticeUndo()
+        #expect(await eventually { screen.table?.container.flatCount == 1 })
+        #expect(screen.notice == nil)
+        try screen.click(row: 0)
+        #expect(screen.page?.values.path == path, "the same id: links to the note still work")
+        #expect(screen.form?.values == ["title": "Покупки", "body": "хлеб, молоко"])
+    }
+
+    @Test("after the notice is gone, Ctrl+Z on the notes list still brings the note back")
+    func ctrlZ() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        let path = try await saveNote("Черновик", shell: shell, screen: screen)
+        try await delete(screen: screen)
+        try await screen.settle()
+        shell.notices.dismiss()
+        #expect(screen.notice == nil)
+        shell.undo()  // what win.undo (Ctrl+Z) does
+        #expect(await eventually { screen.table?.container.flatCount == 1 })
+        try screen.click(row: 0)
+        #expect(screen.page?.values.path == path)
+    }
+
+    @Test("leaving the notes list ends the undo: Ctrl+Z elsewhere brings nothing back")
+    func navigationEndsUndo() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        _ = try await saveNote("Ушла", shell: shell, screen: screen)
+        try await delete(screen: screen)
+        try await screen.settle()
+        try shell.navigate(to: "/catalog")
+        #expect(screen.notice == nil)
+        shell.undo()
+        try await screen.settle()
+        shell.back()
+        try await screen.settle()
+        #expect(screen.table?.container.flatCount == 0)
+    }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import Testing
+import TrellisCore
+import TrellisHeadless
+
+/// A validation message names the field at fault (`PageController.messageField`), which front
+/// ends mark: the window draws it as an error and ties the message to it for screen readers.
+@MainActor
+@Suite("Validation names its field")
+struct NoteValidationFieldTests {
+    @Test("a missing title marks the title field; a valid save clears the mark")
+    func titleMarked() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("body", with: "text")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.message != nil })
+        #expect(screen.page?.messageField == "title")
+        #expect(screen.render().contains("Title: [] !"), "\(screen.render())")
+        #expect(screen.render().contains("Text: [text]\n"), "the text field is not marked")
+        try screen.fill("title", with: "Заголовок")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.values.path == "/notes" })
+        #expect(screen.page?.messageField == nil)
+    }
+
+    @Test("a text over 1 MiB marks the text field")
+    func bodyMarked() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("title", with: "Длинная")
+        try screen.fill("body", with: String(repeating: "x", count: 1024 * 1024 + 1))
+        try screen.press("save")
+        #expect(await eventually { screen.page?.message != nil })
+        #expect(screen.page?.messageField == "body")
+        #expect(screen.page?.message?.hasPrefix("A note's text may have at most") == true)
+    }
+
+    @Test("clearing the message clears the field it named")
+    func clearedWithTheMessage() throws {
+        let (shell, _) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        let page = try #require(shell.navigator.top)
+        page.messageField = "title"
+        page.message = "wrong"
+        page.message = nil
+        #expect(page.messageField == nil)
+    }
+}
