@@ -72,13 +72,19 @@ final class PluginProcessHost: Sendable {
     func forward(_ op: String, _ function: String, _ name: UnsafePointer<CChar>?, _ json: UnsafePointer<CChar>?) -> Int32 {
         do {
             let call = try PluginCallArguments(plugin: pluginID, function: function, name: name, json: json)
+            var (op, name, data) = (op, call.name, call.data)
+            if op == "trigger" && name == PluginGate.navigationMessage {
+                // `route:open` is a navigate call, as the in-process host treats it.
+                guard let path = data["path"]?.stringValue else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                (op, name, data) = ("navigate", path, data["data"] ?? .null)
+            }
             let permitted = switch op {
-            case "trigger": gate.allows(.trigger, call.name)
-            case "request": gate.allows(.request, call.name)
-            default: !gate.navigation(to: call.name).isDenied
+            case "trigger": gate.allows(.trigger, name)
+            case "request": gate.allows(.request, name)
+            default: !gate.navigation(to: name).isDenied
             }
             guard permitted else { return TRELLIS_ERROR_DENIED }
-            wire.send(["op": .string(op), "name": .string(call.name), "data": call.data])
+            wire.send(["op": .string(op), "name": .string(name), "data": data])
             return TRELLIS_OK
         } catch {
             log(TRELLIS_LOG_ERROR, error.description)

@@ -18,7 +18,10 @@ struct PluginPageTests {
         let root: URL
 
         /// `secondCopy`: install the plugin a second time under this id (same routes).
-        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), appRoutes: [String] = [], secondCopy: String? = nil) throws {
+        /// `deadline`: how long a page waits for the plugin; `eventDeadline`: how long the
+        /// plugin's process may take over one event.
+        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
+             appRoutes: [String] = [], secondCopy: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
             try PagesPlugin.install(in: root)
             if let secondCopy { try PagesPlugin.install(in: root, as: secondCopy) }
@@ -27,11 +30,11 @@ struct PluginPageTests {
                               searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
                               settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
                               isolation: isolation, routes: shell.routes,
-                              deadlines: PluginDeadlines(event: deadline),
+                              deadlines: PluginDeadlines(event: eventDeadline),
                               navigate: { _ in }, handleRequest: { _, _ in })
             screen = HeadlessFrontend(shell: shell)
             _ = host.loadAll()
-            pages = PluginPages(shell: shell, host: host)
+            pages = PluginPages(shell: shell, host: host, deadline: deadline)
             pages.registerRoutes()
         }
 
@@ -104,7 +107,9 @@ struct PluginPageTests {
 
     @Test("a plugin that never answers: its process is stopped after the deadline, the page says why, and the window goes on")
     func hang() async throws {
-        let app = try App(isolation: .process, deadline: .seconds(2))
+        // The page's deadline well before the process's own event deadline, so that the page's
+        // is the one that stops the plugin.
+        let app = try App(isolation: .process, deadline: .seconds(1), eventDeadline: .seconds(30))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
@@ -114,6 +119,19 @@ struct PluginPageTests {
         // that hung does not ask again by itself (its Restart button would).
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+        #expect(crashes.all.count == 1, "the page that hung did not ask again: \(crashes.all)")
+    }
+
+    @Test("a page request whose handler hangs past the process's event deadline: stopped once, and the page says so")
+    func handlerHang() async throws {
+        let app = try App(isolation: .process, deadline: .seconds(30), eventDeadline: .seconds(1))
+        let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
+        try app.shell.navigate(to: "/pages/hang")
+        #expect(await app.waitFor("The plugin “Pages” stopped"), "\(app.screen.render())")
+        #expect(app.screen.render().contains("pages:page:open"), "\(app.screen.render())")
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+        #expect(crashes.all.count == 1, "the page that hung did not ask again: \(crashes.all)")
     }
 
     @Test("a crash while a page is open: the page says so and comes back when the plugin restarts")

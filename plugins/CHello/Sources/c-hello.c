@@ -7,9 +7,14 @@
  *   - on "hello:open", asks the host to navigate to "/hello" with the event's data;
  *   - on "hello:request", sends the front controller the command "hello.greet" with the
  *     event's data as parameters.
- * Stopped, it removes its watch. Only trellis_plugin.h is used: no Swift, no GLib.
+ * Stopped, it removes its watch.
+ *
+ * It also contributes (plugin.json): the page "/hello", a text it serves over its own namespace
+ * ("c-hello:page:open" answered with "c-hello:page:show"), and the command "greet" (Ctrl+Shift+H,
+ * in the primary menu), which opens that page. Only trellis_plugin.h is used: no Swift, no GLib.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "trellis_plugin.h"
@@ -30,6 +35,35 @@ on_hello (void *user_data, const char *message, const char *data_json)
     host->navigate (host->context, "/hello", data_json);
   else if (strcmp (message, "hello:request") == 0)
     host->handle_request (host->context, "hello.greet", data_json);
+}
+
+/* The number after "page": in the host's JSON (flat, as the page messages are). */
+static long
+page_number (const char *data_json)
+{
+  const char *at = strstr (data_json, "\"page\"");
+  if (at == NULL)
+    return -1;
+  at += strlen ("\"page\"");
+  while (*at == ' ' || *at == ':')
+    at++;
+  return strtol (at, NULL, 10);
+}
+
+static void
+on_contribution (void *user_data, const char *message, const char *data_json)
+{
+  (void) user_data;
+  if (strcmp (message, "c-hello:command") == 0 && strstr (data_json, "\"greet\"") != NULL)
+    host->navigate (host->context, "/hello", NULL);
+  else if (strcmp (message, "c-hello:page:open") == 0)
+    {
+      char json[256];
+      snprintf (json, sizeof json,
+                "{\"page\": %ld, \"text\": \"Hello from C! This page is served by a plugin written in plain C, "
+                "through trellis_plugin.h alone.\"}", page_number (data_json));
+      host->trigger (host->context, "c-hello:page:show", json);
+    }
 }
 
 static int32_t
@@ -70,6 +104,8 @@ trellis_plugin_entry (const trellis_host_api *api)
   if (api == NULL || api->abi_version < TRELLIS_PLUGIN_ABI_VERSION || !TRELLIS_HOST_HAS (api, context))
     return &too_old;
   host = api;
+  api->watch (api->context, "c-hello:command", on_contribution, NULL, NULL);
+  api->watch (api->context, "c-hello:page:open", on_contribution, NULL, NULL);
   trellis_service_definition service = {
     .struct_size = sizeof (trellis_service_definition),
     .name = "c_hello",

@@ -68,6 +68,11 @@ final class PluginContext: Sendable {
     /// Triggers `message` if the plugin may; `TRELLIS_ERROR_DENIED` otherwise.
     func trigger(_ message: String, _ data: JSONValue) -> Int32 {
         guard acceptsCalls else { return TRELLIS_ERROR_REFUSED }
+        if message == PluginGate.navigationMessage {
+            // `route:open` from a plugin is its navigate call, under the same rules.
+            guard let path = data["path"]?.stringValue else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+            return navigate(path, data["data"] ?? .null)
+        }
         guard gate.allows(.trigger, message) else { return TRELLIS_ERROR_DENIED }
         bus.trigger(message, data, from: self)
         return TRELLIS_OK

@@ -288,9 +288,13 @@ public final class PluginPage: PageController {
         guard event.data["plugin"]?.stringValue == plugin else { return }
         switch event.message {
         case "plugin:crashed":
+            // This page's own failure (it stopped the plugin) stands as it is.
+            guard reopensWhenPluginReturns else { return }
             // The report says more than the event once the host gave up ("disabled after 3 crashes…").
             let reason = pages?.host.report(for: plugin)?.state.failure?.description ?? event.data["reason"]?.stringValue ?? ""
-            fail(tr("The plugin “%@” stopped: %@", pluginName, reason))
+            // A crash while this page waited for an answer was likely its request's doing
+            // (a handler that hung past the event deadline): asking again would crash it again.
+            fail(tr("The plugin “%@” stopped: %@", pluginName, reason), reopens: awaiting.isEmpty)
         case "plugin:disabled":
             fail(tr("The plugin “%@” is turned off.", pluginName), action: PageAction(id: "restart", label: tr("Turn On")))
         default:
