@@ -10,8 +10,8 @@ import Foundation
 /// during its start reaches its watchers on the starting thread before the start returns, as
 /// an in-process plugin's does. Otherwise a worker of the inbox's own handles them. A handler
 /// that waits for an answer itself handles the messages after its own meanwhile (a nested call).
-/// An answer is delivered at once, out of turn, when a handler is busy on another thread: that
-/// handler may be waiting for the thread the answer releases.
+/// An answer is delivered at once, out of turn, when a handler is busy on a thread other than
+/// the one waiting for it: that handler may be waiting for the thread the answer releases.
 final class PluginInbox: @unchecked Sendable {
     private let condition = NSCondition()
     private var messages: [JSONValue] = []
@@ -48,17 +48,21 @@ final class PluginInbox: @unchecked Sendable {
 
     private var pending: Int { messages.count - head }
 
-    /// Whether a handler is running on a thread other than the caller's.
-    private var busyElsewhere: Bool {
+    /// Whether a handler is running on a thread other than `thread`.
+    private func busy(apartFrom thread: pthread_t) -> Bool {
         guard let handler else { return false }
-        return pthread_equal(handler, pthread_self()) == 0
+        return pthread_equal(handler, thread) == 0
     }
 
-    /// Adds `message` (from the reader thread). An `answer` is handled at once when a handler is
-    /// busy on another thread; otherwise in turn. Waits while the inbox is full.
-    func add(_ message: JSONValue, isAnswer: Bool) {
+    private var busyElsewhere: Bool { busy(apartFrom: pthread_self()) }
+
+    /// Adds `message` (from the reader thread). An answer (`awaitedBy` the thread waiting for
+    /// it) is handled at once when a handler is busy on another thread than that one; other
+    /// messages, and answers no thread waits for, in turn. Waits while the inbox is full.
+    func add(_ message: JSONValue, awaitedBy waiter: pthread_t? = nil) {
         condition.lock()
-        if isAnswer && busyElsewhere {
+        let outOfTurn = waiter.map { busy(apartFrom: $0) } ?? false
+        if outOfTurn {
             condition.unlock()
             handle(message)
             condition.lock()
@@ -66,7 +70,7 @@ final class PluginInbox: @unchecked Sendable {
             condition.unlock()
             return
         }
-        while pending >= capacity && !(isAnswer && busyElsewhere) { condition.wait() }
+        while pending >= capacity { condition.wait() }
         messages.append(message)
         let schedule = waiters == 0 && !workerScheduled
         if schedule { workerScheduled = true }

@@ -27,11 +27,15 @@ final class PluginProcess: Sendable {
 
     private struct State {
         var nextRequest: UInt64 = 0
+        /// The thread waiting for the entry's answer (see ``PluginInbox``).
+        var entryWaiter: pthread_t?
         var answers: [UInt64: Answer] = [:]
         var watches: [UInt64: WatchID] = [:]
         var registered: [String] = []
         var entry: JSONValue?
         var ended = false
+        /// Whether the socket reached its end: no call is sent any more.
+        var closed = false
         /// Whether ``launch(library:context:grants:deadlines:onCrash:)`` succeeded: an end
         /// before that is a failure to load, not a crash.
         var launched = false
@@ -49,8 +53,9 @@ final class PluginProcess: Sendable {
     }
 
     /// One awaited answer: its handler (or the end of the process) fills it and sets
-    /// `finished`.
+    /// `finished`. `waiter` is the thread that waits for it.
     private final class Answer: Sendable {
+        let waiter = pthread_self()
         let finished = LockedState(false)
         let message = LockedState<JSONValue?>(nil)
     }
@@ -97,6 +102,7 @@ final class PluginProcess: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         let process = PluginProcess(context: context, deadlines: deadlines, spawned: spawned, onCrash: onCrash)
+        process.state.withLock { $0.entryWaiter = pthread_self() }
         process.send(grants)
         process.watch()
         Thread.detachNewThread { process.readOutput(spawned.stderr) }
@@ -180,7 +186,7 @@ final class PluginProcess: Sendable {
     private func call(_ message: JSONValue, deadline: Duration, what: String) -> JSONValue? {
         let answer = Answer()
         let id: UInt64? = state.withLock { state in
-            guard !state.ended else { return nil }
+            guard !state.ended, !state.closed else { return nil }
             state.nextRequest += 1
             state.answers[state.nextRequest] = answer
             return state.nextRequest
@@ -276,8 +282,16 @@ final class PluginProcess: Sendable {
         while let message = reader.next() {
             let op = message["op"]?.stringValue
             if op == "trigger" || op == "navigate" || op == "request" { throttle() }
-            inbox.add(message, isAnswer: op == "entry" || op == "started" || op == "stopped")
+            let waiter = state.withLock { state in
+                switch op {
+                case "entry": return state.entryWaiter
+                case "started", "stopped": return state.answers[UInt64(message["request"]?.intValue ?? 0)]?.waiter
+                default: return nil
+                }
+            }
+            inbox.add(message, awaitedBy: waiter)
         }
+        state.withLock { $0.closed = true }
         inbox.drain(deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.stop)))
         ended()
     }
