@@ -127,7 +127,10 @@ final class PluginInbox: @unchecked Sendable {
     private func runNext() {
         let message = messages[head]
         head += 1
-        if head > 1024 && head * 2 > messages.count {
+        if head == messages.count {
+            messages.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head > 1024 && head * 2 > messages.count {
             messages.removeFirst(head)
             head = 0
         }
