@@ -276,26 +276,11 @@ struct PluginIsolationTests {
     }
 }
 
-/// Runs `work`, which blocks while plugin processes start (up to 5 s for one that hangs), on a
-/// thread of its own: blocking a thread of Swift concurrency's small pool would starve the
-/// tests running beside these (their HTTP servers timed out).
 /// True when this test process carries ThreadSanitizer's or AddressSanitizer's runtime.
 let runsUnderSanitizer: Bool = {
     let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
     return dlsym(everywhere, "__tsan_init") != nil || dlsym(everywhere, "__asan_init") != nil
 }()
-
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
-}
-
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
-    }
-}
 
 @Suite("Plugin settings changed from outside", .serialized)
 struct PluginSettingsFollowingTests {
