@@ -24,9 +24,9 @@ final class PluginInbox: @unchecked Sendable {
     private var workerScheduled = false
     private let capacity: Int
     private let worker: DispatchQueue
-    private var handler_: (@Sendable (JSONValue) -> Void)?
+    private var handleMessage: (@Sendable (JSONValue) -> Void)?
 
-    /// `capacity` messages waiting make ``add(_:isAnswer:)`` wait.
+    /// `capacity` messages waiting make ``add(_:awaitedBy:)`` wait.
     init(label: String, capacity: Int) {
         self.capacity = capacity
         self.worker = DispatchQueue(label: label)
@@ -35,13 +35,13 @@ final class PluginInbox: @unchecked Sendable {
     /// Sets what runs each message; before the first is added.
     func setHandler(_ handle: @escaping @Sendable (JSONValue) -> Void) {
         condition.lock()
-        handler_ = handle
+        handleMessage = handle
         condition.unlock()
     }
 
     private func handle(_ message: JSONValue) {
         condition.lock()
-        let handle = handler_
+        let handle = handleMessage
         condition.unlock()
         handle?(message)
     }
