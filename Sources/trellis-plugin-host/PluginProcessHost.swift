@@ -127,7 +127,7 @@ final class PluginProcessHost: Sendable {
         switch PluginLibrary.open(url) {
         case .success(let opened): library = opened
         case .failure(let failure):
-            wire.send(["op": "entry", "failure": .string(failure.description)])
+            wire.send(["op": "entry", "failure": failure.wireValue])
             return 1
         }
         let info = library.entry(PluginProcessHostTable.make())

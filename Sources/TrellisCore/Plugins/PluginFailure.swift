@@ -101,3 +101,29 @@ extension PluginFailure {
         }
     }
 }
+
+extension PluginFailure {
+    /// How a plugin process tells the shell why its library could not be opened, so that the
+    /// shell reports the same failure as for a plugin in its own process.
+    package var wireValue: JSONValue {
+        switch self {
+        case .libraryUnloadable(let path, let reason):
+            return ["libraryUnloadable": ["path": .string(path), "reason": .string(reason)], "text": .string(description)]
+        case .entryMissing(let path, let symbol):
+            return ["entryMissing": ["path": .string(path), "symbol": .string(symbol)], "text": .string(description)]
+        default:
+            return .string(description)
+        }
+    }
+
+    /// The failure `wire` names (see ``wireValue``); another failure of the process's, with its text.
+    init(wire: JSONValue) {
+        if let path = wire["libraryUnloadable"]?["path"]?.stringValue, let reason = wire["libraryUnloadable"]?["reason"]?.stringValue {
+            self = .libraryUnloadable(path: path, reason: reason)
+        } else if let path = wire["entryMissing"]?["path"]?.stringValue, let symbol = wire["entryMissing"]?["symbol"]?.stringValue {
+            self = .entryMissing(path: path, symbol: symbol)
+        } else {
+            self = .pluginProcess(reason: wire.stringValue ?? wire["text"]?.stringValue ?? "its library could not be opened")
+        }
+    }
+}

@@ -14,11 +14,14 @@ extension Shell {
     /// ```
     /// - Parameter handleRequest: receives a plugin's front-controller requests, on the
     ///   plugin's thread.
+    /// - Parameter isolation: nil (the default) runs each plugin as ``PluginIsolation`` says;
+    ///   a mode runs every plugin so (tests use it to check both).
     public func pluginHost(searchPaths: [PluginSearchPath], settings: PluginSettings = PluginSettings(),
+                           isolation: PluginIsolation? = nil,
                            handleRequest: @escaping @Sendable (String, JSONValue) -> Void) -> PluginHost {
         let logger = Logger(trellis: "trellis.plugins")
         return PluginHost(
-            bus: bus, services: services, searchPaths: searchPaths, settings: settings, routes: routes,
+            bus: bus, services: services, searchPaths: searchPaths, settings: settings, isolation: isolation, routes: routes,
             navigate: { [weak self] request in
                 Task { @MainActor in
                     guard let self else { return }

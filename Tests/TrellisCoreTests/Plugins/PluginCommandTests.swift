@@ -49,16 +49,17 @@ struct PluginCommandTests {
         #expect(PluginCommand.normalized("<Control>h") != PluginCommand.normalized("<Control><Shift>h"))
     }
 
-    @Test("two plugins asking for one accelerator: the first keeps it, the second's command stays without it, both named in the log; one the app has is refused too")
-    func conflicts() async throws {
+    @Test("two plugins asking for one accelerator: the first keeps it, the second's command stays without it, both named in the log; one the app has is refused too",
+          arguments: PluginIsolation.both)
+    func conflicts(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         for (id, commands) in [("alpha", #"[{"id": "go", "title": "Alpha Go", "accelerator": "<Control><Shift>k"}, {"id": "new", "title": "New", "accelerator": "<Control>n"}]"#),
                                ("beta", #"[{"id": "go", "title": "Beta Go", "accelerator": "<Shift><Control>K"}]"#)] {
             let folder = try sandbox.writeManifest(folder: id, Self.manifest(id, commands: commands))
             try ProbingPlugin.build(id: id, to: folder.appendingPathComponent("lib\(id).so"))
         }
-        let harness = PluginHarness(sandbox: sandbox)
-        #expect(harness.host.loadAll().allSatisfy { $0.state == .loaded })
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        #expect(await harness.load().allSatisfy { $0.state == .loaded })
 
         let contributions = harness.host.commandContributions(taken: ["<Control>n": "the app's New note"])
 
@@ -70,20 +71,21 @@ struct PluginCommandTests {
         #expect(contributions.map(\.actionName) == ["plugin-alpha-go", "plugin-alpha-new", "plugin-beta-go"])
     }
 
-    @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing")
-    func invoked() async throws {
+    @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing",
+          arguments: PluginIsolation.both)
+    func invoked(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         let folder = try sandbox.writeManifest(folder: "alpha", Self.manifest("alpha", commands: #"[{"id": "go", "title": "Go"}]"#))
         try ProbingPlugin.build(id: "alpha", to: folder.appendingPathComponent("libalpha.so"))
-        let harness = PluginHarness(sandbox: sandbox)
-        _ = harness.host.loadAll()
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        await harness.load()
         let events = EventRecorder(bus: harness.bus, pattern: "alpha:command")
         let command = try #require(harness.host.commandContributions().first)
 
         #expect(harness.host.invoke(command))
         #expect(events.all.map(\.data) == [["command": "go"]])
 
-        try harness.host.setEnabled("alpha", false)
+        try await harness.setEnabled("alpha", false)
         #expect(!harness.host.invoke(command))
         #expect(events.count("alpha:command") == 1)
     }
@@ -92,12 +94,13 @@ struct PluginCommandTests {
 /// Status items contributed in a manifest and set by the plugin over its namespace.
 @Suite("Plugin status items")
 struct PluginStatusItemTests {
-    @Test("the Location plugin, in a process of its own, sets its status item; a stray item or text is ignored and said once; stopping hides it")
-    func location() async throws {
+    @Test("the Location plugin sets its status item; a stray item or text is ignored and said once; stopping hides it",
+          arguments: PluginIsolation.both)
+    func location(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Location")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "location"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        #expect(await harness.load()[id: "location"]?.state == .loaded)
         let lines = PluginStatusLines(host: harness.host, logger: harness.logs.logger(label: "trellis.plugins"))
         let seen = LockedState<[[String]]>([])
         lines.start { lines in seen.withLock { $0.append(lines.map { "\($0.item.title): \($0.text)" }) } }

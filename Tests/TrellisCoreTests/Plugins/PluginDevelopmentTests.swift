@@ -5,6 +5,7 @@ import TrellisTesting
 
 /// `trellis --plugin-dev DIR`: a plugin rebuilt while the app runs is reloaded in a new process,
 /// with its manifest read again, without restarting the app.
+/// Process mode only: a library opened in the shell's process cannot be unloaded and loaded anew.
 @Suite("Plugin development: reload on rebuild", .serialized)
 struct PluginDevelopmentTests {
     /// A plugin answering `dev:ping` with `dev:pong {"version": version}`; from version 2 on it

@@ -6,6 +6,8 @@ import TrellisTesting
 /// Plugins in processes of their own: a plugin that aborts, dereferences NULL or never
 /// returns takes down or stops only its own process; the host reports it and the other
 /// plugins go on. The plugins are C libraries built from the header alone.
+/// Process mode only: crashes, hangs, deadlines, memory limits, descriptors and restarts exist
+/// only for a plugin in a process of its own (in the shell's process they would end the tests).
 @Suite("Plugin isolation: a process per plugin", .serialized)
 struct PluginIsolationTests {
     @Test("a service start that crashes or hangs fails that plugin alone, naming how; a plugin beside it works",
@@ -58,6 +60,8 @@ struct PluginIsolationTests {
         let reason = crash.data["reason"]?.stringValue ?? ""
         #expect(reason.contains("killed by signal 11 (SIGSEGV)"), "\(reason)")
         #expect(reason.contains("crashing plugin: about to write through NULL"), "\(reason)")
+        // The recorder above watches first: this test may wake before the snapshot is taken.
+        #expect(await eventually { atCrash.withLock { $0 } != nil })
         let snapshot = try #require(atCrash.withLock { $0 })
         guard case .crashed(let how, let output)? = snapshot.failure else {
             Issue.record("the report says \(String(describing: snapshot.failure))")
@@ -272,35 +276,21 @@ struct PluginIsolationTests {
     }
 }
 
-/// Runs `work`, which blocks while plugin processes start (up to 5 s for one that hangs), on a
-/// thread of its own: blocking a thread of Swift concurrency's small pool would starve the
-/// tests running beside these (their HTTP servers timed out).
 /// True when this test process carries ThreadSanitizer's or AddressSanitizer's runtime.
 let runsUnderSanitizer: Bool = {
     let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
     return dlsym(everywhere, "__tsan_init") != nil || dlsym(everywhere, "__asan_init") != nil
 }()
 
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-    }
-}
-
-func offThePool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread.detachNewThread { continuation.resume(returning: work()) }
-    }
-}
-
 @Suite("Plugin settings changed from outside", .serialized)
 struct PluginSettingsFollowingTests {
-    @Test("trellis plugins --disable/--enable reach a running host: the plugin's process ends, then a new one answers")
-    func followsTheSettingsFile() async throws {
+    @Test("trellis plugins --disable/--enable reach a running host: the plugin stops (its process ends), then answers again",
+          arguments: PluginIsolation.both)
+    func followsTheSettingsFile(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "c-hello"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
         harness.host.followSettings(interval: .milliseconds(100))
         let events = EventRecorder(bus: harness.bus, pattern: "*")
         let outside = PluginSettings(url: sandbox.settingsURL)  // what `trellis plugins --disable` writes

@@ -49,7 +49,7 @@ struct PluginOwnSettingsTests {
         try CCompiler.build(Self.source, to: folder.appendingPathComponent("libasker.so"))
     }
 
-    @Test("the plugin reads its settings, and the new values once one changes; the change is stored", arguments: [PluginIsolation.process, .inProcess])
+    @Test("the plugin reads its settings, and the new values once one changes; the change is stored", arguments: PluginIsolation.both)
     func readAndChanged(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try install(sandbox)
@@ -72,19 +72,23 @@ struct PluginOwnSettingsTests {
         #expect(again.host.currentSettings(of: "asker")?["units"] == "imperial")
     }
 
-    @Test("a value that does not fit its setting is refused, naming the setting, and nothing changes", arguments: [
+    static let misfits: [(key: String, value: JSONValue, reason: String)] = [
         ("interval", JSONValue.number(0), "must be a whole number from 1 to 60"),
         ("interval", .string("5"), "must be a whole number from 1 to 60"),
         ("units", .string("cubits"), "must be one of metric, imperial"),
         ("loud", .string("yes"), "must be true or false"),
         ("track", .string("relative/path"), "must be an absolute path"),
         ("nope", .bool(true), "has no such setting"),
-    ])
-    func refused(key: String, value: JSONValue, reason: String) async throws {
+    ]
+
+    @Test("a value that does not fit its setting is refused, naming the setting, and nothing changes",
+          arguments: PluginIsolation.both, misfits)
+    func refused(isolation: PluginIsolation, misfit: (key: String, value: JSONValue, reason: String)) async throws {
+        let (key, value, reason) = misfit
         let sandbox = try PluginSandbox()
         try install(sandbox)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .inProcess)
-        _ = harness.host.loadAll()
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        await harness.load()
         #expect {
             try harness.host.setSetting(key, of: "asker", to: value)
         } throws: { error in
@@ -94,12 +98,12 @@ struct PluginOwnSettingsTests {
         #expect(!FileManager.default.fileExists(atPath: harness.host.settingValues.url(of: "asker").path))
     }
 
-    @Test("a broken values file: the defaults stand, and the file is kept aside at the next change")
-    func brokenFile() async throws {
+    @Test("a broken values file: the defaults stand, and the file is kept aside at the next change", arguments: PluginIsolation.both)
+    func brokenFile(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try install(sandbox)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .inProcess)
-        _ = harness.host.loadAll()
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        await harness.load()
         let file = harness.host.settingValues.url(of: "asker")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: file)

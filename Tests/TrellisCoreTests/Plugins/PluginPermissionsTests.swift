@@ -29,7 +29,7 @@ struct PluginPermissionsTests {
     }
 
     @Test("a granted call goes through, an ungranted one is denied with TRELLIS_ERROR_DENIED and never reaches the app",
-          arguments: [PluginIsolation.inProcess, .process])
+          arguments: PluginIsolation.both)
     func enforced(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("prober", permissions: Self.grants)
@@ -74,6 +74,7 @@ struct PluginPermissionsTests {
         #expect(denials.count == 5, "\(denials)")
     }
 
+    // One mode: only a plugin process has a socket to forge messages on.
     @Test("a plugin process that writes ungranted calls to its socket itself gains nothing: the shell checks again")
     func processCannotBypass() async throws {
         let sandbox = try PluginSandbox()
@@ -94,12 +95,13 @@ struct PluginPermissionsTests {
         #expect(harness.bus.watchCount == watches, "the forged watch of \"*\" was made")
     }
 
-    @Test("a manifest without \"permissions\" (a v1 plugin) gets the compatibility grant: any event and command, public routes")
-    func compatibilityGrant() async throws {
+    @Test("a manifest without \"permissions\" (a v1 plugin) gets the compatibility grant: any event and command, public routes",
+          arguments: PluginIsolation.both)
+    func compatibilityGrant(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("old", permissions: nil)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, routes: try Self.routes())
-        #expect(await offThePool { harness.host.loadAll() }[id: "old"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation, routes: try Self.routes())
+        #expect(await harness.load()[id: "old"]?.state == .loaded)
 
         let codes = try await Self.probe(harness, id: "old")
 
@@ -110,12 +112,12 @@ struct PluginPermissionsTests {
         #expect(table.contains("permissions: v1 compatibility grant (any event, any command, public routes)"), "\(table)")
     }
 
-    @Test("an empty grant leaves the plugin its own namespace and public routes")
-    func ownNamespaceOnly() async throws {
+    @Test("an empty grant leaves the plugin its own namespace and public routes", arguments: PluginIsolation.both)
+    func ownNamespaceOnly(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("lonely", permissions: "{}")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .inProcess, routes: try Self.routes())
-        #expect(harness.host.loadAll()[id: "lonely"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation, routes: try Self.routes())
+        #expect(await harness.load()[id: "lonely"]?.state == .loaded)
 
         let codes = try await Self.probe(harness, id: "lonely")
 

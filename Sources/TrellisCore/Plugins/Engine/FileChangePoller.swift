@@ -18,10 +18,13 @@ final class FileChangePoller: Sendable {
         self.onChange = onChange
     }
 
-    /// Starts looking, on a thread of its own.
+    /// Starts looking, on a thread of its own. The files as they are when this returns are
+    /// the ones a change is measured against (not as they are when that thread first runs,
+    /// which on a busy machine may be after a change).
     func start() {
         guard running.withLock({ state in defer { state = true }; return !state }) else { return }
-        Thread.detachNewThread { [self] in poll() }
+        let baseline = signature()
+        Thread.detachNewThread { [self] in poll(from: baseline) }
     }
 
     /// Stops looking (after the look in progress).
@@ -38,8 +41,8 @@ final class FileChangePoller: Sendable {
         }
     }
 
-    private func poll() {
-        var acted = signature()
+    private func poll(from baseline: [String]) {
+        var acted = baseline
         var previous = acted
         while running.withLock({ $0 }) {
             Thread.sleep(forTimeInterval: interval)

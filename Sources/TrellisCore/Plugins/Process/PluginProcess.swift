@@ -10,7 +10,9 @@ import Glibc
 /// takes only its process down; the shell notices at once (the socket's end of stream), or
 /// when a call is not answered in time (then it kills the process), and goes on.
 ///
-/// The plugin's calls arrive on a reader thread and act through the plugin's
+/// The plugin's calls arrive on a reader thread and are handled, in order, by a
+/// ``PluginInbox`` — on the thread that waits for one of the plugin's answers if there is one,
+/// as in the shell's process, never on the reader thread itself — and act through the plugin's
 /// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
 /// shell's bus; its triggers, navigations and requests are checked again here. Events for
 /// the plugin's watches are queued and written by a queue of their own: a watcher on the GTK
@@ -25,11 +27,18 @@ final class PluginProcess: Sendable {
 
     private struct State {
         var nextRequest: UInt64 = 0
+        /// The thread waiting for the entry's answer (see ``PluginInbox``).
+        var entryWaiter: pthread_t?
         var answers: [UInt64: Answer] = [:]
         var watches: [UInt64: WatchID] = [:]
         var registered: [String] = []
         var entry: JSONValue?
         var ended = false
+        /// Whether the socket reached its end: no call is sent any more.
+        var closed = false
+        /// Whether ``launch(library:context:grants:deadlines:onCrash:)`` succeeded: an end
+        /// before that is a failure to load, not a crash.
+        var launched = false
         var stopping = false
         var killReason: String?
         var queued = 0
@@ -43,9 +52,11 @@ final class PluginProcess: Sendable {
         var throttled = false
     }
 
-    /// One awaited answer: the reader thread fills it and signals.
+    /// One awaited answer: its handler (or the end of the process) fills it and sets
+    /// `finished`. `waiter` is the thread that waits for it.
     private final class Answer: Sendable {
-        let ready = DispatchSemaphore(value: 0)
+        let waiter = pthread_self()
+        let finished = LockedState(false)
         let message = LockedState<JSONValue?>(nil)
     }
 
@@ -55,7 +66,7 @@ final class PluginProcess: Sendable {
     private let wire: PluginWire
     private let state = LockedState(State())
     private let writes: DispatchQueue
-    private let entryDone = DispatchSemaphore(value: 0)
+    private let inbox: PluginInbox
     private let outputDone = DispatchSemaphore(value: 0)
     /// Signalled once, when the process has ended and its plugin's context is inactive.
     private let endDone = DispatchSemaphore(value: 0)
@@ -68,7 +79,9 @@ final class PluginProcess: Sendable {
         self.pid = spawned.pid
         self.wire = PluginWire(descriptor: spawned.socket)
         self.writes = DispatchQueue(label: "trellis.plugin.\(context.pluginID).writes")
+        self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
         self.onCrash = onCrash
+        inbox.setHandler { [weak self] message in self?.handle(message) }
     }
 
     deinit {
@@ -89,19 +102,28 @@ final class PluginProcess: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         let process = PluginProcess(context: context, deadlines: deadlines, spawned: spawned, onCrash: onCrash)
+        process.state.withLock { $0.entryWaiter = pthread_self() }
         process.send(grants)
         process.watch()
         Thread.detachNewThread { process.readOutput(spawned.stderr) }
         Thread.detachNewThread { process.readMessages() }
-        guard process.entryDone.wait(timeout: .now() + PluginDeadlines.seconds(deadlines.start)) == .success,
-              let entry = process.state.withLock({ $0.entry }) else {
+        let entered = process.inbox.wait(until: { process.state.withLock { $0.entry != nil || $0.ended } },
+                                          deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.start)))
+        guard entered, let entry = process.state.withLock({ $0.entry }) else {
             process.state.withLock { $0.stopping = true }
             process.kill(because: "its entry did not return within \(PluginDeadlines.text(deadlines.start))")
             return .failure(process.endFailure(fallback: "its entry did not return"))
         }
-        if let failure = entry["failure"]?.stringValue {
+        if let failure = entry["failure"] {
             process.terminate()
-            return .failure(.pluginProcess(reason: failure))
+            return .failure(PluginFailure(wire: failure))
+        }
+        // A process that ended by now (its entry returned, then it exited) did not launch.
+        guard process.state.withLock({ state in
+            state.launched = !state.ended
+            return state.launched
+        }) else {
+            return .failure(process.endFailure(fallback: "it ended"))
         }
         return .success((process, entry))
     }
@@ -164,7 +186,7 @@ final class PluginProcess: Sendable {
     private func call(_ message: JSONValue, deadline: Duration, what: String) -> JSONValue? {
         let answer = Answer()
         let id: UInt64? = state.withLock { state in
-            guard !state.ended else { return nil }
+            guard !state.ended, !state.closed else { return nil }
             state.nextRequest += 1
             state.answers[state.nextRequest] = answer
             return state.nextRequest
@@ -173,7 +195,9 @@ final class PluginProcess: Sendable {
         var request = message
         request["request"] = .number(Double(id))
         send(request)
-        guard answer.ready.wait(timeout: .now() + PluginDeadlines.seconds(deadline)) == .success else {
+        let answered = inbox.wait(until: { answer.finished.withLock { $0 } },
+                                  deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadline)))
+        guard answered else {
             kill(because: "it did not answer \(what) within \(PluginDeadlines.text(deadline))")
             return nil
         }
@@ -250,11 +274,25 @@ final class PluginProcess: Sendable {
 
     // MARK: The reader threads
 
+    /// Reads the plugin's messages into the inbox; a flood of calls is slowed down here, so
+    /// that the plugin's socket fills and its own calls block. At the end of the stream, the
+    /// messages read are handled before the process counts as ended.
     private func readMessages() {
         var reader = PluginWire.Reader(wire)
         while let message = reader.next() {
-            handle(message)
+            let op = message["op"]?.stringValue
+            if op == "trigger" || op == "navigate" || op == "request" { throttle() }
+            let waiter = state.withLock { state in
+                switch op {
+                case "entry": return state.entryWaiter
+                case "started", "stopped": return state.answers[UInt64(message["request"]?.intValue ?? 0)]?.waiter
+                default: return nil
+                }
+            }
+            inbox.add(message, awaitedBy: waiter)
         }
+        state.withLock { $0.closed = true }
+        inbox.drain(deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.stop)))
         ended()
     }
 
@@ -272,7 +310,6 @@ final class PluginProcess: Sendable {
             context.refuse(.pluginProcess(reason: message["reason"]?.stringValue ?? "a registration was refused"))
         case "entry":
             state.withLock { $0.entry = message }
-            entryDone.signal()
         case "done":
             state.withLock { state in
                 if !state.pendingEvents.isEmpty { state.pendingEvents.removeFirst() }
@@ -283,7 +320,7 @@ final class PluginProcess: Sendable {
             let id = UInt64(message["request"]?.intValue ?? 0)
             guard let answer = state.withLock({ $0.answers.removeValue(forKey: id) }) else { return }
             answer.message.withLock { $0 = message }
-            answer.ready.signal()
+            answer.finished.withLock { $0 = true }
         case "watch":
             guard context.acceptsCalls, let pattern = message["pattern"]?.stringValue, !pattern.isEmpty,
                   let watch = message["watch"]?.intValue, context.gate.allows(.watch, pattern) else { return }
@@ -299,7 +336,6 @@ final class PluginProcess: Sendable {
             context.bus.unwatch(id)
         case "trigger", "navigate", "request":
             guard context.acceptsCalls, let name = message["name"]?.stringValue, !name.isEmpty else { return }
-            throttle()
             let data = message["data"] ?? .null
             // The process answered the plugin already; a call it should have denied is denied
             // (and logged) here too.
@@ -384,11 +420,11 @@ final class PluginProcess: Sendable {
             state.ended = true
             if state.killReason == nil { state.killReason = PluginProcessLaunch.describe(waitStatus: status) }
             defer { state.answers = [:] }
-            return (Array(state.answers.values), state.stopping)
+            return (Array(state.answers.values), state.stopping || !state.launched)
         }
         context.setPhase(.inactive)
-        entryDone.signal()
-        answers.forEach { $0.ready.signal() }
+        answers.forEach { $0.finished.withLock { $0 = true } }
+        inbox.wake()
         endDone.signal()
         if !stopping { onCrash(endFailure(fallback: "it ended")) }
     }

@@ -87,8 +87,9 @@ final class PluginHarness: Sendable {
     let navigations = LockedState<[String]>([])
     let requests = LockedState<[String]>([])
 
-    /// `isolation`: the plugins of these tests run in the test's own process unless a test
-    /// asks otherwise (the in-process ABI's rules are what most of them check).
+    /// `isolation`: where the plugins run; the tests whose behaviour must not depend on it
+    /// run once per mode (`arguments: PluginIsolation.both`) and wait for answers that cross
+    /// a process's socket. In-process by default, for the few tests about one mode.
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
          isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
@@ -113,6 +114,22 @@ final class PluginHarness: Sendable {
                   deadlines: deadlines, memoryLimit: memoryLimit)
     }
 
+    /// `host.loadAll`, on a thread of its own: in process mode it blocks while each plugin's
+    /// process starts, which must not hold a thread of Swift concurrency's small pool.
+    @discardableResult
+    func load(serviceOptions: [String: JSONValue] = [:]) async -> [PluginReport] {
+        let host = self.host
+        return await offThePool { host.loadAll(serviceOptions: serviceOptions) }
+    }
+
+    /// `host.setEnabled`, on a thread of its own (in process mode it waits for a process to
+    /// end or start).
+    @discardableResult
+    func setEnabled(_ id: String, _ enabled: Bool) async throws -> PluginReport? {
+        let host = self.host
+        return try await offThePool { try host.setEnabled(id, enabled) }
+    }
+
     /// Records every event matching `pattern` as "message data".
     func record(_ pattern: String) -> Trace {
         let log = Trace()
@@ -124,4 +141,18 @@ final class PluginHarness: Sendable {
 extension Array where Element == PluginReport {
     /// The report of plugin `id`.
     subscript(id id: String) -> PluginReport? { first { $0.id == id } }
+}
+
+extension PluginIsolation {
+    /// Both modes, for the tests whose behaviour must not depend on where the plugin runs.
+    static let both: [PluginIsolation] = [.process, .inProcess]
+}
+
+extension Trace {
+    /// Waits until the trace holds at least `count` entries and returns them all. In process
+    /// mode a plugin's answer crosses a socket, so it arrives after `trigger` returns.
+    @discardableResult
+    func settled(count: Int, timeout: Duration = .seconds(30)) async throws -> [String] {
+        try await wait(until: { $0.count >= count }, timeout: timeout)
+    }
 }
