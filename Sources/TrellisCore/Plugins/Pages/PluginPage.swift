@@ -292,9 +292,10 @@ public final class PluginPage: PageController {
             guard reopensWhenPluginReturns else { return }
             // The report says more than the event once the host gave up ("disabled after 3 crashes…").
             let reason = pages?.host.report(for: plugin)?.state.failure?.description ?? event.data["reason"]?.stringValue ?? ""
-            // A crash while this page waited for an answer was likely its request's doing
-            // (a handler that hung past the event deadline): asking again would crash it again.
-            fail(tr("The plugin “%@” stopped: %@", pluginName, reason), reopens: awaiting.isEmpty)
+            // A crash while this page waited for the plugin to open it was likely the opening's
+            // doing (a handler that hung past the event deadline): opening again would crash it
+            // again. (Rows asked for are not counted: a table always has some on the way.)
+            fail(tr("The plugin “%@” stopped: %@", pluginName, reason), reopens: awaiting["open"] == nil)
         case "plugin:disabled":
             fail(tr("The plugin “%@” is turned off.", pluginName), action: PageAction(id: "restart", label: tr("Turn On")))
         default:
