@@ -77,7 +77,7 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
 
     /// The reports as an aligned text table (`trellis plugins` prints it): id, version, state
     /// and origin, then the description or the reason of a failure on the next line, and the
-    /// plugin's permissions on the line after.
+    /// plugin's permissions, contributions and activation on the lines after.
     public static func table(_ reports: [PluginReport]) -> String {
         let rows = reports.map { report in
             [report.id, report.manifest?.version ?? "?", report.stateWord, report.origin.rawValue]
@@ -102,6 +102,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
             }
             if let manifest = report.manifest {
                 lines.append("    permissions: \(manifest.permissions.summary(pluginID: manifest.id))")
+                if let contributions = manifest.contributionSummary { lines.append("    contributes: \(contributions)") }
+                lines.append("    activation: \(manifest.activation.map(\.description).joined(separator: ", "))")
             }
         }
         return lines.joined(separator: "\n")

@@ -11,7 +11,7 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(items.compactMap { $0["action"]?.stringValue },
                        ["win.back", "win.search", "win.go-catalog", "win.go-favourites", "win.go-notes", "win.go-people",
                         "win.go-plugins", "win.go-events", "win.new-note", "win.plugin-c-hello-greet", "win.plugin-c-hello-page-hello",
-                        "win.plugin-location-page-location-history",
+                        "win.plugin-location-page-location", "win.plugin-network-activity-page-network",
                         "win.undo", "win.redo", "win.preferences", "app.about", "app.quit"])
         XCTAssertEqual(byAction["win.go-notes"]?["label"], "Notes")
         XCTAssertEqual(byAction["win.go-notes"]?["accels"], ["<Alt>3"])
@@ -116,7 +116,7 @@ final class DesktopWindowTests: XCTestCase {
         try app.send("activate 0")
         XCTAssertEqual(try app.send("dump")["title"], "Каталог")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
+        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
         XCTAssertEqual(try app.send("chrome")["widgets"]?["back"]?["tooltip"], "Назад")
         try app.send("activate 5")
         XCTAssertEqual(try app.send("dump")["fields"]?["name"], "Фэнтези")

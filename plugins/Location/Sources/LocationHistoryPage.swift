@@ -1,11 +1,11 @@
 import Foundation
 import TrellisPluginSDK
 
-/// The plugin's page `/location/history`: every position reported since the plugin started,
+/// The plugin's page `/location`: every position reported since the plugin started,
 /// newest first, as a live table (its manifest's `"routes"`), with a Clear button (its command
 /// `clear-history`, placed on the page's actions).
 enum LocationHistoryPage {
-    static let pattern = "/location/history"
+    static let pattern = "/location"
     /// The most positions kept.
     static let limit = 10_000
 

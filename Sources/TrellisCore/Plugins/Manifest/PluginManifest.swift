@@ -288,3 +288,24 @@ private struct ManifestKeys {
         return members
     }
 }
+
+extension PluginManifest {
+    /// What the plugin adds to the app, in one line for people (`trellis plugins`): `pages
+    /// /weather (table) · commands refresh (<Control>r), share (page actions) · status items
+    /// position · settings units, interval`; nil when it contributes nothing.
+    public var contributionSummary: String? {
+        var parts: [String] = []
+        if !routes.isEmpty {
+            parts.append("pages " + routes.map { "\($0.pattern) (\($0.content.rawValue)\($0.isPublic ? ", public" : ""))" }.joined(separator: ", "))
+        }
+        if !commands.isEmpty {
+            parts.append("commands " + commands.map { command in
+                let place = command.placement == .pageActions ? "on \(command.routes.joined(separator: ", "))" : command.accelerator ?? ""
+                return place.isEmpty ? command.id : "\(command.id) (\(place))"
+            }.joined(separator: ", "))
+        }
+        if !statusItems.isEmpty { parts.append("status items " + statusItems.map(\.id).joined(separator: ", ")) }
+        if !settings.isEmpty { parts.append("settings " + settings.map(\.key).joined(separator: ", ")) }
+        return parts.isEmpty ? nil : parts.joined(separator: " · ")
+    }
+}
