@@ -48,6 +48,13 @@ final class PluginPagesWindowTests: XCTestCase {
         let stored = app.home.appendingPathComponent("config/trellis/plugin-settings/location.json")
         XCTAssertEqual(try JSONValue(jsonData: Data(contentsOf: stored))["decimals"], 3)
         XCTAssertEqual(app.finish(), 0)
+
+        // After a restart the setting is still 3, on the page and in what the plugin shows.
+        let again = try AppDriver(path: "/settings", environment: ["XDG_CONFIG_HOME": app.home.appendingPathComponent("config").path])
+        let reopened = try again.dump { $0["fields"]?["location/decimals"] != nil }
+        XCTAssertEqual(reopened["fields"]?["location/decimals"], "3", "\(reopened)")
+        _ = try again.dump(until: { $0["status"]?.stringValue?.contains(#/Location: -?\d+\.\d{3}, /#) == true }, timeout: 20)
+        XCTAssertEqual(again.finish(), 0)
     }
 
     func testAMillionRowPageOfACPluginAndItsCrash() throws {
