@@ -28,6 +28,11 @@ struct PluginsBenchmark: ParsableCommand {
         let spawn = try measure(folder: "CHello", isolation: .process)
         Report.figure("plugin-spawn", Report.median(spawn), "ms")
         try PluginProcessBenchmark.run(library: try library(of: "CHello"))
+        if ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
+            try PluginPageBenchmark.run()
+        } else {
+            print("plugin-page-1m: skipped (no display; run under xvfb-run)")
+        }
     }
 
     /// The built library of the plugin in `plugins/<folder>`, and its manifest.

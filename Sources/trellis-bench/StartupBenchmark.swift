@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisCore
 
 /// `startup`: the full demo (database opened, plugins loaded, home page shown) to its first
 /// frame, against a bare C GTK 4 window to its first frame. Whole processes, alternating runs,
@@ -38,5 +39,42 @@ struct StartupBenchmark: ParsableCommand {
         Report.figure("startup-trellis", ourTime, "ms")
         Report.figure("startup-empty-window", theirTime, "ms")
         Report.ratio("startup", theirTime / ourTime)
+
+        // The same with 50 more plugins installed, each waiting for its command (lazy
+        // activation): only their manifests are read at start.
+        let plugins = try Self.lazyPlugins(50, in: home.appendingPathComponent("plugins"))
+        var withPlugins: [Double] = []
+        var bare: [Double] = []
+        for run in 0..<runs {
+            withPlugins.append(try ProcessRunner.measure(trellis, ["/", "--exit-after-first-frame", "--plugin-dir", plugins.path],
+                                                         environment: trellisEnvironment(100 + run)).seconds)
+            bare.append(try ProcessRunner.measure(baseline, [], environment: ProcessRunner.guiEnvironment).seconds)
+        }
+        let fiftyTime = Report.median(withPlugins) * 1000
+        Report.figure("startup-50-plugins-trellis", fiftyTime, "ms")
+        Report.ratio("startup-50-plugins", Report.median(bare) * 1000 / fiftyTime)
+    }
+
+    /// `count` copies of the CHello plugin's manifest and library under their own ids, each
+    /// activated only by its command (no routes or accelerators, which would clash).
+    static func lazyPlugins(_ count: Int, in root: URL) throws -> URL {
+        let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../plugins/CHello/plugin.json").standardizedFileURL
+        var manifest = try JSONValue(jsonData: Data(contentsOf: source), source: source.path)
+        let library = URL(fileURLWithPath: try ProcessRunner.sibling(manifest["library"]?.stringValue ?? ""))
+        manifest["routes"] = nil
+        manifest["autostart"] = .object([:])
+        manifest["commands"] = [["id": "greet", "title": "Say Hello"]]
+        manifest["activation"] = ["onCommand:greet"]
+        for index in 1...count {
+            let folder = root.appendingPathComponent("lazy-\(index)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            manifest["id"] = .string("lazy-\(index)")
+            manifest["name"] = .string("Lazy \(index)")
+            try manifest.jsonData().write(to: folder.appendingPathComponent("plugin.json"))
+            try? FileManager.default.removeItem(at: folder.appendingPathComponent(library.lastPathComponent))
+            try FileManager.default.copyItem(at: library, to: folder.appendingPathComponent(library.lastPathComponent))
+        }
+        return root
     }
 }
