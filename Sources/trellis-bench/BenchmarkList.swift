@@ -14,5 +14,6 @@ enum BenchmarkList {
         DurabilityBenchmark.self,
         PluginsBenchmark.self,
         ControlBenchmark.self,
+        TypingBenchmark.self,
     ]
 }

@@ -50,51 +50,14 @@ enum PluginPageBenchmark {
 
     /// Seconds from spawning the window on `/big` to its first rows on screen.
     private static func firstRows(_ trellis: String, pluginDirectory: URL, home: URL) throws -> Double {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: trellis)
-        process.arguments = ["--automation", "--plugin-dir", pluginDirectory.path, "/big"]
-        process.environment = ProcessInfo.processInfo.environment.merging(ProcessRunner.guiEnvironment.merging([
-            "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
-        ]) { _, new in new }) { _, new in new }
-        let input = Pipe(), output = Pipe()
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        let start = ContinuousClock.now
-        try process.run()
-        defer {
-            try? input.fileHandleForWriting.close()
-            process.waitUntilExit()
-        }
-        var reader = LineReader(output.fileHandleForReading)
-        while ContinuousClock.now - start < .seconds(60) {
-            input.fileHandleForWriting.write(Data("dump\n".utf8))
-            guard let line = reader.next() else { break }
-            if let reply = try? JSONValue(jsonString: line), reply["rows"]?[0]?["text"]?.stringValue?.hasPrefix("Row 0") == true {
-                return (ContinuousClock.now - start) / .seconds(1)
+        let window = try AutomatedWindow(trellis, arguments: ["--plugin-dir", pluginDirectory.path, "/big"], home: home)
+        while ContinuousClock.now - window.started < .seconds(60) {
+            guard let reply = window.send("dump") else { break }
+            if reply["rows"]?[0]?["text"]?.stringValue?.hasPrefix("Row 0") == true {
+                return (ContinuousClock.now - window.started) / .seconds(1)
             }
             Thread.sleep(forTimeInterval: 0.005)
         }
         throw BenchError.missing("the plugin page's first rows within 60 s")
-    }
-
-    /// Lines from a pipe, one at a time.
-    private struct LineReader {
-        let handle: FileHandle
-        var buffer = Data()
-        init(_ handle: FileHandle) { self.handle = handle }
-
-        mutating func next() -> String? {
-            while true {
-                if let newline = buffer.firstIndex(of: 0x0A) {
-                    let line = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                    buffer.removeSubrange(buffer.startIndex...newline)
-                    return line
-                }
-                let chunk = handle.availableData
-                if chunk.isEmpty { return nil }
-                buffer.append(chunk)
-            }
-        }
     }
 }

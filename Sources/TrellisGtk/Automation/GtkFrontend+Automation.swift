@@ -68,7 +68,9 @@ extension GtkFrontend {
             guard window.isSearchable, let container = currentView?.container else { return fail("the page on top cannot be searched") }
             window.setSearchActive(true)
             window.setSearchText(argument)
-            waitUntil({ container.searchText == argument }, then: done, orFail: { fail("search was not applied") })
+            // Answered once the filtered list is painted: what a person typing sees.
+            waitUntil({ container.searchText == argument }, then: { [weak self] in self?.window.afterNextFrame(done) },
+                      orFail: { fail("search was not applied") }, deadline: Date().addingTimeInterval(30))
         case "page-action":
             guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
             trellis_button_emit_clicked(button.as())
@@ -245,12 +247,12 @@ extension GtkFrontend {
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
     }
 
-    /// Polls `condition` on the main loop every 20 ms for up to 3 s.
+    /// Polls `condition` on the main loop every 5 ms for up to 3 s (or until `deadline`).
     private func waitUntil(_ condition: @escaping () -> Bool, then: @escaping () -> Void, orFail: @escaping () -> Void,
                            deadline: Date = Date().addingTimeInterval(3)) {
         if condition() { return then() }
         guard Date() < deadline else { return orFail() }
-        DispatchQueue.main.asyncAfter(deadline: .now() + 0.02) { [weak self] in
+        DispatchQueue.main.asyncAfter(deadline: .now() + 0.005) { [weak self] in
             MainActor.assumeIsolated { self?.waitUntil(condition, then: then, orFail: orFail, deadline: deadline) }
         }
     }

@@ -76,6 +76,9 @@ public final class ShellWindow {
 
         searchEntry = GObjectPointer(gtk_search_entry_new())!
         gtk_widget_set_hexpand(searchEntry.as(), 1)
+        // Filtering is local and fast: each keystroke shows its result at once, instead of after
+        // GTK's default 150 ms pause (measured: `trellis-bench typing`).
+        gtk_search_entry_set_search_delay(searchEntry.opaque, 0)
         searchBar = GObjectPointer(gtk_search_bar_new())!
         gtk_search_bar_set_child(searchBar.opaque, searchEntry.as())
         gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)

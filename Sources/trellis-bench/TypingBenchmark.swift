@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import TrellisCore
+
+/// `typing`: how long the window takes to show the result of each keystroke in its search
+/// field — the catalog (205 rows) and 1,000,000 synthetic rows — driven through the automation
+/// channel: `search` with one more letter each time, timed to its reply (which comes once the
+/// list is filtered and the next frame painted). The baseline is the same search on the same
+/// rows without a window (`TableContainer.searchText` in this process), so the ratio shows what
+/// the window adds. Medians over the keystrokes of "фэнтези" and "row 12345" typed in turn.
+struct TypingBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "typing",
+        abstract: "Time per keystroke in the window's search field, vs the same search without a window."
+    )
+
+    func run() throws {
+        try ProcessRunner.requireDisplay()
+        let trellis = try ProcessRunner.sibling("trellis")
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-typing-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        for (name, arguments, word) in [("catalog", ["/catalog"], "фэнтези"), ("1m", ["/catalog", "--rows", "1000000"], "row 12345")] {
+            let window = try AutomatedWindow(trellis, arguments: arguments, home: home.appendingPathComponent(name))
+            guard window.send("dump")?["ok"] == true else { throw BenchError.missing("the window") }
+            var milliseconds: [Double] = []
+            for round in 0..<3 {
+                for length in 1...word.count {
+                    let text = String(word.prefix(length))
+                    let start = ContinuousClock.now
+                    guard window.send("search \(text)")?["ok"] == true else { throw BenchError.missing("a reply to search \(text)") }
+                    if round > 0 { milliseconds.append((ContinuousClock.now - start) / .milliseconds(1)) }
+                }
+                _ = window.send("search ")
+            }
+            let ours = Report.median(milliseconds)
+            Report.figure("typing-\(name)-window", ours, "ms")
+            let baseline = try MainActor.assumeIsolated { try Self.withoutWindow(rows: name == "1m" ? 1_000_000 : nil, word: word) }
+            Report.figure("typing-\(name)-no-window", baseline, "ms")
+            Report.ratio("typing-\(name)", baseline / ours)
+        }
+    }
+
+    /// Median milliseconds per keystroke of the same search on a container of the same rows.
+    @MainActor
+    static func withoutWindow(rows: Int?, word: String) throws -> Double {
+        let lines: [String]
+        if let rows {
+            lines = (0..<rows).map { "Row \($0)" }
+        } else {
+            let data = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../data")
+            lines = try String(contentsOf: data.appendingPathComponent("catalog-genres.ru.txt").standardizedFileURL, encoding: .utf8)
+                .split(separator: "\n").map(String.init)
+        }
+        let container = TableContainer(source: ArraySource(lines), searchable: true)
+        var milliseconds: [Double] = []
+        for round in 0..<3 {
+            for length in 1...word.count {
+                let seconds = Report.time { container.searchText = String(word.prefix(length)) }
+                if round > 0 { milliseconds.append(seconds * 1000) }
+            }
+            container.searchText = ""
+        }
+        return Report.median(milliseconds)
+    }
+}
