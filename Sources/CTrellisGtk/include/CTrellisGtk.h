@@ -5,4 +5,5 @@
 #include "trellis-row-item.h"
 #include "trellis-list-model.h"
 #include "trellis-signals.h"
+#include "trellis-column-sort.h"
 #endif
