@@ -11,6 +11,7 @@ enum BenchmarkList {
         RoutesBenchmark.self,
         TableBenchmark.self,
         StoreBenchmark.self,
+        SortBenchmark.self,
         DurabilityBenchmark.self,
         PluginsBenchmark.self,
         ControlBenchmark.self,

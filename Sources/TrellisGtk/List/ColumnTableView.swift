@@ -66,6 +66,8 @@ final class ColumnTableView: RowsWidget {
             Signals.connect(factory, "bind", object: { [weak self] _, item in self?.bind(item, column: index) })
             Signals.connect(factory, "unbind", object: { [weak self] _, item in self?.bound[index].remove(item) })
         }
+        // The view's sorter is "transfer none" and lives as long as the view, which outlives
+        // nothing we hold: the handler (and its box) goes when the sorter is finalized.
         // GtkSorter::changed passes a GtkSorterChange, an enum as wide as a guint.
         Signals.connect(gobj(gtk_column_view_get_sorter(columnView.opaque)!), "changed", uint: { [weak self] _, _ in
             self?.sorterChanged()

@@ -58,6 +58,26 @@ struct HeadlessScriptTests {
         #expect(screen.page?.values.path.hasPrefix("/catalog/") == true)
     }
 
+    @Test("sort clicks a column header: the people page sorts by age, then by age descending")
+    func sortsByAColumn() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        defer { withExtendedLifetime(shell) {} }
+        let script = try HeadlessScript(source: """
+            navigate /people
+            sort age
+            expect Age ▲
+            sort age
+            expect Age ▼
+            print
+            """, name: "people")
+        var printed: [String] = []
+        try await script.run(on: screen) { printed.append($0) }
+        let lines = printed.first?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.dropFirst(2).prefix(3) == ["First name  Surname      Age ▼", "----------  -----------  -----",
+                                                 "Grace       Hopper          85"], "\(lines)")
+        #expect(lines.contains("Ada         Lovelace        36"), "\(lines)")
+    }
+
     @Test("a step that fails names the line, the step and what the page offers instead")
     func runtimeErrors() async throws {
         let (shell, screen) = try Fixtures.demo()

@@ -1,6 +1,7 @@
 /// The order of column values when a table is sorted in memory, as the store orders them:
-/// missing values and `null` first, then booleans, numbers, strings (by their UTF-8 bytes,
-/// as SQLite's BINARY collation) and arrays and objects by their JSON text.
+/// missing values and `null` first, then booleans, numbers, strings (by Unicode scalar
+/// values, which for text in canonical form, NFC, is SQLite's BINARY order) and arrays and
+/// objects by their JSON text.
 enum ColumnValueOrder {
     /// Whether `lhs` sorts before `rhs`.
     static func areInIncreasingOrder(_ lhs: JSONValue?, _ rhs: JSONValue?) -> Bool {
@@ -9,10 +10,46 @@ enum ColumnValueOrder {
         switch (lhs, rhs) {
         case (.bool(let a)?, .bool(let b)?): return !a && b
         case (.number(let a)?, .number(let b)?): return a < b
-        case (.string(let a)?, .string(let b)?): return a.utf8.lexicographicallyPrecedes(b.utf8)
+        case (.string(let a)?, .string(let b)?): return a < b
         case (let a?, let b?) where left == 4: return a.jsonString < b.jsonString
         default: return false
         }
+    }
+
+    /// The positions of `values` in sorted order, ties in their original order (a stable
+    /// sort). A column of strings only or of numbers only is compared as plain strings or
+    /// doubles, without going through `JSONValue`.
+    static func stableOrder(of values: [JSONValue?], ascending: Bool) -> [Int] {
+        if let strings = plain(values, { value -> String? in if case .string(let text)? = value { text } else { nil } }) {
+            return stableOrder(of: strings, ascending: ascending, by: <)
+        }
+        if let numbers = plain(values, { value -> Double? in if case .number(let number)? = value { number } else { nil } }) {
+            return stableOrder(of: numbers, ascending: ascending, by: <)
+        }
+        return stableOrder(of: values, ascending: ascending, by: areInIncreasingOrder)
+    }
+
+    /// `values` as plain `T`s, or nil when one of them is not a `T`.
+    private static func plain<T>(_ values: [JSONValue?], _ extract: (JSONValue?) -> T?) -> [T]? {
+        var result: [T] = []
+        result.reserveCapacity(values.count)
+        for value in values {
+            guard let plain = extract(value) else { return nil }
+            result.append(plain)
+        }
+        return result
+    }
+
+    /// Sorts the positions, breaking ties by position, so the result does not depend on
+    /// whether the standard library's sort is stable.
+    private static func stableOrder<T>(of keys: [T], ascending: Bool, by less: (T, T) -> Bool) -> [Int] {
+        var order = Array(keys.indices)
+        if ascending {
+            order.sort { a, b in less(keys[a], keys[b]) || (a < b && !less(keys[b], keys[a])) }
+        } else {
+            order.sort { a, b in less(keys[b], keys[a]) || (a < b && !less(keys[a], keys[b])) }
+        }
+        return order
     }
 
     private static func rank(_ value: JSONValue?) -> Int {

@@ -10,19 +10,16 @@ extension ArraySource: SortableTableSource {
     /// people.sort(by: "lastName", ascending: true)
     /// ```
     public func sort(by key: String, ascending: Bool) {
-        let before = { (lhs: JSONValue?, rhs: JSONValue?) -> Bool in
-            ascending ? ColumnValueOrder.areInIncreasingOrder(lhs, rhs) : ColumnValueOrder.areInIncreasingOrder(rhs, lhs)
-        }
         sections = sections.map { section in
-            // Each value is read once; the original position breaks ties, which makes the
-            // sort stable whatever algorithm the standard library uses.
+            // Each value is read once.
             let values: [JSONValue?] = section.elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }
-            let order = values.indices.sorted { (a: Int, b: Int) -> Bool in
-                before(values[a], values[b]) || (!before(values[b], values[a]) && a < b)
-            }
+            let order = ColumnValueOrder.stableOrder(of: values, ascending: ascending)
             let elements = Array(section.elements)
             let serials = Array(section.serials)
             return Section(key: section.key, elements: order.map { elements[$0] }, serials: order.map { serials[$0] })
+        }
+        let before = { (lhs: JSONValue?, rhs: JSONValue?) -> Bool in
+            ascending ? ColumnValueOrder.areInIncreasingOrder(lhs, rhs) : ColumnValueOrder.areInIncreasingOrder(rhs, lhs)
         }
         areInIncreasingOrder = { a, b in
             before(KeyValueCellProvider.value(of: a, forKey: key), KeyValueCellProvider.value(of: b, forKey: key))
