@@ -28,7 +28,7 @@ struct HeadlessScriptTests {
 
     @Test("a line that is not a step, or lacks what its step needs, is refused before anything runs, naming the line",
           arguments: [
-              ("navigate /\nclick Фэнтези", "s:2: click Фэнтези: unknown step \"click\" (steps: back, expect, fill, navigate, press, print, select, toggle, type)"),
+              ("navigate /\nclick Фэнтези", "s:2: click Фэнтези: unknown step \"click\" (steps: back, expect, fill, navigate, press, print, select, sort, toggle, type)"),
               ("navigate", "s:1: navigate: navigate needs something after it"),
               ("fill", "s:1: fill: fill needs a name, then a text"),
               ("print everything", "s:1: print everything: print takes nothing after it"),

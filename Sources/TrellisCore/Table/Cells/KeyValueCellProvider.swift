@@ -57,7 +57,13 @@ public struct KeyValueCellProvider: CellProvider {
     /// The value of `key` in `value`, read as the cells read it (also what an in-memory
     /// sort by a column compares).
     static func value(of value: Any, forKey key: String) -> JSONValue? {
-        lookup(for: value)(key)
+        // The common kinds directly, without making a lookup closure per value.
+        switch value {
+        case let coding as any KeyValueCoding: return coding.value(forKey: key)
+        case let json as JSONValue: return json[key]
+        case let dictionary as [String: JSONValue]: return dictionary[key]
+        default: return lookup(for: value)(key)
+        }
     }
 
     /// A function reading keys of `value`, prepared once per cell.

@@ -11,11 +11,11 @@ extension ArraySource: SortableTableSource {
     /// ```
     public func sort(by key: String, ascending: Bool) {
         sections = sections.map { section in
-            // Each value is read once.
-            let values: [JSONValue?] = section.elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }
-            let order = ColumnValueOrder.stableOrder(of: values, ascending: ascending)
+            // The elements are copied out of their chunks once, and each value is read once.
             let elements = Array(section.elements)
             let serials = Array(section.serials)
+            let values: [JSONValue?] = elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }
+            let order = ColumnValueOrder.stableOrder(of: values, ascending: ascending)
             return Section(key: section.key, elements: order.map { elements[$0] }, serials: order.map { serials[$0] })
         }
         let before = { (lhs: JSONValue?, rhs: JSONValue?) -> Bool in
