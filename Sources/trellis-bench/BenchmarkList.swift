@@ -12,6 +12,7 @@ enum BenchmarkList {
         TableBenchmark.self,
         StoreBenchmark.self,
         SortBenchmark.self,
+        SortWindowBenchmark.self,
         DurabilityBenchmark.self,
         PluginsBenchmark.self,
         ControlBenchmark.self,

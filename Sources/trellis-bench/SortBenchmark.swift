@@ -104,6 +104,12 @@ struct SortBenchmark: ParsableCommand {
     /// A store of `rows` notes with the same titles and dates as the array.
     @MainActor
     private func makeStore(at url: URL) throws -> PersistentStore {
+        try Self.makeStore(at: url, rows: rows)
+    }
+
+    /// A store of `rows` notes titled by ``title(of:rows:)``, dated one second apart.
+    @MainActor
+    static func makeStore(at url: URL, rows: Int) throws -> PersistentStore {
         let model = try ManagedObjectModel(jsonString: StoreBenchmark.model, source: "sort benchmark model")
         let store = try PersistentStore(url: url, model: model)
         var made = 0

@@ -26,6 +26,8 @@ final class ColumnTableView: RowsWidget {
     /// The cells bound now, per column: GTK's list items of that column.
     private var bound: [Set<GObjectPointer>]
     private var binding = false
+    /// How many rows GTK was told of.
+    private var shownCount: Int
     /// While the view's sort indicator is set from the table, not by the user.
     private var showingSort = false
 
@@ -43,6 +45,7 @@ final class ColumnTableView: RowsWidget {
         gtk_column_view_set_single_click_activate(columnView.opaque, 1)
         gtk_column_view_set_show_column_separators(columnView.opaque, 1)
         bound = Array(repeating: [], count: titles.count)
+        shownCount = model.count
         var columns: [GObjectPointer] = []
         var factories: [GObjectPointer] = []
         for (index, title) in titles.enumerated() {
@@ -78,7 +81,13 @@ final class ColumnTableView: RowsWidget {
     }
 
     func itemsChanged(position: Int, removed: Int, added: Int) {
-        model.itemsChanged(position: position, removed: removed, added: added)
+        // A sort replaces every row: told in two steps, it costs GTK the rows shown, not all.
+        if position == 0, removed > 0, added > 0, removed == shownCount {
+            model.allItemsReplaced(removed: removed, added: added)
+        } else {
+            model.itemsChanged(position: position, removed: removed, added: added)
+        }
+        shownCount += added - removed
     }
 
     // MARK: - Sorting
