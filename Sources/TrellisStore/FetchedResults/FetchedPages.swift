@@ -10,6 +10,8 @@ final class FetchedPages {
 
     /// Pages kept in memory.
     static let maximumPages = 64
+    /// Pages read in one query when reading on from the page before.
+    static let readAheadPages = 4
 
     init(state: SnapshotState, pageSize: Int) {
         self.state = state
@@ -30,10 +32,16 @@ final class FetchedPages {
                 recentPages.append(page)
             }
         } else {
-            rows = try state.rows(offset: page * pageSize, limit: pageSize)
-            cache[page] = rows
-            recentPages.append(page)
-            if recentPages.count > Self.maximumPages { cache.removeValue(forKey: recentPages.removeFirst()) }
+            // Reading on from the page before (scrolling down, or GTK making the rows below
+            // the first screen) reads several pages in one query: without an index for the
+            // order (a column sorted by a click), every query sorts all rows, whatever its LIMIT.
+            let count = page > 0 && cache[page - 1] != nil ? Self.readAheadPages : 1
+            let read = try state.rows(offset: page * pageSize, limit: pageSize * count)
+            rows = Array(read.prefix(pageSize))
+            for index in 0..<count where index == 0 || read.count > index * pageSize {
+                let start = index * pageSize
+                remember(index == 0 ? rows : Array(read[start..<min(start + pageSize, read.count)]), as: page + index)
+            }
         }
         let index = offset - page * pageSize
         guard rows.indices.contains(index) else {
@@ -42,5 +50,12 @@ final class FetchedPages {
                 message: "the snapshot has \(page * pageSize + rows.count) rows, fewer than counted"))
         }
         return rows[index]
+    }
+
+    /// Caches `rows` as page `page`, forgetting the least recently used page beyond
+    /// ``maximumPages``.
+    private func remember(_ rows: [ObjectRow], as page: Int) {
+        if cache.updateValue(rows, forKey: page) == nil { recentPages.append(page) }
+        while recentPages.count > Self.maximumPages { cache.removeValue(forKey: recentPages.removeFirst()) }
     }
 }

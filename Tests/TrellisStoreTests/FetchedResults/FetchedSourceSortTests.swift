@@ -1,6 +1,6 @@
 import Testing
 import TrellisCore
-import TrellisStore
+@testable import TrellisStore
 
 @MainActor
 @Suite("Fetched source: sorting by a column in the store")
@@ -61,5 +61,22 @@ struct FetchedSourceSortTests {
         }
         #expect(table.flatCount == 1)
         #expect(table.sortOrder == nil)
+    }
+
+    @Test("reading on from a page reads the next four in one query (a sorted column has no index: each query sorts all rows)")
+    func readsAhead() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.newContext()
+        for number in 0..<95 {
+            try StoreFixture.insertPerson(context, "p\(number)", "s\(number)", age: number)
+        }
+        try context.save()
+        let source = try FetchedSource(request: FetchRequest(entityName: "Person", batchSize: 10), context: context)
+        try source.sort(by: "age", ascending: false)
+        for row in 0..<11 { _ = source.item(at: TableIndexPath(row: row)) }
+        #expect(source.results.pages.loadedRowCount == 50, "page 0, then pages 1 to 4 at once")
+        #expect(source.item(at: TableIndexPath(row: 49)).value(as: ManagedObject.self)?.value(forKey: "age") == 45)
+        _ = source.item(at: TableIndexPath(row: 90))
+        #expect(source.results.pages.loadedRowCount == 55, "a jump reads one page")
     }
 }
