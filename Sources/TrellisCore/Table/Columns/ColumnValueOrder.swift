@@ -41,15 +41,16 @@ enum ColumnValueOrder {
     }
 
     /// Sorts the positions, breaking ties by position, so the result does not depend on
-    /// whether the standard library's sort is stable.
+    /// whether the standard library's sort is stable. Values and positions are sorted
+    /// together, in place, rather than positions looking their values up.
     private static func stableOrder<T>(of keys: [T], ascending: Bool, by less: (T, T) -> Bool) -> [Int] {
-        var order = Array(keys.indices)
+        var pairs = Array(zip(keys, keys.indices))
         if ascending {
-            order.sort { a, b in less(keys[a], keys[b]) || (a < b && !less(keys[b], keys[a])) }
+            pairs.sort { a, b in less(a.0, b.0) || (a.1 < b.1 && !less(b.0, a.0)) }
         } else {
-            order.sort { a, b in less(keys[b], keys[a]) || (a < b && !less(keys[a], keys[b])) }
+            pairs.sort { a, b in less(b.0, a.0) || (a.1 < b.1 && !less(a.0, b.0)) }
         }
-        return order
+        return pairs.map(\.1)
     }
 
     private static func rank(_ value: JSONValue?) -> Int {
