@@ -13,9 +13,16 @@ final class FetchedPages {
     /// Pages read in one query when reading on from the page before.
     static let readAheadPages = 4
 
+    /// Whether no index leads with the first sort key: then every query sorts all rows,
+    /// and the first page is read with the pages after it.
+    private let isOrderUnindexed: Bool
+
     init(state: SnapshotState, pageSize: Int) {
         self.state = state
         self.pageSize = max(1, pageSize)
+        let first = state.fetch.order.first?.name
+        isOrderUnindexed = first != EntityDescription.idKey
+            && !state.fetch.entity.indexes.contains { $0.keys.first == first }
     }
 
     /// How many rows are in memory.
@@ -33,9 +40,11 @@ final class FetchedPages {
             }
         } else {
             // Reading on from the page before (scrolling down, or GTK making the rows below
-            // the first screen) reads several pages in one query: without an index for the
-            // order (a column sorted by a click), every query sorts all rows, whatever its LIMIT.
-            let count = page > 0 && cache[page - 1] != nil ? Self.readAheadPages : 1
+            // the first screen) reads several pages in one query, and so does the first page
+            // of an order no index serves (a column sorted by a click): such a query sorts all
+            // rows, whatever its LIMIT.
+            let readsOn = page > 0 ? cache[page - 1] != nil : isOrderUnindexed
+            let count = readsOn ? Self.readAheadPages : 1
             let read = try state.rows(offset: page * pageSize, limit: pageSize * count)
             rows = Array(read.prefix(pageSize))
             for index in 0..<count where index == 0 || read.count > index * pageSize {

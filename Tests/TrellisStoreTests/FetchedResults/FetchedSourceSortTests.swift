@@ -63,7 +63,7 @@ struct FetchedSourceSortTests {
         #expect(table.sortOrder == nil)
     }
 
-    @Test("reading on from a page reads the next four in one query (a sorted column has no index: each query sorts all rows)")
+    @Test("an order no index serves reads four pages per query: from the first page, and reading on from a page")
     func readsAhead() throws {
         let fixture = try StoreFixture()
         let context = fixture.store.newContext()
@@ -72,11 +72,12 @@ struct FetchedSourceSortTests {
         }
         try context.save()
         let source = try FetchedSource(request: FetchRequest(entityName: "Person", batchSize: 10), context: context)
-        try source.sort(by: "age", ascending: false)
+        try source.sort(by: "age", ascending: false)  // no index on age: each query sorts every row
         for row in 0..<11 { _ = source.item(at: TableIndexPath(row: row)) }
-        #expect(source.results.pages.loadedRowCount == 50, "page 0, then pages 1 to 4 at once")
+        #expect(source.results.pages.loadedRowCount == 40, "pages 0 to 3 in one query")
         #expect(source.item(at: TableIndexPath(row: 49)).value(as: ManagedObject.self)?.value(forKey: "age") == 45)
+        #expect(source.results.pages.loadedRowCount == 80, "reading on from page 3: pages 4 to 7")
         _ = source.item(at: TableIndexPath(row: 90))
-        #expect(source.results.pages.loadedRowCount == 55, "a jump reads one page")
+        #expect(source.results.pages.loadedRowCount == 85, "a jump reads one page: the last, five rows")
     }
 }
