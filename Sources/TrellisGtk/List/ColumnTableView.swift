@@ -9,6 +9,11 @@ import CTrellisGtk
 /// The view sorts nothing itself: a header click reaches ``onSort`` with the column and the
 /// direction, and the table's source reorders (see `TableContainer.sort(by:ascending:)`).
 /// Widgets and their signal closures are owned by GTK and released with the view.
+///
+/// Pointers: every `GObjectPointer` here is GTK's, used on the main thread only: the
+/// columns and the view while the scrolled window (which owns them) lives, list items only
+/// between their `bind` and `unbind` (``bound`` holds exactly those), and row items only
+/// while their list item shows them.
 @MainActor
 final class ColumnTableView: RowsWidget {
     let widget: GObjectPointer
@@ -24,7 +29,7 @@ final class ColumnTableView: RowsWidget {
     var onSort: ((Int, Bool) -> Void)?
 
     /// The cells bound now, per column: GTK's list items of that column.
-    private var bound: [Set<GObjectPointer>]
+    private(set) var bound: [Set<GObjectPointer>]
     private var binding = false
     /// How many rows GTK was told of.
     private var shownCount: Int
@@ -175,52 +180,5 @@ final class ColumnTableView: RowsWidget {
             if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
             gtk_list_item_set_activatable(listItem.opaque, 1)
         }
-    }
-
-    // MARK: - Acting as the user and inspection (automation)
-
-    func activate(position: Int) {
-        trellis_column_view_emit_activate(columnView.as(), guint(position))
-    }
-
-    func clickCheckbox(position: Int) -> Bool {
-        guard let listItem = bound.first?.first(where: { Int(gtk_list_item_get_position($0.opaque)) == position }),
-              let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box),
-              check != gtk_widget_get_last_child(box), gtk_widget_get_visible(check) != 0 else { return false }
-        // Activating the widget is what a click does: it flips the state and emits "toggled".
-        return gtk_widget_activate(check) != 0
-    }
-
-    /// The rows on screen; a row's text is its cells' texts joined by " · ", as a list shows it.
-    func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)] {
-        cellTexts().map { row in (row.position, row.cells.joined(separator: " · "), row.checkbox) }
-    }
-
-    /// The rows on screen with each column's text, in position order.
-    func cellTexts() -> [(position: Int, cells: [String], checkbox: Bool?)] {
-        let viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
-                                       size: .init(width: Float(gtk_widget_get_width(widget.as())),
-                                                   height: Float(gtk_widget_get_height(widget.as()))))
-        var rows: [Int: (cells: [String], checkbox: Bool?)] = [:]
-        for (column, items) in bound.enumerated() {
-            for listItem in items {
-                guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_mapped(box) != 0 else { continue }
-                var bounds = graphene_rect_t()
-                guard gtk_widget_compute_bounds(box, widget.as(), &bounds) != 0 else { continue }
-                var copy = viewport
-                // Rows count when they are vertically on screen, wherever the column is scrolled.
-                copy.origin.x = bounds.origin.x
-                guard graphene_rect_intersection(&copy, &bounds, nil), bounds.size.height > 0 else { continue }
-                let position = Int(gtk_list_item_get_position(listItem.opaque))
-                var row = rows[position] ?? (Array(repeating: "", count: bound.count), nil)
-                row.cells[column] = String(cString: gtk_label_get_text(OpaquePointer(gtk_widget_get_last_child(box))))
-                if column == 0, let check = gtk_widget_get_first_child(box), check != gtk_widget_get_last_child(box),
-                   gtk_widget_get_visible(check) != 0 {
-                    row.checkbox = gtk_check_button_get_active(GObjectPointer(check).as()) != 0
-                }
-                rows[position] = row
-            }
-        }
-        return rows.keys.sorted().map { (position: $0, cells: rows[$0]!.cells, checkbox: rows[$0]!.checkbox) }
     }
 }
