@@ -1,19 +1,28 @@
 /* trellis-column-sort.c */
 #include "trellis-column-sort.h"
 
-/* What a probe comparison hands the column sorters as both items. */
+/* What a probe comparison hands the column sorters as both items. The magic number tells
+ * a probe from a real item (a GObject, whose first word is its class pointer), should
+ * anything ever sort real items with these sorters: those are compared as equal, untouched. */
+#define TRELLIS_SORT_PROBE_MAGIC 0x50524f42u /* "PROB" */
+
 typedef struct
 {
+  guint32 magic;
   gint column;
 } TrellisSortProbe;
 
 static int
 trellis_column_sorter_probe (gconstpointer a, gconstpointer b, gpointer user_data)
 {
-  /* Both items are TrellisSortProbes on the stack of trellis_column_view_sorted_column()
-   * (whatever order the view's sorter passes them in). */
-  ((TrellisSortProbe *) a)->column = GPOINTER_TO_INT (user_data);
-  ((TrellisSortProbe *) b)->column = GPOINTER_TO_INT (user_data);
+  /* From trellis_column_view_sorted_column(), both items are TrellisSortProbes on its
+   * stack (in whatever order the view's sorter passes them). */
+  TrellisSortProbe *first = (TrellisSortProbe *) a;
+  TrellisSortProbe *second = (TrellisSortProbe *) b;
+  if (first->magic != TRELLIS_SORT_PROBE_MAGIC || second->magic != TRELLIS_SORT_PROBE_MAGIC)
+    return 0;
+  first->column = GPOINTER_TO_INT (user_data);
+  second->column = GPOINTER_TO_INT (user_data);
   return -1; /* "smaller": the view's sorter stops at the first column and inverts it if descending */
 }
 
@@ -26,8 +35,8 @@ trellis_column_sorter_new (guint index)
 gint
 trellis_column_view_sorted_column (GtkColumnView *column_view, gboolean *ascending)
 {
-  TrellisSortProbe first = { -1 };
-  TrellisSortProbe second = { -1 };
+  TrellisSortProbe first = { TRELLIS_SORT_PROBE_MAGIC, -1 };
+  TrellisSortProbe second = { TRELLIS_SORT_PROBE_MAGIC, -1 };
   GtkSorter *sorter;
   GtkOrdering ordering;
 
