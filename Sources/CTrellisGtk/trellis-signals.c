@@ -9,6 +9,13 @@ trellis_list_view_emit_activate (GtkListView *list_view, guint position)
 }
 
 void
+trellis_column_view_emit_activate (GtkColumnView *column_view, guint position)
+{
+  g_return_if_fail (GTK_IS_COLUMN_VIEW (column_view));
+  g_signal_emit_by_name (column_view, "activate", position);
+}
+
+void
 trellis_button_emit_clicked (GtkButton *button)
 {
   g_return_if_fail (GTK_IS_BUTTON (button));

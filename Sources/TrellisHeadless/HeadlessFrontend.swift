@@ -108,7 +108,7 @@ public final class HeadlessFrontend: Frontend {
         if let message = page.message { lines.append("! \(message)") }
         switch page.content {
         case .table:
-            lines += table?.render() ?? []
+            lines += table?.screenLines() ?? []
             if let placeholder = table?.container.placeholder { lines.append("  \(placeholder)") }
         case .form(let form):
             for field in form.fields {
@@ -150,6 +150,13 @@ public final class HeadlessFrontend: Frontend {
     public func toggle(row index: Int) throws(HeadlessError) {
         let table = try requireTable()
         do { try table.toggle(row: index) } catch { throw .table(error) }
+    }
+
+    /// Clicks the header of column `key` of the table on screen: sorts by it, ascending, or
+    /// descending when it is sorted ascending by that column already.
+    public func clickHeader(key: String) throws(HeadlessError) {
+        let table = try requireTable()
+        do { try table.clickHeader(key: key) } catch { throw .sort(error) }
     }
 
     /// Types into the search field of the table on screen (replacing what was there).
@@ -202,6 +209,8 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
     /// No notice with an Undo button is shown.
     case noNoticeUndo
     case table(HeadlessTableError)
+    /// The table on screen could not be sorted by the column clicked.
+    case sort(TableSortError)
     /// ``HeadlessFrontend/settle(maximumRounds:timeout:)`` gave up: what was still busy.
     case neverSettled(String)
 
@@ -214,6 +223,7 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
         case .noSuchAction(let id): return "no button \"\(id)\" on this page"
         case .noNoticeUndo: return "no notice with an Undo button is shown"
         case .table(let error): return error.description
+        case .sort(let error): return error.description
         case .neverSettled(let busy): return "the shell never settled: \(busy)"
         }
     }

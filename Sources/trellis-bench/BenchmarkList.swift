@@ -11,6 +11,8 @@ enum BenchmarkList {
         RoutesBenchmark.self,
         TableBenchmark.self,
         StoreBenchmark.self,
+        SortBenchmark.self,
+        SortWindowBenchmark.self,
         DurabilityBenchmark.self,
         PluginsBenchmark.self,
         ControlBenchmark.self,

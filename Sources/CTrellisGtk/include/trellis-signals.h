@@ -17,6 +17,15 @@ G_BEGIN_DECLS
 void trellis_list_view_emit_activate (GtkListView *list_view, guint position);
 
 /**
+ * trellis_column_view_emit_activate:
+ * @column_view: a GtkColumnView.
+ * @position: the row to activate.
+ *
+ * Emits GtkColumnView::activate for @position, exactly as a click or Enter on that row does.
+ */
+void trellis_column_view_emit_activate (GtkColumnView *column_view, guint position);
+
+/**
  * trellis_button_emit_clicked:
  * @button: a GtkButton.
  *

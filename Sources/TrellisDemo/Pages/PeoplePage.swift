@@ -1,8 +1,9 @@
 import TrellisCore
 import TrellisStore
 
-/// `/people`: first name, last name and age of each person in the store, by last name (a
-/// `KeyValueCellProvider` over a fetched source).
+/// `/people`: first name, surname and age of each person in the store, in columns (a
+/// `KeyValueCellProvider` over a fetched source), by surname until a header is clicked,
+/// which sorts by that column in the store.
 final class PeoplePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
@@ -14,7 +15,11 @@ final class PeoplePage: PageController {
         do {
             let request = FetchRequest(entityName: "Person", sortKeys: [SortKey("lastName"), SortKey("firstName")])
             let source = try FetchedSource(request: request, context: store.newContext())
-            content = .table(TableContainer.records(source, keys: ["firstName", "lastName", "age"]))
+            content = .table(TableContainer.records(source, columns: [
+                TableColumn(key: "firstName", title: tr("First name")),
+                TableColumn(key: "lastName", title: tr("Surname")),
+                TableColumn(key: "age", title: tr("Age")),
+            ]))
         } catch {
             content = .text(tr("The people cannot be read: %@", String(describing: error)))
         }

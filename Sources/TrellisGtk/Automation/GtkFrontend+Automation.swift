@@ -22,12 +22,15 @@ import TrellisCore
 /// | `notice-undo`, `notice-close` | clicks the notice's Undo or close button |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
+/// | `sort KEY [desc]` | sorts a table shown as columns by column KEY, as a header click does |
 /// | `screenshot PATH` | after the next frame, saves the window as PNG |
 /// | `stats` | resident memory, live watches, live row items, stack depth |
 /// | `cycle N [PATTERN]` | N navigate/back cycles (`PATTERN` with `%d`, default `<top path>/%d`); stats before and after |
 /// | `quit` | quits |
 ///
-/// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`.
+/// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`; for a
+/// table shown as columns `dump` adds `columns`, `sort` and `cells`
+/// (`GtkFrontend+ColumnAutomation.swift`).
 ///
 /// Test hooks, not API: reached with `@_spi(Testing) import TrellisGtk`.
 extension GtkFrontend {
@@ -123,6 +126,8 @@ extension GtkFrontend {
                 shell.bus.trigger(message, data)
                 done()
             } catch { fail(String(describing: error)) }
+        case "sort":
+            automateSort(argument, reply)
         case "screenshot":
             saveScreenshot(to: argument, attemptsLeft: 3, done: done, fail: fail)
         case "stats":
@@ -180,6 +185,7 @@ extension GtkFrontend {
                 return item
             })
         }
+        columnSnapshot(into: &result)
         result["placeholder"] = currentView?.placeholder.map { .string($0) } ?? .null
         result["contentWidth"] = .number(Double(currentView?.contentWidth ?? 0))
         if let form = currentView?.form {

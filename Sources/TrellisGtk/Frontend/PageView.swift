@@ -1,4 +1,5 @@
 import CGtk
+import Logging
 import TrellisCore
 
 /// The GTK widgets showing one page, built from its ``PageContent``.
@@ -8,8 +9,8 @@ final class PageView {
     let widget: GObjectPointer
     /// The stack child's name in the window.
     var name = ""
-    /// Set for table pages.
-    private(set) var list: VirtualListView?
+    /// Set for table pages: a list, or columns for a table with columns.
+    private(set) var list: (any RowsWidget)?
     /// Set for table pages: the line shown over the list while it has no rows.
     private var placeholderLabel: GObjectPointer?
     /// What the label shows now (nil: hidden), so that a change of rows that leaves the
@@ -27,7 +28,7 @@ final class PageView {
         self.content = content
         switch content {
         case .table(let container):
-            let list = VirtualListView(source: ContainerRows(container))
+            let list = Self.rowsWidget(for: container)
             list.onActivate = { position in try? container.activate(flatIndex: position) }
             list.onToggle = { position in try? container.toggle(flatIndex: position) }
             self.list = list
@@ -80,6 +81,23 @@ final class PageView {
             }
             refreshPlaceholder()
         }
+    }
+
+    /// A list for the container, or a column view when it has columns.
+    private static func rowsWidget(for container: TableContainer) -> any RowsWidget {
+        guard let columns = container.columns else { return VirtualListView(source: ContainerRows(container)) }
+        let view = ColumnTableView(source: ContainerRows(container), titles: columns.map(\.title))
+        if let order = container.sortOrder, let index = columns.firstIndex(where: { $0.key == order.key }) {
+            view.showSort(column: index, ascending: order.ascending)
+        }
+        view.onSort = { [weak container] index, ascending in
+            do {
+                try container?.sort(by: columns[index].key, ascending: ascending)
+            } catch {
+                Logger(trellis: "trellis.gtk.table").error("cannot sort by \(columns[index].key): \(error)")
+            }
+        }
+        return view
     }
 
     /// Shows the table's placeholder, or hides it while there are rows. Called on every

@@ -19,19 +19,22 @@ public final class VirtualListModel {
     /// The model's user data: the Swift source, strongly held until the C model is finalized.
     private final class SourceBox {
         let source: any ListRowSource
+        /// While a replacement of every row is told as a removal: the count GTK sees is 0.
+        var isEmptied = false
         init(_ source: any ListRowSource) { self.source = source }
     }
 
     /// The C model (one reference owned here).
     public let pointer: GObjectPointer
     public let source: any ListRowSource
+    private let box: SourceBox
 
     public init(source: any ListRowSource) {
         self.source = source
         let count: TrellisListModelCountFunc = { data in
             guard let data else { return 0 }
             let box = Unmanaged<SourceBox>.fromOpaque(data).takeUnretainedValue()
-            return MainActor.assumeIsolated { guint(clamping: box.source.rowCount) }
+            return MainActor.assumeIsolated { box.isEmptied ? 0 : guint(clamping: box.source.rowCount) }
         }
         let item: TrellisListModelItemFunc = { position, data in
             guard let data else { return nil }
@@ -47,8 +50,9 @@ public final class VirtualListModel {
             guard let data else { return }
             Unmanaged<SourceBox>.fromOpaque(data).release()
         }
-        let box = Unmanaged.passRetained(SourceBox(source)).toOpaque()
-        pointer = GObjectPointer(trellis_list_model_new(count, item, releasePayload, box, releaseSource))
+        box = SourceBox(source)
+        let data = Unmanaged.passRetained(box).toOpaque()
+        pointer = GObjectPointer(trellis_list_model_new(count, item, releasePayload, data, releaseSource))
     }
 
     isolated deinit {
@@ -62,6 +66,17 @@ public final class VirtualListModel {
     /// `added` rows. Call after the source changed, never from inside `listRow(at:)`.
     public func itemsChanged(position: Int, removed: Int, added: Int) {
         trellis_list_model_items_changed(pointer.as(), guint(position), guint(removed), guint(added))
+    }
+
+    /// Announces that every one of the `removed` rows GTK shows was replaced by `added` rows
+    /// (a sort), as a removal of all, then an insertion: GTK 4.8 reads every added item of a
+    /// change that also removes rows with widgets (to find widgets to reuse), which for a
+    /// million fetched rows is a million rows read. During the removal GTK counts 0 rows.
+    public func allItemsReplaced(removed: Int, added: Int) {
+        box.isEmptied = true
+        itemsChanged(position: 0, removed: removed, added: 0)
+        box.isEmptied = false
+        itemsChanged(position: 0, removed: 0, added: added)
     }
 
     /// The number of rows GTK sees.

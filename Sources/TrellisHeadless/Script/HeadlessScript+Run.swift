@@ -66,6 +66,7 @@ extension HeadlessScript {
             let row = try index ?? row(of: text, on: screen)
             if step.command == "select" { try screen.click(row: row) } else { try screen.toggle(row: row) }
         case "type": try screen.type(text)
+        case "sort": try screen.clickHeader(key: text)
         case "expect":
             let deadline = ContinuousClock.now + patience
             while !screen.render().contains(text) {

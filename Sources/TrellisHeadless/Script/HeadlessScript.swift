@@ -22,6 +22,7 @@ import TrellisCore
 /// | `select ROW` | activates the row whose text is ROW, or the only row containing it (`#3`: the row at index 3) |
 /// | `toggle ROW` | ticks or unticks the checkbox of a row, found as `select` finds it |
 /// | `type TEXT` | types TEXT into the search field |
+/// | `sort KEY` | clicks the header of column KEY: sorts by it, descending if it was sorted ascending |
 /// | `expect TEXT` | waits until the screen shows TEXT, else fails |
 /// | `print` | prints the screen as text |
 /// | `undo` | what Ctrl+Z does: undoes the page's last unsaved change, else the last notice's change (a deleted note comes back) |
@@ -50,7 +51,11 @@ public struct HeadlessScript: Sendable {
     /// The steps every script knows, and how many words each needs before its text.
     static let builtIn: [String: (targets: Int, needsArgument: Bool)] = [
         "navigate": (0, true), "back": (0, false), "fill": (1, false), "press": (0, true), "select": (0, true),
+<<<<<<< HEAD
         "toggle": (0, true), "type": (0, false), "expect": (0, true), "print": (0, false), "undo": (0, false),
+=======
+        "toggle": (0, true), "type": (0, false), "expect": (0, true), "print": (0, false), "sort": (0, true),
+>>>>>>> columns
     ]
 
     /// Where the script comes from, as errors name it (a file path, or `-` for standard input).

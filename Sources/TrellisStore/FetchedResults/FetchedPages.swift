@@ -10,10 +10,19 @@ final class FetchedPages {
 
     /// Pages kept in memory.
     static let maximumPages = 64
+    /// Pages read in one query when reading on from the page before.
+    static let readAheadPages = 4
+
+    /// Whether no index leads with the first sort key: then every query sorts all rows,
+    /// and the first page is read with the pages after it.
+    private let isOrderUnindexed: Bool
 
     init(state: SnapshotState, pageSize: Int) {
         self.state = state
         self.pageSize = max(1, pageSize)
+        let first = state.fetch.order.first?.name
+        isOrderUnindexed = first != EntityDescription.idKey
+            && !state.fetch.entity.indexes.contains { $0.keys.first == first }
     }
 
     /// How many rows are in memory.
@@ -30,10 +39,18 @@ final class FetchedPages {
                 recentPages.append(page)
             }
         } else {
-            rows = try state.rows(offset: page * pageSize, limit: pageSize)
-            cache[page] = rows
-            recentPages.append(page)
-            if recentPages.count > Self.maximumPages { cache.removeValue(forKey: recentPages.removeFirst()) }
+            // Reading on from the page before (scrolling down, or GTK making the rows below
+            // the first screen) reads several pages in one query, and so does the first page
+            // of an order no index serves (a column sorted by a click): such a query sorts all
+            // rows, whatever its LIMIT.
+            let readsOn = page > 0 ? cache[page - 1] != nil : isOrderUnindexed
+            let count = readsOn ? Self.readAheadPages : 1
+            let read = try state.rows(offset: page * pageSize, limit: pageSize * count)
+            rows = Array(read.prefix(pageSize))
+            for index in 0..<count where index == 0 || read.count > index * pageSize {
+                let start = index * pageSize
+                remember(index == 0 ? rows : Array(read[start..<min(start + pageSize, read.count)]), as: page + index)
+            }
         }
         let index = offset - page * pageSize
         guard rows.indices.contains(index) else {
@@ -42,5 +59,12 @@ final class FetchedPages {
                 message: "the snapshot has \(page * pageSize + rows.count) rows, fewer than counted"))
         }
         return rows[index]
+    }
+
+    /// Caches `rows` as page `page`, forgetting the least recently used page beyond
+    /// ``maximumPages``.
+    private func remember(_ rows: [ObjectRow], as page: Int) {
+        if cache.updateValue(rows, forKey: page) == nil { recentPages.append(page) }
+        while recentPages.count > Self.maximumPages { cache.removeValue(forKey: recentPages.removeFirst()) }
     }
 }

@@ -28,7 +28,7 @@ struct HeadlessScriptTests {
 
     @Test("a line that is not a step, or lacks what its step needs, is refused before anything runs, naming the line",
           arguments: [
-              ("navigate /\nclick Фэнтези", "s:2: click Фэнтези: unknown step \"click\" (steps: back, expect, fill, navigate, press, print, select, toggle, type, undo)"),
+              ("navigate /\nclick Фэнтези", "s:2: click Фэнтези: unknown step \"click\" (steps: back, expect, fill, navigate, press, print, select, sort, toggle, type, undo)"),
               ("navigate", "s:1: navigate: navigate needs something after it"),
               ("fill", "s:1: fill: fill needs a name, then a text"),
               ("print everything", "s:1: print everything: print takes nothing after it"),
@@ -77,6 +77,26 @@ struct HeadlessScriptTests {
         try await script.run(on: screen) { _ in }
         #expect(screen.page?.values.path == "/notes")
         #expect(screen.table?.container.flatCount == 1)
+    }
+
+    @Test("sort clicks a column header: the people page sorts by age, then by age descending")
+    func sortsByAColumn() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        defer { withExtendedLifetime(shell) {} }
+        let script = try HeadlessScript(source: """
+            navigate /people
+            sort age
+            expect Age ▲
+            sort age
+            expect Age ▼
+            print
+            """, name: "people")
+        var printed: [String] = []
+        try await script.run(on: screen) { printed.append($0) }
+        let lines = printed.first?.split(separator: "\n").map(String.init) ?? []
+        #expect(lines.dropFirst(2).prefix(3) == ["First name  Surname      Age ▼", "----------  -----------  -----",
+                                                 "Grace       Hopper          85"], "\(lines)")
+        #expect(lines.contains("Ada         Lovelace        36"), "\(lines)")
     }
 
     @Test("a step that fails names the line, the step and what the page offers instead")

@@ -8,19 +8,33 @@ import Foundation
 /// (encoded to a `JSONValue` once per cell, then read by key). A missing key, `null` or an
 /// unsupported value shows as an empty column.
 ///
+/// Made with titled ``TableColumn``s, it also declares the columns of its table: a
+/// container using it has ``TableContainer/columns``, and the GTK front end shows it as a
+/// `GtkColumnView` with a header per column.
+///
 /// ```swift
 /// let people = TableContainer(
 ///     source: ArraySource(persons),
 ///     cells: KeyValueCellProvider(keys: ["firstName", "lastName", "age"])
 /// )
+/// let titled = KeyValueCellProvider(columns: [TableColumn(key: "firstName", title: tr("First name"))])
 /// ```
 public struct KeyValueCellProvider: CellProvider {
     /// The keys shown, one column each.
     public let keys: [String]
+    /// The titled columns, when the provider was made with them; `nil` for keys alone.
+    public let columns: [TableColumn]?
 
-    /// A provider showing `keys`.
+    /// A provider showing `keys`, with no column titles (a one-line row per item).
     public init(keys: [String]) {
         self.keys = keys
+        self.columns = nil
+    }
+
+    /// A provider showing the keys of `columns`, which it declares as its table's columns.
+    public init(columns: [TableColumn]) {
+        self.keys = columns.map(\.key)
+        self.columns = columns
     }
 
     public func cell(for item: TableItem, context: CellContext) -> Cell {
@@ -37,6 +51,18 @@ public struct KeyValueCellProvider: CellProvider {
         case .number(let number): return value.intValue.map(String.init) ?? String(number)
         case .string(let string): return string
         case .array, .object: return value.jsonString
+        }
+    }
+
+    /// The value of `key` in `value`, read as the cells read it (also what an in-memory
+    /// sort by a column compares).
+    static func value(of value: Any, forKey key: String) -> JSONValue? {
+        // The common kinds directly, without making a lookup closure per value.
+        switch value {
+        case let coding as any KeyValueCoding: return coding.value(forKey: key)
+        case let json as JSONValue: return json[key]
+        case let dictionary as [String: JSONValue]: return dictionary[key]
+        default: return lookup(for: value)(key)
         }
     }
 

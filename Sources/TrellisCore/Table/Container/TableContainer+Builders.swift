@@ -82,4 +82,29 @@ extension TableContainer {
             searchable: searchable
         )
     }
+
+    /// A table of records in `columns`, one per key with its title, with single selection:
+    /// the GTK front end shows it as a `GtkColumnView` (resizable columns, click a header
+    /// to sort with ``sort(by:ascending:)``), headless as aligned columns under a header line.
+    ///
+    /// ```swift
+    /// let people = TableContainer.records(ArraySource(persons), columns: [
+    ///     TableColumn(key: "firstName", title: tr("First name")),
+    ///     TableColumn(key: "age", title: tr("Age")),
+    /// ])
+    /// ```
+    public static func records(
+        _ source: any TableSource,
+        columns: [TableColumn],
+        searchable: Bool = true,
+        callbacks: any CallbackHandler = StandardCallbacks()
+    ) -> TableContainer {
+        TableContainer(
+            source: source,
+            cells: KeyValueCellProvider(columns: columns),
+            callbacks: callbacks,
+            selectionMode: .single,
+            searchable: searchable
+        )
+    }
 }

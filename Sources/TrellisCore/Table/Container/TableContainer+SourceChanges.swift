@@ -59,7 +59,9 @@ extension TableContainer {
         if oldCount > 0 || layout.count > 0 {
             emit(FlatChange(position: 0, removed: oldCount, added: layout.count))
         }
-        guard selection.count > 0 else { return }
+        // A sort keeps every item: the selection stays as it is, unchecked (reading every
+        // row of a million-row store would take seconds).
+        guard selection.count > 0, !isReordering else { return }
         var present = Set<TableItemID>()
         for section in 0..<source.numberOfSections {
             for row in 0..<source.numberOfRows(inSection: section) {

@@ -31,6 +31,12 @@ public final class TableContainer {
     public let callbacks: any CallbackHandler
     /// The selection, by item identity.
     public let selection: SelectionController
+    /// The columns, with their titles, when the table shows records as columns (the GTK
+    /// front end then shows a `GtkColumnView`, headless an aligned table); `nil` for a list.
+    /// See ``sort(by:ascending:)``.
+    public let columns: [TableColumn]?
+    /// The column the rows were last sorted by through ``sort(by:ascending:)``, if any.
+    public internal(set) var sortOrder: ColumnSort?
     /// Search as you type; set its text through ``searchText``.
     public let searcher = TableSearcher()
     /// Whether the front end should offer a search field (search toggle, Ctrl+F).
@@ -48,6 +54,8 @@ public final class TableContainer {
     var layout: FlatLayout
     private let flatObservers = ObserverList<[FlatChange]>()
     private var sourceObservation: ObservationToken?
+    /// While a sort reorders the source: its reload keeps the selection without checking it.
+    var isReordering = false
     /// While the first half of a move is delivered: the rows of the second half, already in
     /// `layout`, that the model must not show yet.
     var pendingInsertion: (position: Int, count: Int)?
@@ -61,16 +69,20 @@ public final class TableContainer {
     ///   - selectionMode: `.none`, `.single` or `.multiple`.
     ///   - searchable: whether the front end offers a search field.
     ///   - searchKey: the text searched for an item; by default its cell's columns.
+    ///   - columns: the table's columns; by default those a ``KeyValueCellProvider`` made
+    ///     with titled columns declares, else none (a list).
     public init(
         source: any TableSource,
         cells: any CellProvider = DescriptionCellProvider(),
         callbacks: any CallbackHandler = StandardCallbacks(),
         selectionMode: SelectionMode = .none,
         searchable: Bool = false,
-        searchKey: (@MainActor (TableItem) -> String)? = nil
+        searchKey: (@MainActor (TableItem) -> String)? = nil,
+        columns: [TableColumn]? = nil
     ) {
         self.source = source
         self.cells = cells
+        self.columns = columns ?? (cells as? KeyValueCellProvider)?.columns
         self.callbacks = callbacks
         self.selection = SelectionController(mode: selectionMode)
         self.isSearchable = searchable

@@ -77,7 +77,8 @@ public final class ArraySource<Element>: TableSource {
     var nextSerial = 0
     let identify: ((Element) -> TableItemID)?
     let sectionKey: ((Element) -> String)?
-    let areInIncreasingOrder: ((Element, Element) -> Bool)?
+    /// The order of the rows: the set's key, or the column last sorted by; `nil` keeps insertion order.
+    var areInIncreasingOrder: ((Element, Element) -> Bool)?
 
     /// Announces every mutation, after applying it.
     public let changes = TableChangeObservers()

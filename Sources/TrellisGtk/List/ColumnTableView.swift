@@ -1,0 +1,184 @@
+import CGtk
+import CTrellisGtk
+
+/// A `GtkColumnView` in a `GtkScrolledWindow` over a ``VirtualListModel``: one
+/// `GtkColumnViewColumn` per column, titled, resizable and sortable by a click on its
+/// header. The records' counterpart of ``VirtualListView``, over the same C model (no row
+/// is copied): each cell shows one of the row's `columns`.
+///
+/// The view sorts nothing itself: a header click reaches ``onSort`` with the column and the
+/// direction, and the table's source reorders (see `TableContainer.sort(by:ascending:)`).
+/// Widgets and their signal closures are owned by GTK and released with the view.
+///
+/// Pointers: every `GObjectPointer` here is GTK's, used on the main thread only: the
+/// columns and the view while the scrolled window (which owns them) lives, list items only
+/// between their `bind` and `unbind` (``bound`` holds exactly those), and row items only
+/// while their list item shows them.
+@MainActor
+final class ColumnTableView: RowsWidget {
+    let widget: GObjectPointer
+    /// The `GtkColumnView`.
+    let columnView: GObjectPointer
+    let model: VirtualListModel
+    /// The columns' `GtkColumnViewColumn`s, in order (owned by the view).
+    private let columns: [GObjectPointer]
+
+    var onActivate: ((Int) -> Void)?
+    var onToggle: ((Int) -> Void)?
+    /// Called with a column's index and whether ascending when the user sorts by its header.
+    var onSort: ((Int, Bool) -> Void)?
+
+    /// The cells bound now, per column: GTK's list items of that column.
+    private(set) var bound: [Set<GObjectPointer>]
+    private var binding = false
+    /// How many rows GTK was told of.
+    private var shownCount: Int
+    /// While the view's sort indicator is set from the table, not by the user.
+    private var showingSort = false
+
+    init(source: any ListRowSource, titles: [String]) {
+        model = VirtualListModel(source: source)
+        // GtkNoSelection and GtkColumnView take ownership ("transfer full") of what they are
+        // given: hand each one a reference of its own.
+        g_object_ref(model.pointer)
+        let selection = gtk_no_selection_new(model.listModel)!
+        columnView = GObjectPointer(gtk_column_view_new(selection))!
+        widget = GObjectPointer(gtk_scrolled_window_new())!
+        gtk_scrolled_window_set_child(widget.opaque, columnView.as())
+        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(widget.as(), 1)
+        gtk_column_view_set_single_click_activate(columnView.opaque, 1)
+        gtk_column_view_set_show_column_separators(columnView.opaque, 1)
+        bound = Array(repeating: [], count: titles.count)
+        shownCount = model.count
+        var columns: [GObjectPointer] = []
+        var factories: [GObjectPointer] = []
+        for (index, title) in titles.enumerated() {
+            let factory = GObjectPointer(gtk_signal_list_item_factory_new())!
+            factories.append(factory)
+            // The column takes the factory's reference; the view takes one of the column, so
+            // ours is dropped once it is appended.
+            let column = GObjectPointer(gtk_column_view_column_new(title, factory.opaque))!
+            gtk_column_view_column_set_resizable(column.opaque, 1)
+            gtk_column_view_column_set_expand(column.opaque, 1)
+            let sorter = trellis_column_sorter_new(guint(index))!
+            gtk_column_view_column_set_sorter(column.opaque, sorter)
+            g_object_unref(sorter)
+            gtk_column_view_append_column(columnView.opaque, column.opaque)
+            g_object_unref(column)
+            columns.append(column)
+        }
+        self.columns = columns
+        for (index, factory) in factories.enumerated() {
+            Signals.connect(factory, "setup", object: { [weak self] _, item in self?.setup(item, column: index) })
+            Signals.connect(factory, "bind", object: { [weak self] _, item in self?.bind(item, column: index) })
+            Signals.connect(factory, "unbind", object: { [weak self] _, item in self?.bound[index].remove(item) })
+        }
+        // The view's sorter is "transfer none" and lives as long as the view, which outlives
+        // nothing we hold: the handler (and its box) goes when the sorter is finalized.
+        // GtkSorter::changed passes a GtkSorterChange, an enum as wide as a guint.
+        Signals.connect(gobj(gtk_column_view_get_sorter(columnView.opaque)!), "changed", uint: { [weak self] _, _ in
+            self?.sorterChanged()
+        })
+        Signals.connect(columnView, "activate", uint: { [weak self] _, position in
+            self?.onActivate?(Int(position))
+        })
+    }
+
+    func itemsChanged(position: Int, removed: Int, added: Int) {
+        // A sort replaces every row: told in two steps, it costs GTK the rows shown, not all.
+        if position == 0, removed > 0, added > 0, removed == shownCount {
+            model.allItemsReplaced(removed: removed, added: added)
+        } else {
+            model.itemsChanged(position: position, removed: removed, added: added)
+        }
+        shownCount += added - removed
+    }
+
+    // MARK: - Sorting
+
+    /// The column the view shows as sorted and the direction, or nil.
+    var sortedColumn: (index: Int, ascending: Bool)? {
+        var ascending: gboolean = 1
+        let index = trellis_column_view_sorted_column(columnView.opaque, &ascending)
+        return index < 0 ? nil : (Int(index), ascending != 0)
+    }
+
+    /// Sorts by column `index` as a click on its header does (automation): the view's
+    /// sorter changes and ``onSort`` is called.
+    func sort(column index: Int, ascending: Bool) {
+        gtk_column_view_sort_by_column(columnView.opaque, columns[index].opaque,
+                                       ascending ? GTK_SORT_ASCENDING : GTK_SORT_DESCENDING)
+    }
+
+    /// Shows the table's sort order in the headers without calling ``onSort``.
+    func showSort(column index: Int?, ascending: Bool) {
+        showingSort = true
+        defer { showingSort = false }
+        gtk_column_view_sort_by_column(columnView.opaque, index.map { columns[$0].opaque },
+                                       ascending ? GTK_SORT_ASCENDING : GTK_SORT_DESCENDING)
+    }
+
+    /// The columns' titles, as their headers show them.
+    var titles: [String] {
+        columns.map { column in gtk_column_view_column_get_title(column.opaque).map { String(cString: $0) } ?? "" }
+    }
+
+    private func sorterChanged() {
+        guard !showingSort, let sorted = sortedColumn else { return }
+        onSort?(sorted.index, sorted.ascending)
+    }
+
+    // MARK: - Factory
+
+    /// A cell: a label; the first column's also has a check box, shown for rows that have one.
+    private func setup(_ listItem: GObjectPointer, column: Int) {
+        let box = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
+        let label = GObjectPointer(gtk_label_new(nil))!
+        gtk_label_set_xalign(label.as(), 0)
+        gtk_label_set_ellipsize(label.as(), PANGO_ELLIPSIZE_END)
+        gtk_label_set_single_line_mode(label.as(), 1)
+        gtk_widget_set_hexpand(label.as(), 1)
+        if column == 0 {
+            let check = GObjectPointer(gtk_check_button_new())!
+            gtk_widget_set_visible(check.as(), 0)
+            gtk_box_append(box.as(), check.as())
+            Signals.connect(check, "toggled") { [weak self] _ in
+                guard let self, !self.binding else { return }
+                self.onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
+            }
+        }
+        gtk_box_append(box.as(), label.as())
+        gtk_widget_set_margin_top(box.as(), 4)
+        gtk_widget_set_margin_bottom(box.as(), 4)
+        gtk_list_item_set_child(listItem.opaque, box.as())
+    }
+
+    private func bind(_ listItem: GObjectPointer, column: Int) {
+        guard let item = gtk_list_item_get_item(listItem.opaque), let row = VirtualListModel.row(of: item),
+              let box = gtk_list_item_get_child(listItem.opaque) else { return }
+        let label = GObjectPointer(gtk_widget_get_last_child(box))!
+        let check = column == 0 ? gtk_widget_get_first_child(box).map(GObjectPointer.init) : nil
+        binding = true
+        defer { binding = false }
+        bound[column].insert(listItem)
+        switch row {
+        case .header(let title):
+            gtk_label_set_text(label.as(), column == 0 ? title : "")
+            gtk_widget_add_css_class(label.as(), "heading")
+            if let check { gtk_widget_set_visible(check.as(), 0) }
+            gtk_widget_remove_css_class(box, "trellis-selected")
+            gtk_list_item_set_activatable(listItem.opaque, 0)
+        case .item(let columns, let checkbox, let selected):
+            let text = columns.indices.contains(column) ? columns[column] : ""
+            gtk_label_set_text(label.as(), text.contains("\n") ? text.replacingOccurrences(of: "\n", with: " ") : text)
+            gtk_widget_remove_css_class(label.as(), "heading")
+            if let check {
+                gtk_widget_set_visible(check.as(), checkbox == nil ? 0 : 1)
+                gtk_check_button_set_active(check.as(), checkbox == true ? 1 : 0)
+            }
+            if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
+            gtk_list_item_set_activatable(listItem.opaque, 1)
+        }
+    }
+}

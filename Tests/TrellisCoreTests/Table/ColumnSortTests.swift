@@ -1,0 +1,93 @@
+import Testing
+import TrellisCore
+
+private struct Member: Codable {
+    var name: String
+    var age: Int?
+}
+
+/// A source that cannot sort.
+@MainActor
+private final class FixedSource: TableSource {
+    let changes = TableChangeObservers()
+    var numberOfSections: Int { 1 }
+    func numberOfRows(inSection section: Int) -> Int { 1 }
+    func item(at path: TableIndexPath) -> TableItem { TableItem(id: TableItemID(0), value: Member(name: "Ада", age: 36)) }
+    func title(forSection section: Int) -> String? { nil }
+}
+
+@Suite("Columns: declared columns and sorting by a column")
+@MainActor
+struct ColumnSortTests {
+    private let columns = [TableColumn(key: "name", title: "Имя"), TableColumn(key: "age", title: "Возраст")]
+    private let members = [
+        Member(name: "Вера", age: 30), Member(name: "Ада", age: 36), Member(name: "Борис", age: 30),
+        Member(name: "Глеб", age: nil), Member(name: "Дина", age: 9),
+    ]
+
+    @Test("records(columns:) declares titled columns; keys alone declare none (a list)")
+    func declaredColumns() {
+        let table = TableContainer.records(ArraySource(members), columns: columns)
+        #expect(table.columns == columns)
+        #expect(table.columnTitles == ["Имя", "Возраст"])
+        #expect(table.texts().first == "Вера | 30")
+        #expect(TableContainer.records(ArraySource(members), keys: ["name"]).columns == nil)
+        #expect(TableContainer(source: ArraySource(members), cells: KeyValueCellProvider(columns: columns)).columns == columns)
+    }
+
+    @Test("an ArraySource sorts by a column stably, numbers as numbers, missing values first")
+    func stableArraySort() {
+        let source = ArraySource(members)
+        source.sort(by: "age", ascending: true)
+        #expect(source.elements.map(\.name) == ["Глеб", "Дина", "Вера", "Борис", "Ада"], "9 before 30; Вера stays before Борис")
+        source.sort(by: "age", ascending: false)
+        #expect(source.elements.map(\.name) == ["Ада", "Вера", "Борис", "Дина", "Глеб"], "ties keep their order descending too")
+        source.sort(by: "name", ascending: true)
+        #expect(source.elements.map(\.name) == ["Ада", "Борис", "Вера", "Глеб", "Дина"])
+    }
+
+    @Test("identities stay with their elements and each section is sorted on its own")
+    func identitiesAndSections() {
+        let source = ArraySource(members, sectionedBy: { ($0.age ?? 0) >= 30 ? "30+" : "young" })
+        source.sort(by: "name", ascending: false)
+        #expect(source.title(forSection: 0) == "30+")
+        let names = (0..<source.numberOfRows(inSection: 0)).map { source.element(at: TableIndexPath(row: $0)).name }
+        #expect(names == ["Вера", "Борис", "Ада"])
+        #expect(source.item(at: TableIndexPath(row: 2)).id == TableItemID(1), "Ада keeps the serial number she came with")
+    }
+
+    @Test("the container sorts through the source: one change of every row, the selection kept, the order remembered")
+    func containerSort() throws {
+        let table = TableContainer.records(ArraySource(members), columns: columns)
+        try table.select(flatIndex: 1)  // Ада
+        var delivered: [[FlatChange]] = []
+        let token = table.onFlatChanges { delivered.append($0) }
+        try table.sort(by: "name")
+        #expect(delivered == [[FlatChange(position: 0, removed: 5, added: 5)]])
+        #expect(table.texts() == ["Ада | 36 *", "Борис | 30", "Вера | 30", "Глеб | ", "Дина | 9"])
+        #expect(table.sortOrder == ColumnSort(key: "name", ascending: true))
+        try table.sort(by: "age", ascending: false)
+        #expect(table.texts().first == "Ада | 36 *")
+        #expect(table.sortOrder?.description == "age ▼")
+        token.cancel()
+    }
+
+    @Test("after a sort, an inserted element goes to its place in that order")
+    func insertAfterSort() {
+        let source = ArraySource(members)
+        source.sort(by: "age", ascending: true)
+        let path = source.insert(Member(name: "Ева", age: 31))
+        #expect(path == TableIndexPath(row: 4))
+    }
+
+    @Test("sorting by a column the table lacks, or a source that cannot sort, is refused with the reason")
+    func refusals() {
+        let table = TableContainer.records(ArraySource(members), columns: columns)
+        #expect(throws: TableSortError.unknownColumn(key: "surname", columns: ["name", "age"])) {
+            try table.sort(by: "surname")
+        }
+        let fixed = TableContainer(source: FixedSource(), cells: KeyValueCellProvider(columns: columns))
+        #expect(throws: TableSortError.notSortable(source: "FixedSource")) { try fixed.sort(by: "age") }
+        #expect(table.sortOrder == nil)
+    }
+}
