@@ -7,7 +7,8 @@ import TrellisCore
 /// channel: `search` with one more letter each time, timed to its reply (which comes once the
 /// list is filtered and the next frame painted). The baseline is the same search on the same
 /// rows without a window (`TableContainer.searchText` in this process), so the ratio shows what
-/// the window adds. Medians over the keystrokes of "фэнтези" and "row 12345" typed in turn.
+/// the window adds (for 1,000,000 rows; the catalog's search alone takes microseconds, and its
+/// figure is mostly the frame). Medians over the keystrokes of "фэнтези" and "row 12345".
 struct TypingBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "typing",
@@ -36,7 +37,8 @@ struct TypingBenchmark: ParsableCommand {
             Report.figure("typing-\(name)-window", ours, "ms")
             let baseline = try MainActor.assumeIsolated { try Self.withoutWindow(rows: name == "1m" ? 1_000_000 : nil, word: word) }
             Report.figure("typing-\(name)-no-window", baseline, "ms")
-            Report.ratio("typing-\(name)", baseline / ours)
+            // The catalog's search alone takes microseconds: a ratio to it would say nothing.
+            if name == "1m" { Report.ratio("typing-\(name)", baseline / ours) }
         }
     }
 

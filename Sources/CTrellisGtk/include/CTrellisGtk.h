@@ -5,9 +5,6 @@
 #include "trellis-row-item.h"
 #include "trellis-list-model.h"
 #include "trellis-signals.h"
-<<<<<<< HEAD
 #include "trellis-clamp.h"
-=======
 #include "trellis-column-sort.h"
->>>>>>> columns
 #endif

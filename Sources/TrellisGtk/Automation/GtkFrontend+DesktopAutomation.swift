@@ -30,7 +30,7 @@ extension GtkFrontend {
             reply(["ok": true, "items": .array(items)])
         case "row-bounds":
             guard let position = Int(argument) else { return fail("row-bounds needs a row number, not '\(argument)'") }
-            guard let bounds = currentView?.list?.bounds(position: position, in: window.window) else {
+            guard let bounds = (currentView?.list as? VirtualListView)?.bounds(position: position, in: window.window) else {
                 return fail("row \(position) has no widget on screen")
             }
             func rect(_ r: graphene_rect_t) -> JSONValue {

@@ -51,11 +51,8 @@ public struct HeadlessScript: Sendable {
     /// The steps every script knows, and how many words each needs before its text.
     static let builtIn: [String: (targets: Int, needsArgument: Bool)] = [
         "navigate": (0, true), "back": (0, false), "fill": (1, false), "press": (0, true), "select": (0, true),
-<<<<<<< HEAD
         "toggle": (0, true), "type": (0, false), "expect": (0, true), "print": (0, false), "undo": (0, false),
-=======
-        "toggle": (0, true), "type": (0, false), "expect": (0, true), "print": (0, false), "sort": (0, true),
->>>>>>> columns
+        "sort": (0, true),
     ]
 
     /// Where the script comes from, as errors name it (a file path, or `-` for standard input).
