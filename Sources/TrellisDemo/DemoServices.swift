@@ -7,8 +7,10 @@ import TrellisCore
 public enum DemoServices {
     /// Loads the plugins from the standard places and `pluginDirectories`, and returns their reports.
     @discardableResult
-    public static func start(on shell: Shell, pluginDirectories: [String], dataDirectory: URL) -> [PluginReport] {
-        let host = makeHost(on: shell, pluginDirectories: pluginDirectories)
+    /// `settings`: which plugins are off, and (beside its file) the plugins' own settings.
+    public static func start(on shell: Shell, pluginDirectories: [String], dataDirectory: URL,
+                             settings: PluginSettings = PluginSettings()) -> [PluginReport] {
+        let host = makeHost(on: shell, pluginDirectories: pluginDirectories, settings: settings)
         let reports = loadPlugins(host, dataDirectory: dataDirectory)
         finish(on: shell)
         return reports
@@ -16,9 +18,9 @@ public enum DemoServices {
 
     /// The first step of ``start(on:pluginDirectories:dataDirectory:)``: the shell's plugin
     /// host, and the watches that show location updates in the window's status area.
-    public static func makeHost(on shell: Shell, pluginDirectories: [String]) -> PluginHost {
+    public static func makeHost(on shell: Shell, pluginDirectories: [String], settings: PluginSettings = PluginSettings()) -> PluginHost {
         let host = shell.pluginHost(
-            searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories),
+            searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories), settings: settings,
             handleRequest: { [weak shell] command, parameters in
                 Task { @MainActor in _ = shell?.controller.submit(command, parameters: parameters.objectValue ?? [:]) }
             })

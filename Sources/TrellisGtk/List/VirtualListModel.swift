@@ -77,7 +77,11 @@ public final class VirtualListModel {
     /// million rows is hundreds of thousands of rows read per keystroke (0.6 s measured with
     /// `trellis-bench typing`). During the removal GTK sees the model without the added rows.
     public func itemsChanged(position: Int, removed: Int, added: Int) {
-        guard removed > 0, added > 0, removed + added > Self.splitThreshold else {
+        // Rows updated in place (as many added as removed) stay one change up to a sort's size:
+        // split, their rows would be read at shifted positions while GTK counts without them,
+        // which for rows loaded on demand (a plugin's table) asks for rows nobody shows.
+        let isUpdate = removed == added && removed <= Self.updateSplitThreshold
+        guard removed > 0, added > 0, removed + added > Self.splitThreshold, !isUpdate else {
             return trellis_list_model_items_changed(pointer.as(), guint(position), guint(removed), guint(added))
         }
         (box.hiddenStart, box.hiddenRows) = (position, added)
@@ -89,6 +93,8 @@ public final class VirtualListModel {
     /// Above this many rows removed and added, a change is told in two (see ``itemsChanged(position:removed:added:)``);
     /// below, in one, so that GTK keeps the widgets of rows that were only updated.
     public static let splitThreshold = 64
+    /// Rows updated in place are told in one change up to this many (see ``itemsChanged(position:removed:added:)``).
+    public static let updateSplitThreshold = 10_000
 
     /// Announces that every one of the `removed` rows GTK shows was replaced by `added` rows
     /// (a sort).

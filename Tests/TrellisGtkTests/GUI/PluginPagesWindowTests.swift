@@ -65,7 +65,7 @@ final class PluginPagesWindowTests: XCTestCase {
         try Data("""
             {"id": "big", "name": "Big Table", "version": "1", "abiVersion": 2, "library": "libbig.so", "permissions": {},
              "routes": [{"pattern": "/big", "title": "A Million Rows", "content": "table", "public": true}],
-             "commands": [{"id": "crash", "title": "Crash the Big Table"}]}
+             "commands": [{"id": "crash", "title": "Crash the Big Table"}, {"id": "grow", "title": "Grow the Big Table"}]}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("big.c")
         let marker = root.appendingPathComponent("crash-on-open")
@@ -75,6 +75,7 @@ final class PluginPagesWindowTests: XCTestCase {
             #include <string.h>
             #include "trellis_plugin.h"
             static const trellis_host_api *host;
+            static long last_page = -1, inserted = 0;  /* rows inserted above row 0 by "grow" */
             static long number (const char *json, const char *key) {
               const char *at = strstr (json, key);
               if (!at) return -1;
@@ -88,15 +89,20 @@ final class PluginPagesWindowTests: XCTestCase {
               long page = number (data, "\"page\"");
               if (strcmp (message, "big:page:open") == 0) {
                 if (fopen (MARKER, "r")) *(volatile int *) 0 = 1;
-                sprintf (json, "{\"page\": %ld, \"table\": {\"count\": 1000000}}", page);
+                last_page = page;
+                sprintf (json, "{\"page\": %ld, \"table\": {\"count\": %ld}}", page, 1000000 + inserted);
                 host->trigger (host->context, "big:page:show", json);
               } else if (strcmp (message, "big:page:fetch") == 0) {
                 long start = number (data, "\"start\""), count = number (data, "\"count\"");
                 char *end = json + sprintf (json, "{\"page\": %ld, \"start\": %ld, \"rows\": [", page, start);
                 for (long i = start; i < start + count; i++)
-                  end += sprintf (end, "%s[\"Row %ld\", \"%ld squared is %ld\"]", i > start ? ", " : "", i, i, i * i);
+                  end += sprintf (end, "%s[\"Row %ld\", \"%ld squared is %ld\"]", i > start ? ", " : "", i - inserted, i - inserted, (i - inserted) * (i - inserted));
                 strcpy (end, "]}");
                 host->trigger (host->context, "big:page:rows", json);
+              } else if (strcmp (message, "big:command") == 0 && strstr (data, "\"grow\"")) {
+                inserted += 1;
+                sprintf (json, "{\"page\": %ld, \"changes\": [{\"insert\": [0, 1]}], \"count\": %ld}", last_page, 1000000 + inserted);
+                host->trigger (host->context, "big:page:changed", json);
               } else if (strcmp (message, "big:command") == 0) {
                 fclose (fopen (MARKER, "w"));
                 *(volatile int *) 0 = 1;
@@ -117,6 +123,14 @@ final class PluginPagesWindowTests: XCTestCase {
         let page = try app.dump { $0["title"] == "A Million Rows" && $0["rows"]?[0]?["text"]?.stringValue?.hasPrefix("Row 0") == true }
         XCTAssertEqual(page["rows"]?[1]?["text"]?.stringValue, "Row 1 · 1 squared is 1", "\(page)")
         try app.screenshot("plugin-page-million-rows")
+
+        // A live insert at the top of the million rows: one row more, above the rows on screen
+        // (GTK keeps the row the view was showing first where it was).
+        try app.send("action win.plugin-big-grow")
+        let grown = try app.dump { $0["count"] == 1_000_001 }
+        let first = grown["rows"]?[0]
+        XCTAssertEqual(first?["position"], 1, "\(grown)")
+        XCTAssertEqual(first?["text"]?.stringValue, "Row 0 · 0 squared is 0", "\(grown)")
 
         // The command crashes the plugin and leaves a marker that makes opening the page crash
         // it again: restarted at once, the page asks again, and that crash is the page's own

@@ -20,7 +20,7 @@ struct BuiltInPluginPagesTests {
             finished["outcome"] = .string(outcome)
             shell.bus.trigger("network:off", finished)
         }
-        #expect(await eventually { screen.table?.container.flatCount == 2 }, "\(screen.render())")
+        #expect(await eventually { screen.render().split(separator: "\n").filter { $0.contains("GET") }.count == 2 }, "\(screen.render())")
         let text = screen.render()
         let lines = text.split(separator: "\n").filter { $0.contains("GET") }
         #expect(lines.count == 2, "\(text)")

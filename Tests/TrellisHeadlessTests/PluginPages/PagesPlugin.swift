@@ -106,10 +106,12 @@ enum PagesPlugin {
 
     /// Writes the manifest (with the plugin's id replaced by `id`) and compiles the library
     /// into `<root>/<id>/`.
-    static func install(in root: URL, as id: String = "pages") throws {
+    /// `activation`: the manifest's `activation` (absent: at startup).
+    static func install(in root: URL, as id: String = "pages", activation: String? = nil) throws {
         let folder = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let text = manifest.replacingOccurrences(of: #""id": "pages""#, with: #""id": "\#(id)""#)
+        var text = manifest.replacingOccurrences(of: #""id": "pages""#, with: #""id": "\#(id)""#)
+        if let activation { text = text.replacingOccurrences(of: #""permissions": {}"#, with: #""permissions": {}, "activation": \#(activation)"#) }
         try Data(text.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let sourceFile = folder.appendingPathComponent("pages.c")
         try Data(source.utf8).write(to: sourceFile)

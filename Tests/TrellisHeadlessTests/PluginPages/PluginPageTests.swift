@@ -21,9 +21,9 @@ struct PluginPageTests {
         /// `deadline`: how long a page waits for the plugin; `eventDeadline`: how long the
         /// plugin's process may take over one event.
         init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
-             appRoutes: [String] = [], secondCopy: String? = nil) throws {
+             appRoutes: [String] = [], secondCopy: String? = nil, activation: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
-            try PagesPlugin.install(in: root)
+            try PagesPlugin.install(in: root, activation: activation)
             if let secondCopy { try PagesPlugin.install(in: root, as: secondCopy) }
             for pattern in appRoutes { try shell.route(pattern, to: PageController.self) }
             host = PluginHost(bus: shell.bus, services: shell.services,
@@ -172,6 +172,18 @@ struct PluginPageTests {
         // Disabled, the plugin's buttons go.
         _ = try app.host.setEnabled("pages", false)
         #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
+    }
+
+    @Test("a plugin waiting for onRoute: its library is opened when its page is opened, and the page shows", arguments: [PluginIsolation.process, .inProcess])
+    func activatedByItsPage(isolation: PluginIsolation) async throws {
+        let app = try App(isolation: isolation, activation: #"["onRoute:/pages/hello"]"#)
+        #expect(app.host.report(for: "pages")?.state == .waiting(activation: [.onRoute("/pages/hello")]))
+        #expect(app.pages.registeredRoutes(of: "pages").count == 5, "its routes are there before its code runs")
+        let activated = EventRecorder(bus: app.shell.bus, pattern: "plugin:activated")
+        try app.shell.navigate(to: "/pages/hello")
+        #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
+        #expect(activated.all.count == 1)
+        #expect(app.host.report(for: "pages")?.state == .loaded)
     }
 
     @Test("two plugins contributing one route: the first found keeps it, the second's is refused naming both, and it still loads")

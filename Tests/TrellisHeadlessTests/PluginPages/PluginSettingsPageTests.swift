@@ -11,9 +11,11 @@ import TrellisHeadless
 struct PluginSettingsPageTests {
     @Test("the Location plugin's setting: shown, refused out of range, applied at once")
     func location() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        // Its own settings folder: the other tests, running meanwhile, keep the defaults.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-settings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (shell, screen) = try Fixtures.demo(pluginSettings: PluginSettings(url: folder.appendingPathComponent("plugins.json")))
         let host = try #require(shell.resolve(PluginHost.self))
-        defer { _ = try? host.setSetting("decimals", of: "location", to: 5) }  // the tests share one config folder
         try shell.navigate(to: "/settings")
         let page = screen.render()
         #expect(page.contains("## Location"), "\(page)")

@@ -17,11 +17,12 @@ enum Fixtures {
     }
 
     /// A demo shell with a headless front end, at `/`, on a new store (or the one at `storeURL`).
-    static func demo(storeURL: URL = temporaryStoreURL()) throws -> (Shell, HeadlessFrontend) {
+    /// `pluginSettings`: where the plugins' settings live (the test's own, when it changes them).
+    static func demo(storeURL: URL = temporaryStoreURL(), pluginSettings: PluginSettings = PluginSettings()) throws -> (Shell, HeadlessFrontend) {
         let shell = Shell()
         let store = try DemoStore.open(at: storeURL, dataDirectory: dataDirectory, bus: shell.bus)
         try DemoApp.install(on: shell, catalog: catalog(), store: store)
-        DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: dataDirectory)
+        DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: dataDirectory, settings: pluginSettings)
         let screen = HeadlessFrontend(shell: shell)
         try shell.navigate(to: "/")
         return (shell, screen)

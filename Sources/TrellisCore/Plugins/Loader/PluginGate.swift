@@ -42,7 +42,7 @@ package final class PluginGate: Sendable {
         self.permissions = permissions
         self.isPublicRoute = isPublicRoute
         self.log = log
-        for pattern in permissions.grants[.navigate] ?? [] {
+        for pattern in (permissions.grants[.navigate] ?? []) + permissions.ownRoutes {
             // Checked when the manifest was read; an unparsable pattern grants nothing.
             _ = try? grantedRoutes.add(pattern, owner: pluginID, target: true)
         }
@@ -81,6 +81,7 @@ package final class PluginGate: Sendable {
             "op": "grants",
             "memoryLimit": memoryLimit.map { .number(Double($0)) } ?? .null,
             "permissions": permissions.isCompatibilityGrant ? .null : permissions.json,
+            "ownRoutes": .array(permissions.ownRoutes.map(JSONValue.string)),
             "routes": routes.map { routes in
                 .array(routes.map { ["pattern": .string($0.pattern), "public": .bool($0.isPublic)] })
             } ?? .null,
@@ -92,12 +93,13 @@ package final class PluginGate: Sendable {
     /// every call again, so a process that lies gains nothing.
     package convenience init(pluginID: String, grantsMessage message: JSONValue,
                              log: @escaping @Sendable (String) -> Void) throws(PluginManifestError) {
-        let permissions: PluginPermissions
+        var permissions: PluginPermissions
         if let value = message["permissions"], !value.isNull {
             permissions = try PluginPermissions(json: value, file: "the grants of plugin \"\(pluginID)\"")
         } else {
             permissions = .compatibility
         }
+        permissions.ownRoutes = message["ownRoutes"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let routes = RouteTable<Bool>()
         for route in message["routes"]?.arrayValue ?? [] {
             guard let pattern = route["pattern"]?.stringValue else { continue }

@@ -89,6 +89,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.activation = activation
         self.routes = routes
         self.settings = settings
+        self.permissions.ownRoutes = routes.map(\.pattern)
     }
 
     /// The keys a manifest may have; any other is refused, naming it (a misspelt `"setings"`
@@ -165,6 +166,7 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             routes = []
         }
+        permissions.ownRoutes = routes.map(\.pattern)
         if let value = object["settings"], !value.isNull {
             settings = try PluginSetting.list(json: value, file: file)
         } else {

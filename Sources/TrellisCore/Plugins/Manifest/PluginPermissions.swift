@@ -32,6 +32,9 @@ public struct PluginPermissions: Sendable, Hashable {
     public var grants: [Kind: [String]]
     /// True for the v1 compatibility grant (no `permissions` key in the manifest).
     public var isCompatibilityGrant: Bool
+    /// The route patterns the plugin contributes (its manifest's `routes`): it may always open
+    /// them, public or not, as it may its own events.
+    public var ownRoutes: [String] = []
 
     /// A grant of `grants`, beyond the plugin's own namespace and the public routes.
     public init(grants: [Kind: [String]] = [:]) {
@@ -63,10 +66,11 @@ public struct PluginPermissions: Sendable, Hashable {
 
     /// One line for people: `trigger: a:*, b · watch: … · navigate: public routes, /events`.
     public func summary(pluginID: String) -> String {
-        if isCompatibilityGrant { return "v1 compatibility grant (any event, any command, public routes)" }
+        let own = ownRoutes.isEmpty ? "" : ", its own routes"
+        if isCompatibilityGrant { return "v1 compatibility grant (any event, any command, public routes\(own))" }
         return Kind.allCases.map { kind in
             let patterns = patterns(kind, pluginID: pluginID)
-            let shown = kind == .navigate ? ["public routes"] + patterns : patterns
+            let shown = kind == .navigate ? ["public routes\(own)"] + patterns : patterns
             return "\(kind.rawValue): \(shown.joined(separator: ", "))"
         }.joined(separator: " · ")
     }

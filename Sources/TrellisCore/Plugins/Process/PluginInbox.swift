@@ -12,6 +12,9 @@ import Foundation
 /// that waits for an answer itself handles the messages after its own meanwhile (a nested call).
 /// An answer is delivered at once, out of turn, when a handler is busy on a thread other than
 /// the one waiting for it: that handler may be waiting for the thread the answer releases.
+// @unchecked Sendable: every stored property is read and written only with `condition` held
+// (its lock), and the handler closure it calls is `@Sendable`; NSCondition is used rather than
+// LockedState because the waiting threads need its wait and broadcast.
 final class PluginInbox: @unchecked Sendable {
     private let condition = NSCondition()
     private var messages: [JSONValue] = []
@@ -79,11 +82,22 @@ final class PluginInbox: @unchecked Sendable {
         if schedule { worker.async { self.work() } }
     }
 
-    /// Handles messages until `done` holds or `deadline` passes (then returns false).
-    /// `done` is checked under the inbox's lock after each message and each wake-up.
-    func wait(until done: () -> Bool, deadline: Date) -> Bool {
+    /// Counts the calling thread as waiting from now on, before it sends the request whose
+    /// answer it will wait for: what the plugin sends in between (events its start triggers)
+    /// is then left for this thread, as it would be once it waits, not given to the worker.
+    /// Follow it with ``wait(until:deadline:counted:)`` with `counted: true`.
+    func willWait() {
         condition.lock()
         waiters += 1
+        condition.unlock()
+    }
+
+    /// Handles messages until `done` holds or `deadline` passes (then returns false).
+    /// `done` is checked under the inbox's lock after each message and each wake-up.
+    /// `counted`: ``willWait()`` was called for this wait.
+    func wait(until done: () -> Bool, deadline: Date, counted: Bool = false) -> Bool {
+        condition.lock()
+        if !counted { waiters += 1 }
         defer {
             waiters -= 1
             let reschedule = waiters == 0 && pending > 0 && !workerScheduled

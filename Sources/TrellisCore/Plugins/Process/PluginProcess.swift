@@ -194,9 +194,10 @@ final class PluginProcess: Sendable {
         guard let id else { return nil }
         var request = message
         request["request"] = .number(Double(id))
+        inbox.willWait()
         send(request)
         let answered = inbox.wait(until: { answer.finished.withLock { $0 } },
-                                  deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadline)))
+                                  deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadline)), counted: true)
         guard answered else {
             kill(because: "it did not answer \(what) within \(PluginDeadlines.text(deadline))")
             return nil
