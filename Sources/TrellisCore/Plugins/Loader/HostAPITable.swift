@@ -104,7 +104,8 @@ package enum HostAPITable {
         // The plugin passed `size` writable bytes at `buffer` (the header's contract); we write
         // bytes.count + 1 <= size of them.
         bytes.withUnsafeBufferPointer { source in
-            UnsafeMutableRawPointer(buffer).copyMemory(from: source.baseAddress!, byteCount: bytes.count)
+            guard let start = source.baseAddress else { return }  // nothing to copy
+            UnsafeMutableRawPointer(buffer).copyMemory(from: start, byteCount: bytes.count)
         }
         buffer[bytes.count] = 0
         return Int64(bytes.count)
