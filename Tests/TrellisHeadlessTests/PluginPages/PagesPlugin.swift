@@ -12,7 +12,8 @@ enum PagesPlugin {
            {"pattern": "/pages/rows", "title": "Rows", "content": "table"},
            {"pattern": "/pages/form", "title": "Sign", "content": "form"},
            {"pattern": "/pages/bad", "title": "Bad", "content": "table"},
-           {"pattern": "/pages/hang", "title": "Hang", "content": "text"}
+           {"pattern": "/pages/hang", "title": "Hang", "content": "text"},
+           {"pattern": "/pages/mute", "title": "Mute", "content": "table"}
          ],
          "commands": [{"id": "mark", "title": "Mark", "placement": "pageActions", "routes": ["/pages/hello", "/app/:id"]}],
          "permissions": {}}
@@ -27,7 +28,7 @@ enum PagesPlugin {
 
         static const trellis_host_api *host;
         static int inserted;   /* rows inserted above row 0 by activations */
-        static long bad_page = -1;
+        static long bad_page = -1, mute_page = -1;  /* mute: a table whose rows are never sent */
 
         /* The integer after "key": in flat JSON the host sent (enough for these messages). */
         static long number (const char *json, const char *key)
@@ -62,9 +63,11 @@ enum PagesPlugin {
                 show (page, "\"form\": {\"fields\": [{\"id\": \"name\", \"label\": \"Name\"}],"
                             " \"actions\": [{\"id\": \"sign\", \"label\": \"Sign\"}]}");
               else if (strstr (data, "\"/pages/hang\"")) for (;;) pause ();
+              else if (strstr (data, "\"/pages/mute\"")) { mute_page = page; show (page, "\"table\": {\"count\": 10}"); }
             }
           else if (strcmp (message, "pages:page:fetch") == 0)
             {
+              if (page == mute_page) return;
               long start = number (data, "start"), count = number (data, "count");
               if (page == bad_page) count = 3;
               char *json = malloc (64 + 48 * (size_t) count);

@@ -134,6 +134,14 @@ struct PluginPageTests {
         #expect(crashes.all.count == 1, "the page that hung did not ask again: \(crashes.all)")
     }
 
+    @Test("rows asked for and never sent: the page says the plugin did not answer, after the page opened fine", arguments: [PluginIsolation.process, .inProcess])
+    func rowsNeverSent(isolation: PluginIsolation) async throws {
+        let app = try App(isolation: isolation, deadline: .seconds(1), eventDeadline: .seconds(30))
+        try app.shell.navigate(to: "/pages/mute")
+        #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
+        #expect(app.screen.render().contains("no answer to “fetch 0” of page /pages/mute"), "\(app.screen.render())")
+    }
+
     @Test("a crash while a page is open: the page says so and comes back when the plugin restarts")
     func crashAndRestart() async throws {
         let app = try App(isolation: .process)
@@ -178,7 +186,7 @@ struct PluginPageTests {
     func activatedByItsPage(isolation: PluginIsolation) async throws {
         let app = try App(isolation: isolation, activation: #"["onRoute:/pages/hello"]"#)
         #expect(app.host.report(for: "pages")?.state == .waiting(activation: [.onRoute("/pages/hello")]))
-        #expect(app.pages.registeredRoutes(of: "pages").count == 5, "its routes are there before its code runs")
+        #expect(app.pages.registeredRoutes(of: "pages").count == 6, "its routes are there before its code runs")
         let activated = EventRecorder(bus: app.shell.bus, pattern: "plugin:activated")
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
@@ -203,6 +211,6 @@ struct PluginPageTests {
         #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern == "/pages/hello" })
         let refusals = app.pages.registerRoutes()
         #expect(refusals == [#"plugin "pages": route /pages/hello refused: the app (app) has /pages/hello already"#], "\(refusals)")
-        #expect(app.pages.registeredRoutes(of: "pages").map(\.pattern) == ["/pages/rows", "/pages/form", "/pages/bad", "/pages/hang"])
+        #expect(app.pages.registeredRoutes(of: "pages").map(\.pattern) == ["/pages/rows", "/pages/form", "/pages/bad", "/pages/hang", "/pages/mute"])
     }
 }

@@ -119,7 +119,12 @@ public final class PluginPage: PageController {
         watchdog = Task { [weak self] in
             while !Task.isCancelled {
                 try? await Task.sleep(for: deadline / 4)
-                guard let self, let (what, sent) = self.awaiting.min(by: { $0.value < $1.value }) else { return }
+                guard let self else { return }
+                guard let (what, sent) = self.awaiting.min(by: { $0.value < $1.value }) else {
+                    // Nothing to wait for: the next request starts a new watchdog.
+                    self.watchdog = nil
+                    return
+                }
                 if ContinuousClock.now - sent > deadline { return self.noAnswer(what, within: deadline) }
             }
         }
