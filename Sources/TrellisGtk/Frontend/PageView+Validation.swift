@@ -36,8 +36,10 @@ extension PageView {
     private static func setInvalid(_ widget: UnsafeMutablePointer<GtkWidget>, message: GObjectPointer) {
         var invalid = GValue()
         var state = GTK_ACCESSIBLE_STATE_INVALID
-        gtk_accessible_state_init_value(state, &invalid)
-        g_value_set_enum(&invalid, gint(GTK_ACCESSIBLE_INVALID_TRUE.rawValue))
+        // GTK 4.8 reads this token with g_value_get_int, though gtk_accessible_state_init_value
+        // makes an enum value (a CRITICAL, and the state not set): give it an int.
+        g_value_init(&invalid, GType(6 << 2))  // G_TYPE_INT = G_TYPE_MAKE_FUNDAMENTAL (6), a macro Swift cannot see
+        g_value_set_int(&invalid, gint(GTK_ACCESSIBLE_INVALID_TRUE.rawValue))
         gtk_accessible_update_state_value(OpaquePointer(widget), 1, &state, &invalid)
         g_value_unset(&invalid)
         var references = GValue()
