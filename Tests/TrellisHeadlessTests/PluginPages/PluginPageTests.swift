@@ -33,9 +33,20 @@ struct PluginPageTests {
                               deadlines: PluginDeadlines(event: eventDeadline),
                               navigate: { _ in }, handleRequest: { _, _ in })
             screen = HeadlessFrontend(shell: shell)
-            _ = host.loadAll()
             pages = PluginPages(shell: shell, host: host, deadline: deadline)
-            pages.registerRoutes()
+        }
+
+        /// The app with its plugin loaded — off the main actor, which the other tests running
+        /// meanwhile need (a plugin process starts slowly under ThreadSanitizer) — and its
+        /// pages' routes registered.
+        static func started(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
+                            appRoutes: [String] = [], secondCopy: String? = nil, activation: String? = nil) async throws -> App {
+            let app = try App(isolation: isolation, deadline: deadline, eventDeadline: eventDeadline,
+                              appRoutes: appRoutes, secondCopy: secondCopy, activation: activation)
+            let host = app.host
+            _ = await Task.detached { host.loadAll() }.value
+            app.pages.registerRoutes()
+            return app
         }
 
         deinit { try? FileManager.default.removeItem(at: root) }
@@ -47,7 +58,7 @@ struct PluginPageTests {
 
     @Test("a text page: the plugin's text under the manifest's title", arguments: [PluginIsolation.process, .inProcess])
     func text(isolation: PluginIsolation) async throws {
-        let app = try App(isolation: isolation)
+        let app = try await App.started(isolation: isolation)
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
         #expect(app.screen.render().hasPrefix("Hello  (Mark)\n"), "the manifest's title, and the plugin's command placed on the page")
@@ -55,7 +66,7 @@ struct PluginPageTests {
 
     @Test("a table page: rows fetched by range as the front end reads them; the plugin's inserts reach the table", arguments: [PluginIsolation.process, .inProcess])
     func table(isolation: PluginIsolation) async throws {
-        let app = try App(isolation: isolation)
+        let app = try await App.started(isolation: isolation)
         let fetches = EventRecorder(bus: app.shell.bus, pattern: "pages:page:fetch")
         try app.shell.navigate(to: "/pages/rows")
         #expect(await app.waitFor("Row 0 | 0"), "\(app.screen.render())")
@@ -84,7 +95,7 @@ struct PluginPageTests {
 
     @Test("a form page: the plugin answers its button with a message and new values", arguments: [PluginIsolation.process, .inProcess])
     func form(isolation: PluginIsolation) async throws {
-        let app = try App(isolation: isolation)
+        let app = try await App.started(isolation: isolation)
         try app.shell.navigate(to: "/pages/form")
         #expect(await app.waitFor("Name: ["), "\(app.screen.render())")
         try app.screen.press("sign")
@@ -97,7 +108,7 @@ struct PluginPageTests {
 
     @Test("a plugin answering with the wrong number of rows: the page says so, naming the plugin, and offers Restart", arguments: [PluginIsolation.process, .inProcess])
     func wrongRows(isolation: PluginIsolation) async throws {
-        let app = try App(isolation: isolation)
+        let app = try await App.started(isolation: isolation)
         try app.shell.navigate(to: "/pages/bad")
         #expect(await app.waitFor("sent 3 rows from row 0, not 10"), "\(app.screen.render())")
         let screen = app.screen.render()
@@ -109,7 +120,7 @@ struct PluginPageTests {
     func hang() async throws {
         // The page's deadline well before the process's own event deadline, so that the page's
         // is the one that stops the plugin.
-        let app = try App(isolation: .process, deadline: .seconds(1), eventDeadline: .seconds(30))
+        let app = try await App.started(isolation: .process, deadline: .seconds(1), eventDeadline: .seconds(30))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
@@ -124,7 +135,7 @@ struct PluginPageTests {
 
     @Test("a page request whose handler hangs past the process's event deadline: stopped once, and the page says so")
     func handlerHang() async throws {
-        let app = try App(isolation: .process, deadline: .seconds(30), eventDeadline: .seconds(1))
+        let app = try await App.started(isolation: .process, deadline: .seconds(30), eventDeadline: .seconds(1))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
         #expect(await app.waitFor("The plugin “Pages” stopped"), "\(app.screen.render())")
@@ -136,7 +147,7 @@ struct PluginPageTests {
 
     @Test("rows asked for and never sent: the page says the plugin did not answer, after the page opened fine", arguments: [PluginIsolation.process, .inProcess])
     func rowsNeverSent(isolation: PluginIsolation) async throws {
-        let app = try App(isolation: isolation, deadline: .seconds(1), eventDeadline: .seconds(30))
+        let app = try await App.started(isolation: isolation, deadline: .seconds(1), eventDeadline: .seconds(30))
         try app.shell.navigate(to: "/pages/mute")
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
         #expect(app.screen.render().contains("no answer to “fetch 0” of page /pages/mute"), "\(app.screen.render())")
@@ -144,7 +155,7 @@ struct PluginPageTests {
 
     @Test("a crash while a page is open: the page says so and comes back when the plugin restarts")
     func crashAndRestart() async throws {
-        let app = try App(isolation: .process)
+        let app = try await App.started(isolation: .process)
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"))
         let restarted = EventRecorder(bus: app.shell.bus, pattern: "plugin:restarted")
@@ -155,8 +166,9 @@ struct PluginPageTests {
 
     @Test("a disabled plugin's page says so and turns it on again")
     func disabled() async throws {
-        let app = try App(isolation: .process)
-        _ = try app.host.setEnabled("pages", false)
+        let app = try await App.started(isolation: .process)
+        let host = app.host
+        _ = try await Task.detached { try host.setEnabled("pages", false) }.value
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("The plugin “Pages” is turned off."), "\(app.screen.render())")
         try app.screen.pressPageAction("restart")
@@ -165,7 +177,7 @@ struct PluginPageTests {
 
     @Test("a command placed on page actions: a button on the pages of its routes, the app's and the plugin's, telling the plugin which page")
     func pageActions() async throws {
-        let app = try App(isolation: .process, appRoutes: ["/app/:id", "/other"])
+        let app = try await App.started(isolation: .process, appRoutes: ["/app/:id", "/other"])
         let commands = EventRecorder(bus: app.shell.bus, pattern: "pages:command")
         try app.shell.navigate(to: "/app/5")
         #expect(app.screen.render().contains("(Mark)"), "\(app.screen.render())")
@@ -178,13 +190,14 @@ struct PluginPageTests {
         #expect(await app.waitFor("Hello from a plugin page"))
         #expect(app.screen.render().contains("(Mark)"))
         // Disabled, the plugin's buttons go.
-        _ = try app.host.setEnabled("pages", false)
+        let host = app.host
+        _ = try await Task.detached { try host.setEnabled("pages", false) }.value
         #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
     }
 
     @Test("a plugin waiting for onRoute: its library is opened when its page is opened, and the page shows", arguments: [PluginIsolation.process, .inProcess])
     func activatedByItsPage(isolation: PluginIsolation) async throws {
-        let app = try App(isolation: isolation, activation: #"["onRoute:/pages/hello"]"#)
+        let app = try await App.started(isolation: isolation, activation: #"["onRoute:/pages/hello"]"#)
         #expect(app.host.report(for: "pages")?.state == .waiting(activation: [.onRoute("/pages/hello")]))
         #expect(app.pages.registeredRoutes(of: "pages").count == 6, "its routes are there before its code runs")
         let activated = EventRecorder(bus: app.shell.bus, pattern: "plugin:activated")
@@ -196,7 +209,7 @@ struct PluginPageTests {
 
     @Test("two plugins contributing one route: the first found keeps it, the second's is refused naming both, and it still loads")
     func twoPlugins() async throws {
-        let app = try App(isolation: .process, secondCopy: "pages-again")
+        let app = try await App.started(isolation: .process, secondCopy: "pages-again")
         let refusals = app.pages.registerRoutes()
         #expect(refusals.contains(#"plugin "pages-again": route /pages/hello refused: plugin "pages" has /pages/hello already"#), "\(refusals)")
         #expect(app.host.report(for: "pages-again")?.state == .loaded)
@@ -206,7 +219,7 @@ struct PluginPageTests {
 
     @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")
     func conflict() async throws {
-        let app = try App(isolation: .process, appRoutes: ["/pages/:anything", "/pages/hello"])
+        let app = try await App.started(isolation: .process, appRoutes: ["/pages/:anything", "/pages/hello"])
         // Registered in App.init: the refusal names the app's route.
         #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern == "/pages/hello" })
         let refusals = app.pages.registerRoutes()
