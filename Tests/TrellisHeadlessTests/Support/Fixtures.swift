@@ -33,7 +33,10 @@ enum Fixtures {
 /// whether it held.
 @MainActor
 func eventually(_ seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
+    // TRELLIS_TEST_PATIENCE (set by .ci/tsan, whose build runs everything several times
+    // slower) stretches the wait; a condition that holds still returns at once.
+    let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+    let deadline = ContinuousClock.now + .seconds(seconds * patience)
     while !condition() {
         if ContinuousClock.now > deadline { return false }
         try? await Task.sleep(for: .milliseconds(10))

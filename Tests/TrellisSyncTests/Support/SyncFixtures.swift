@@ -52,7 +52,9 @@ enum SyncFixtures {
     static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 30,
                            _ condition: () throws -> Bool) async throws -> Bool
     {
-        let deadline = ContinuousClock.now + .seconds(seconds)
+        // TRELLIS_TEST_PATIENCE (set by .ci/tsan) stretches the wait, as in the headless tests.
+        let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+        let deadline = ContinuousClock.now + .seconds(seconds * patience)
         while ContinuousClock.now < deadline {
             if try condition() { return true }
             try await Task.sleep(for: .milliseconds(10))
