@@ -16,7 +16,7 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", fault, autostart: true)
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: nil)
+        let harness = PluginHarness(sandbox: sandbox, isolation: nil, deadlines: PluginDeadlines())  // the product's own, named below
         let reports = await offThePool { harness.host.loadAll() }
 
         let failure = try #require(reports[id: "crashing"]?.state.failure, "\(reports)")
@@ -97,7 +97,7 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("stubborn", .loopInStop, autostart: true)
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines())  // the product's own, named below
         #expect(await offThePool { harness.host.loadAll() }[id: "stubborn"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 

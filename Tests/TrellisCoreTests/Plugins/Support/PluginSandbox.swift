@@ -93,7 +93,7 @@ final class PluginHarness: Sendable {
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
          isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
-         deadlines: PluginDeadlines = PluginDeadlines(), memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+         deadlines: PluginDeadlines = .forTests, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
@@ -108,7 +108,7 @@ final class PluginHarness: Sendable {
 
     convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
                      isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
-                     deadlines: PluginDeadlines = PluginDeadlines(), memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+                     deadlines: PluginDeadlines = .forTests, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
                   settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes,
                   deadlines: deadlines, memoryLimit: memoryLimit)
@@ -154,5 +154,15 @@ extension Trace {
     @discardableResult
     func settled(count: Int, timeout: Duration = .seconds(30)) async throws -> [String] {
         try await wait(until: { $0.count >= count }, timeout: timeout)
+    }
+}
+
+extension PluginDeadlines {
+    /// The product's deadlines, stretched by TRELLIS_TEST_PATIENCE (set by .ci/tsan, under which
+    /// a plugin process answers several times slower); tests of the deadlines pass their own.
+    static var forTests: PluginDeadlines {
+        let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+        let standard = PluginDeadlines()
+        return PluginDeadlines(start: standard.start * patience, stop: standard.stop * patience, event: standard.event * patience)
     }
 }
