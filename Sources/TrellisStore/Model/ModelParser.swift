@@ -84,6 +84,11 @@ struct ModelParser {
             guard let value = AttributeValue(json: json, as: type) else {
                 throw fail("the default \(json.jsonString) is not a \(type.rawValue)")
             }
+            // The default goes into the table's SQL as a literal, a C string, which a NUL would
+            // cut short (found by ModelFuzzTests).
+            if case .string(let text) = value, text.unicodeScalars.contains("\0") {
+                throw fail("the default contains a NUL character (\\u0000), which a column default cannot hold")
+            }
             defaultValue = value
         }
         return AttributeDescription(name: name, type: type, isOptional: isOptional, defaultValue: defaultValue)

@@ -138,4 +138,14 @@ struct ManagedObjectModelTests {
         #expect(AttributeValue.integer(3).conformed(to: .double) == .double(3))
         #expect(AttributeValue.string("3").conformed(to: .integer) == nil)
     }
+
+    @Test("a string default with a NUL character is refused naming the file and the attribute (it would cut the table's SQL short)")
+    func nulDefault() {
+        let text = #"{"version": 1, "entities": [{"name": "Note", "attributes": [{"name": "body", "type": "string", "default": "a\u0000b"}]}]}"#
+        #expect {
+            try ManagedObjectModel(jsonString: text, source: "nul.json")
+        } throws: { error in
+            "\(error)".contains("nul.json") && "\(error)".contains("body") && "\(error)".contains("NUL")
+        }
+    }
 }
