@@ -40,7 +40,7 @@ public enum DemoServices {
     /// failed, is logged by the host.
     public static func finish(on shell: Shell) {
         // The plugins' pages join the app's routes (after them: the app's own paths win).
-        if let host = shell.resolve(PluginHost.self) { PluginPages(shell: shell, host: host).registerRoutes() }
+        if let host = shell.resolve(PluginHost.self) { PluginPageRoutes(shell: shell, host: host).registerRoutes() }
         // The plugins' status items (the location among them) join the status line.
         if let host = shell.resolve(PluginHost.self) {
             let lines = PluginStatusLines(host: host)

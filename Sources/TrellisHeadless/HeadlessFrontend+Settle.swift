@@ -18,8 +18,9 @@ extension HeadlessFrontend {
     /// what that queues directly), then looks at what happened meanwhile. The shell is idle
     /// after a round in which no message was triggered on its bus, nothing changed on screen
     /// (no page pushed, popped or changed, no table row announced, no status line) and no
-    /// request of its front controller was running. While only requests are left, each still
-    /// in a background stage, it waits for them without spinning.
+    /// request of its front controller was running, and the page on top does not wait for its
+    /// content (``PageController/isAwaitingContent``: a plugin's page until its plugin answered
+    /// or its deadline passed). While only those are left, it waits for them without spinning.
     ///
     /// What the shell cannot see is not waited for: a server's answer that no request is
     /// waiting for, a database observation still reading in the background. Wait for its
@@ -42,10 +43,12 @@ extension HeadlessFrontend {
             await Self.drainMainQueue()
             let after = activity
             let requests = shell.controller.requestsInFlight
+            let pageAwaits = shell.navigator.top?.isAwaitingContent == true
             if after == before {
-                if requests == 0 { return }
+                if requests == 0 && !pageAwaits { return }
                 guard ContinuousClock.now < deadline else {
-                    throw .neverSettled("\(requests) request(s) of the front controller still running after \(timeout)")
+                    throw .neverSettled(requests > 0 ? "\(requests) request(s) of the front controller still running after \(timeout)"
+                                                     : "the page \(shell.navigator.top?.values.path ?? "") still waits for its content after \(timeout)")
                 }
                 // Only background work is left: let it run instead of spinning.
                 try? await Task.sleep(for: .milliseconds(1))

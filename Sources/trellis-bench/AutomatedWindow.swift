@@ -11,11 +11,14 @@ final class AutomatedWindow {
     /// When the process was started.
     let started: ContinuousClock.Instant
 
-    init(_ trellis: String, arguments: [String], home: URL) throws {
+    /// `accessibility`: GTK talks to the accessibility bus (the session's `org.a11y.Bus`), as
+    /// it does on a desktop with a screen reader or any AT-SPI client about.
+    init(_ trellis: String, arguments: [String], home: URL, accessibility: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: trellis)
         process.arguments = ["--automation"] + arguments
         process.environment = ProcessInfo.processInfo.environment.merging(ProcessRunner.guiEnvironment.merging([
             "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+            "NO_AT_BRIDGE": accessibility ? "0" : "1",
         ]) { _, new in new }) { _, new in new }
         process.standardInput = input
         process.standardOutput = output

@@ -72,6 +72,21 @@ enum ProcessRunner {
     /// Environment for GUI processes under a benchmark: no settings daemon, no accessibility bus.
     static let guiEnvironment = ["GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1"]
 
+    /// Checks that the session bus answers for the accessibility bus (`org.a11y.Bus`), which
+    /// at-spi2-core's launcher provides once asked.
+    static func requireAccessibilityBus() throws {
+        let call = Process()
+        call.executableURL = URL(fileURLWithPath: "/usr/bin/gdbus")
+        call.arguments = ["call", "--session", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus", "--method", "org.a11y.Bus.GetAddress"]
+        call.standardOutput = FileHandle.nullDevice
+        call.standardError = FileHandle.nullDevice
+        do { try call.run() } catch { throw BenchError.missing("gdbus (libglib2.0-bin) to find the accessibility bus") }
+        call.waitUntilExit()
+        guard call.terminationStatus == 0 else {
+            throw BenchError.missing("the accessibility bus: run under dbus-run-session, with at-spi2-core installed")
+        }
+    }
+
     static func requireDisplay() throws {
         let env = ProcessInfo.processInfo.environment
         if (env["DISPLAY"] ?? "").isEmpty && (env["WAYLAND_DISPLAY"] ?? "").isEmpty {

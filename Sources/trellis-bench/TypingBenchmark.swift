@@ -15,14 +15,18 @@ struct TypingBenchmark: ParsableCommand {
         abstract: "Time per keystroke in the window's search field, vs the same search without a window."
     )
 
+    @Flag(help: "With the accessibility bus running, as on a desktop with a screen reader (run under dbus-run-session; at-spi2-core starts the bus).")
+    var accessibility = false
+
     func run() throws {
         try ProcessRunner.requireDisplay()
+        if accessibility { try ProcessRunner.requireAccessibilityBus() }
         let trellis = try ProcessRunner.sibling("trellis")
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-typing-\(getpid())")
         defer { try? FileManager.default.removeItem(at: home) }
         var worst: (p50: Double, p95: Double) = (0, 0)
         for (name, arguments, word) in [("catalog", ["/catalog"], "фэнтези"), ("1m", ["/catalog", "--rows", "1000000"], "row 12345")] {
-            let window = try AutomatedWindow(trellis, arguments: arguments, home: home.appendingPathComponent(name))
+            let window = try AutomatedWindow(trellis, arguments: arguments, home: home.appendingPathComponent(name), accessibility: accessibility)
             guard window.send("dump")?["ok"] == true else { throw BenchError.missing("the window") }
             var milliseconds: [Double] = []
             for round in 0..<3 {

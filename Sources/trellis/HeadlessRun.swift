@@ -59,6 +59,8 @@ struct HeadlessRun {
                 stepFailure = error
             }
         } else {
+            // A plugin's page shows once its plugin has answered (or said why not, in time).
+            try await screen.settle()
             print(screen.render())
         }
         // What the steps before a failed one saved is synced all the same.

@@ -69,6 +69,12 @@ open class PageController {
     /// Redoes the last undone change (Ctrl+Shift+Z). The default does nothing.
     open func redo() {}
 
+    /// Whether the page waits for content it asked for elsewhere (a plugin's page waits for
+    /// its plugin's answer): a headless front end's `settle()` waits until it has it, as it
+    /// waits for the front controller's requests. A page that never gets it shows an error
+    /// of its own in time (a plugin's pages after their deadline).
+    open var isAwaitingContent: Bool { false }
+
     /// Called when there is no navigation stack to push a page on (iStructure's
     /// `startWithValues:`): a headless script, a service. The default creates no page and does
     /// nothing; override it to act without a window.

@@ -46,13 +46,13 @@ extension GtkFrontend {
     /// Adds each page the plugins contribute that needs no parameter (`/weather`, not
     /// `/weather/:city`) to the primary menu's plugin section, under its title.
     private func addPluginPages(from host: PluginHost) {
-        guard let pages = shell.resolve(PluginPages.self) else { return }
+        guard let pages = shell.resolve(PluginPageRoutes.self) else { return }
         for report in host.reports {
-            for route in pages.registeredRoutes(of: report.id) where !route.pattern.contains(":") && !route.pattern.contains("*") {
-                let name = PluginCommandContribution.actionName(plugin: report.id, item: "page" + route.pattern)
+            for route in pages.registeredRoutes(of: report.id) where !route.pattern.text.contains(":") && !route.pattern.text.contains("*") {
+                let name = PluginCommandContribution.actionName(plugin: report.id, item: "page" + route.pattern.text)
                 addMenuAction(name, label: Localization.translate(route.title, plugin: report.id), section: .plugins) { [weak self] in
                     guard let shell = self?.shell else { return }
-                    do throws(NavigationError) { try shell.navigate(to: route.pattern) } catch { shell.navigator.top?.message = error.description }
+                    do throws(NavigationError) { try shell.navigate(to: route.pattern.text) } catch { shell.navigator.top?.message = error.description }
                 }
             }
         }

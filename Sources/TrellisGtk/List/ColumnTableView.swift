@@ -86,12 +86,9 @@ final class ColumnTableView: RowsWidget {
     }
 
     func itemsChanged(position: Int, removed: Int, added: Int) {
-        // A sort replaces every row: told in two steps, it costs GTK the rows shown, not all.
-        if position == 0, removed > 0, added > 0, removed == shownCount {
-            model.allItemsReplaced(removed: removed, added: added)
-        } else {
-            model.itemsChanged(position: position, removed: removed, added: added)
-        }
+        // A sort replaces every row: the model tells it in two steps, which costs GTK the rows
+        // shown, not all of them.
+        model.itemsChanged(position: position, removed: removed, added: added)
         shownCount += added - removed
     }
 

@@ -96,12 +96,6 @@ public final class VirtualListModel {
     /// Rows updated in place are told in one change up to this many (see ``itemsChanged(position:removed:added:)``).
     public static let updateSplitThreshold = 10_000
 
-    /// Announces that every one of the `removed` rows GTK shows was replaced by `added` rows
-    /// (a sort).
-    public func allItemsReplaced(removed: Int, added: Int) {
-        itemsChanged(position: 0, removed: removed, added: added)
-    }
-
     /// The number of rows GTK sees.
     public var count: Int { Int(g_list_model_get_n_items(listModel)) }
 

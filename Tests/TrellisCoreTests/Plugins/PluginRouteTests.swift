@@ -14,8 +14,8 @@ struct PluginRouteTests {
         let text = Self.manifest(routes: #"[{"pattern": "/weather", "title": "Weather", "content": "table", "public": true}, {"pattern": "/weather/:city", "title": "City", "content": "form"}]"#,
                                  activation: #"["onRoute:/weather"]"#)
         let manifest = try PluginManifest(json: try JSONValue(jsonString: text), file: "plugin.json")
-        #expect(manifest.routes == [PluginRoute(pattern: "/weather", title: "Weather", content: .table, isPublic: true),
-                                    PluginRoute(pattern: "/weather/:city", title: "City", content: .form)])
+        #expect(manifest.routes == [PluginRoute(pattern: try RoutePattern("/weather"), title: "Weather", content: .table, isPublic: true),
+                                    PluginRoute(pattern: try RoutePattern("/weather/:city"), title: "City", content: .form)])
         #expect(manifest.activation == [.onRoute("/weather")])
         #expect(try PluginManifest(json: manifest.json, file: "again") == manifest)
     }

@@ -6,7 +6,7 @@ import Testing
 /// `trellis` this build): the copied template builds and loads, in a process of its own.
 @Suite("Docs: writing a plugin")
 struct PluginWalkthroughTests {
-    @Test("the article's plugin steps, run literally, build a plugin that trellis plugins lists as loaded")
+    @Test("the article's plugin steps, run literally, build a plugin that trellis plugins lists as loaded and whose page prints")
     func walkthrough() throws {
         let article = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
             "Sources/TrellisPluginSDK/TrellisPluginSDK.docc/WritingAPlugin.md"), encoding: .utf8)
@@ -28,6 +28,8 @@ struct PluginWalkthroughTests {
         let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("greeter ") }
         #expect(line?.contains("loaded") == true, "trellis plugins printed:\n\(result.stdout)\n\(result.stderr)")
         #expect(line?.contains("command line") == true)
+        // The last step prints the plugin's page, served by the plugin from its process.
+        #expect(result.stdout.contains("Hello from the Greeter plugin"), "the page was not printed:\n\(result.stdout)\n\(result.stderr)")
     }
 }
 

@@ -11,7 +11,7 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(items.compactMap { $0["action"]?.stringValue },
                        ["win.back", "win.search", "win.go-catalog", "win.go-favourites", "win.go-notes", "win.go-people",
                         "win.go-plugins", "win.go-events", "win.new-note", "win.plugin-c-hello-greet", "win.plugin-c-hello-page-hello",
-                        "win.plugin-location-page-location", "win.plugin-network-activity-page-network",
+                        "win.plugin-location-page-location", "win.plugin-network-activity-page-network", "win.plugin-template-page-template",
                         "win.undo", "win.redo", "win.preferences", "app.about", "app.quit"])
         XCTAssertEqual(byAction["win.go-notes"]?["label"], "Notes")
         XCTAssertEqual(byAction["win.go-notes"]?["accels"], ["<Alt>3"])

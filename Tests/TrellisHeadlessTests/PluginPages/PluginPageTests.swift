@@ -14,7 +14,7 @@ struct PluginPageTests {
         let shell = Shell()
         let screen: HeadlessFrontend
         let host: PluginHost
-        let pages: PluginPages
+        let pages: PluginPageRoutes
         let root: URL
 
         /// `secondCopy`: install the plugin a second time under this id (same routes).
@@ -33,7 +33,7 @@ struct PluginPageTests {
                               deadlines: PluginDeadlines(event: eventDeadline),
                               navigate: { _ in }, handleRequest: { _, _ in })
             screen = HeadlessFrontend(shell: shell)
-            pages = PluginPages(shell: shell, host: host, deadline: deadline)
+            pages = PluginPageRoutes(shell: shell, host: host, deadline: deadline)
         }
 
         /// The app with its plugin loaded — off the main actor, which the other tests running
@@ -221,9 +221,9 @@ struct PluginPageTests {
     func conflict() async throws {
         let app = try await App.started(isolation: .process, appRoutes: ["/pages/:anything", "/pages/hello"])
         // Registered in App.init: the refusal names the app's route.
-        #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern == "/pages/hello" })
+        #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern.text == "/pages/hello" })
         let refusals = app.pages.registerRoutes()
         #expect(refusals == [#"plugin "pages": route /pages/hello refused: the app (app) has /pages/hello already"#], "\(refusals)")
-        #expect(app.pages.registeredRoutes(of: "pages").map(\.pattern) == ["/pages/rows", "/pages/form", "/pages/bad", "/pages/hang", "/pages/mute"])
+        #expect(app.pages.registeredRoutes(of: "pages").map(\.pattern.text) == ["/pages/rows", "/pages/form", "/pages/bad", "/pages/hang", "/pages/mute"])
     }
 }

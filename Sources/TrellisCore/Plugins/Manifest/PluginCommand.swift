@@ -27,10 +27,11 @@ public struct PluginCommand: Sendable, Hashable {
     public var title: String
     public var accelerator: String?
     public var placement: Placement
-    /// The route patterns on whose pages a `pageActions` command shows (empty otherwise).
-    public var routes: [String]
+    /// The route patterns on whose pages a `pageActions` command shows (empty otherwise),
+    /// parsed once, when the manifest is read.
+    public var routes: [RoutePattern]
 
-    public init(id: String, title: String, accelerator: String? = nil, placement: Placement = .primaryMenu, routes: [String] = []) {
+    public init(id: String, title: String, accelerator: String? = nil, placement: Placement = .primaryMenu, routes: [RoutePattern] = []) {
         self.id = id
         self.title = title
         self.accelerator = accelerator
@@ -42,7 +43,7 @@ public struct PluginCommand: Sendable, Hashable {
     public var json: JSONValue {
         var members: [String: JSONValue] = ["id": .string(id), "title": .string(title), "placement": .string(placement.rawValue)]
         if let accelerator { members["accelerator"] = .string(accelerator) }
-        if !routes.isEmpty { members["routes"] = .array(routes.map(JSONValue.string)) }
+        if !routes.isEmpty { members["routes"] = .array(routes.map { .string($0.text) }) }
         return .object(members)
     }
 
@@ -71,16 +72,16 @@ public struct PluginCommand: Sendable, Hashable {
                 throw .invalidValue(file: file, key: "\(entry.path).placement", reason: "\(placementText.debugDescription) is not \"primaryMenu\" or \"pageActions\"")
             }
             let accelerator = try entry.text("accelerator", required: false)
-            var routes: [String] = []
+            var routes: [RoutePattern] = []
             if placement == .pageActions {
                 guard let array = entry.object["routes"]?.arrayValue, !array.isEmpty else {
                     throw .wrongType(file: file, key: "\(entry.path).routes", expected: "a non-empty array of route patterns (for pageActions)")
                 }
                 for (index, element) in array.enumerated() {
-                    guard let text = element.stringValue, (try? RoutePattern(text)) != nil else {
+                    guard let text = element.stringValue, let pattern = try? RoutePattern(text) else {
                         throw .invalidValue(file: file, key: "\(entry.path).routes[\(index)]", reason: "\(element) is not a route pattern")
                     }
-                    routes.append(text)
+                    routes.append(pattern)
                 }
                 guard accelerator == nil else {
                     throw .invalidValue(file: file, key: "\(entry.path).accelerator", reason: "a page action has no accelerator (only primaryMenu commands)")

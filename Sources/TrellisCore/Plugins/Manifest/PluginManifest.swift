@@ -89,7 +89,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.activation = activation
         self.routes = routes
         self.settings = settings
-        self.permissions.ownRoutes = routes.map(\.pattern)
+        self.permissions.ownRoutes = routes.map(\.pattern.text)
     }
 
     /// The keys a manifest may have; any other is refused, naming it (a misspelt `"setings"`
@@ -166,14 +166,14 @@ public struct PluginManifest: Sendable, Hashable {
         } else {
             routes = []
         }
-        permissions.ownRoutes = routes.map(\.pattern)
+        permissions.ownRoutes = routes.map(\.pattern.text)
         if let value = object["settings"], !value.isNull {
             settings = try PluginSetting.list(json: value, file: file)
         } else {
             settings = []
         }
         if let value = object["activation"], !value.isNull {
-            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), routes: routes.map(\.pattern), file: file)
+            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), routes: routes.map(\.pattern.text), file: file)
         } else {
             activation = [.onStartup]
         }
@@ -302,7 +302,7 @@ extension PluginManifest {
         }
         if !commands.isEmpty {
             parts.append("commands " + commands.map { command in
-                let place = command.placement == .pageActions ? "on \(command.routes.joined(separator: ", "))" : command.accelerator ?? ""
+                let place = command.placement == .pageActions ? "on \(command.routes.map(\.text).joined(separator: ", "))" : command.accelerator ?? ""
                 return place.isEmpty ? command.id : "\(command.id) (\(place))"
             }.joined(separator: ", "))
         }

@@ -25,12 +25,13 @@ public struct PluginRoute: Sendable, Hashable {
         case text
     }
 
-    public var pattern: String
+    /// Parsed once, when the manifest is read.
+    public var pattern: RoutePattern
     public var title: String
     public var content: Content
     public var isPublic: Bool
 
-    public init(pattern: String, title: String, content: Content, isPublic: Bool = false) {
+    public init(pattern: RoutePattern, title: String, content: Content, isPublic: Bool = false) {
         self.pattern = pattern
         self.title = title
         self.content = content
@@ -39,7 +40,7 @@ public struct PluginRoute: Sendable, Hashable {
 
     /// The route as the manifest holds it.
     public var json: JSONValue {
-        ["pattern": .string(pattern), "title": .string(title), "content": .string(content.rawValue), "public": .bool(isPublic)]
+        ["pattern": .string(pattern.text), "title": .string(title), "content": .string(content.rawValue), "public": .bool(isPublic)]
     }
 
     /// Reads the `routes` value of manifest `file`; every error names the key, as
@@ -52,7 +53,7 @@ public struct PluginRoute: Sendable, Hashable {
             do { pattern = try RoutePattern(text) } catch {
                 throw .invalidValue(file: file, key: "\(entry.path).pattern", reason: "\(error)")
             }
-            guard !routes.contains(where: { (try? RoutePattern($0.pattern))?.matchesSamePaths(as: pattern) == true }) else {
+            guard !routes.contains(where: { $0.pattern.matchesSamePaths(as: pattern) }) else {
                 throw .invalidValue(file: file, key: "\(entry.path).pattern", reason: "\(text.debugDescription) is listed twice")
             }
             let contentText = try entry.text("content") ?? ""
@@ -65,7 +66,7 @@ public struct PluginRoute: Sendable, Hashable {
                 guard let flag = value.boolValue else { throw .wrongType(file: file, key: "\(entry.path).public", expected: "true or false") }
                 isPublic = flag
             }
-            routes.append(PluginRoute(pattern: text, title: try entry.text("title") ?? "", content: content, isPublic: isPublic))
+            routes.append(PluginRoute(pattern: pattern, title: try entry.text("title") ?? "", content: content, isPublic: isPublic))
         }
         return routes
     }

@@ -25,7 +25,7 @@ import Foundation
 /// - `weather:page:message`: `{"page", "message": "…" | null, "values"?: {field: text}}` —
 ///   a line above the content (validation, failures), and form values to set.
 ///
-/// The page waits for each answer at most ``PluginPages/deadline`` (3 s): a plugin that does
+/// The page waits for each answer at most ``PluginPageRoutes/deadline`` (3 s): a plugin that does
 /// not answer in time is stopped (its process killed, which counts as a crash) and the page
 /// shows why, with a Restart button — as it does for malformed answers, a crash, a disabled
 /// or failed plugin. The window never waits for a plugin: the page shows "Loading…" and rows
@@ -42,19 +42,21 @@ public final class PluginPage: PageController {
     private var reopensWhenPluginReturns = true
     /// The plugin came back while another page covered this one: ask when it appears.
     private var opensOnAppear = false
-    private let pages: PluginPages?
+    private let pages: PluginPageRoutes?
     private var rows: PluginRowSource?
     private var container: TableContainer?
     private var form: Form?
     /// Requests sent and not answered yet, with when they were sent.
     private var awaiting: [String: ContinuousClock.Instant] = [:]
+    /// The plugin is being activated for this page, which asks once it is loaded.
+    private var activating = false
     private var watchdog: Task<Void, Never>?
     /// Kept for `deinit`, which tells the plugin the page is gone.
     private let bus: EventBus
 
     public required init(values: RouteValues, shell: Shell) {
         plugin = values.options["plugin"]?.stringValue ?? ""
-        pages = shell.resolve(PluginPages.self)
+        pages = shell.resolve(PluginPageRoutes.self)
         bus = shell.bus
         super.init(values: values, shell: shell)
         let route = pages?.route(plugin: plugin, pattern: values.pattern)
@@ -79,7 +81,11 @@ public final class PluginPage: PageController {
 
     // MARK: Asking the plugin
 
+    /// Waiting for the plugin's answer to a request, or for the plugin to start.
+    public override var isAwaitingContent: Bool { activating || !awaiting.isEmpty }
+
     private func open() {
+        activating = false
         guard let pages else { return fail(tr("This window has no plugin pages."), canRestart: false) }
         switch pages.host.report(for: plugin)?.state {
         case nil:
@@ -92,6 +98,7 @@ public final class PluginPage: PageController {
             send("open", ["pattern": .string(values.pattern), "path": .string(values.path),
                           "parameters": .object(values.parameters.mapValues(JSONValue.string)), "data": values.data])
         case .waiting?:
+            activating = true
             content = .text(tr("Starting the plugin “%@”…", pluginName))
             let host = pages.host, id = plugin
             Thread.detachNewThread { host.activate(id) }
@@ -271,6 +278,7 @@ public final class PluginPage: PageController {
         failure = text
         reopensWhenPluginReturns = reopens
         awaiting = [:]
+        activating = false
         watchdog?.cancel()
         watchdog = nil
         rows = nil; container = nil; form = nil

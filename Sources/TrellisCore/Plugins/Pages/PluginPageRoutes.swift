@@ -2,7 +2,7 @@
 /// table as ``PluginPage``s: what an app sets up after loading its plugins to show them.
 ///
 /// ```swift
-/// let pages = PluginPages(shell: shell, host: plugins)
+/// let pages = PluginPageRoutes(shell: shell, host: plugins)
 /// pages.registerRoutes()        // after the app's own routes and plugins.loadAll()
 /// try shell.navigate(to: "/weather")
 /// ```
@@ -12,7 +12,7 @@
 /// app or an earlier plugin registered is refused (logged naming both); the plugin keeps its
 /// other pages. A plugin reloaded with a changed manifest gets its new routes.
 @MainActor
-public final class PluginPages {
+public final class PluginPageRoutes {
     /// The plugins whose pages these are.
     public let host: PluginHost
     /// How long a plugin may take to answer a page's request (open, fetch rows, a form's
@@ -47,7 +47,7 @@ public final class PluginPages {
         }
         return contributions.filter { contribution in
             contribution.command.placement == .pageActions
-                && contribution.command.routes.contains { (try? RoutePattern($0))?.matchesSamePaths(as: pattern) == true }
+                && contribution.command.routes.contains { $0.matchesSamePaths(as: pattern) }
         }.map { contribution in
             ContributedPageAction(action: PageAction(id: contribution.actionName, label: Localization.translate(contribution.command.title, plugin: contribution.plugin))) { [host] page in
                 host.invoke(contribution, page: page.values)
@@ -64,7 +64,7 @@ public final class PluginPages {
 
     /// The route `pattern` of plugin `plugin`, as its manifest declares it.
     public func route(plugin: String, pattern: String) -> PluginRoute? {
-        routes[plugin]?.first { $0.pattern == pattern }
+        routes[plugin]?.first { $0.pattern.text == pattern }
     }
 
     /// The routes of plugin `plugin` that are registered now.
@@ -80,8 +80,7 @@ public final class PluginPages {
         var refusals: [String] = []
         var registered: [PluginRoute] = []
         for route in manifest.routes {
-            guard let pattern = try? RoutePattern(route.pattern) else { continue }  // checked when the manifest was read
-            if let holder = shell.routes.entries.first(where: { $0.pattern.matchesSamePaths(as: pattern) }) {
+            if let holder = shell.routes.entries.first(where: { $0.pattern.matchesSamePaths(as: route.pattern) }) {
                 let who = holder.owner.hasPrefix("plugin:") ? "plugin \"\(holder.owner.dropFirst("plugin:".count))\"" : "the app (\(holder.owner))"
                 let refusal = "plugin \"\(plugin)\": route \(route.pattern) refused: \(who) has \(holder.pattern) already"
                 host.logger.warning("\(refusal)")
@@ -89,7 +88,7 @@ public final class PluginPages {
                 continue
             }
             do {
-                try shell.route(route.pattern, to: PluginPage.self, isPublic: route.isPublic, owner: owner,
+                try shell.route(route.pattern.text, to: PluginPage.self, isPublic: route.isPublic, owner: owner,
                                 options: ["plugin": .string(plugin)])
                 registered.append(route)
             } catch {
