@@ -191,7 +191,7 @@ struct PluginHostTests {
         #expect(lines.contains { $0.hasPrefix("broken") && $0.contains("failed") && $0.hasSuffix("command line") })
         #expect(lines.contains { $0.contains("plugin.json: the manifest is not valid JSON") })
         #expect(lines.contains { $0.hasPrefix("template") && $0.contains("0.1.0") && $0.contains("loaded") })
-        #expect(lines.contains("    permissions: trigger: template:* · watch: template:* · navigate: public routes, its own routes · request: template:*"),
+        #expect(lines.contains("    permissions: trigger: template:* · watch: template:* · navigate: public routes, its own routes · request: template:* · contribute: /template and below"),
                 "\(table)")
     }
 }

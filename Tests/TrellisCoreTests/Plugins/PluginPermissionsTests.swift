@@ -129,7 +129,7 @@ struct PluginPermissionsTests {
     }
 
     @Test("permissions in the manifest: errors name the file and the key", arguments: [
-        (#"{"read": ["x"]}"#, #"key "permissions.read": unknown permission (known: "trigger", "watch", "navigate", "request")"#),
+        (#"{"read": ["x"]}"#, #"key "permissions.read": unknown permission (known: "trigger", "watch", "navigate", "request", "contribute")"#),
         (#"["trigger"]"#, "permissions"),
         (#"{"watch": "network:*"}"#, #"key "permissions.watch""#),
         (#"{"trigger": [""]}"#, #"key "permissions.trigger": "" is not a pattern"#),

@@ -20,6 +20,32 @@ struct PluginRouteTests {
         #expect(try PluginManifest(json: manifest.json, file: "again") == manifest)
     }
 
+    @Test("a route outside the plugin's own /<id> needs a contribute grant (exact, or a splat below it); without one it is not the plugin's own",
+          arguments: [
+            (#"[{"pattern": "/news", "title": "N", "content": "text"}]"#, nil, false),
+            (#"[{"pattern": "/news", "title": "N", "content": "text"}]"#, #"{}"#, false),
+            (#"[{"pattern": "/news", "title": "N", "content": "text"}]"#, #"{"contribute": ["/news"]}"#, true),
+            (#"[{"pattern": "/news/:id", "title": "N", "content": "text"}]"#, #"{"contribute": ["/news/:item"]}"#, true),
+            (#"[{"pattern": "/news/:id/comments", "title": "N", "content": "text"}]"#, #"{"contribute": ["/news/*rest"]}"#, true),
+            (#"[{"pattern": "/news", "title": "N", "content": "text"}]"#, #"{"contribute": ["/news/*rest"]}"#, false),
+            (#"[{"pattern": "/newsroom", "title": "N", "content": "text"}]"#, #"{"contribute": ["/news"]}"#, false),
+            (#"[{"pattern": "/weather/today/:hour", "title": "W", "content": "text"}]"#, #"{}"#, true),
+            (#"[{"pattern": "/weatherman", "title": "W", "content": "text"}]"#, #"{}"#, false),
+          ] as [(String, String?, Bool)])
+    func contributeGrant(routes: String, permissions: String?, accepted: Bool) throws {
+        var text = Self.manifest(routes: routes)
+        if let permissions { text = text.replacingOccurrences(of: #""routes":"#, with: #""permissions": \#(permissions), "routes":"#) }
+        let manifest = try PluginManifest(json: try JSONValue(jsonString: text), file: "/p/plugin.json")
+        let route = try #require(manifest.routes.first)
+        #expect(manifest.permissions.allowsContributing(route.pattern, pluginID: "weather") == accepted)
+        // Only a route it may contribute is the plugin's own to open without a navigate grant.
+        #expect(manifest.permissions.ownRoutes == (accepted ? [route.pattern.text] : []))
+        // Said of a plugin that contributes a page or has a grant.
+        if permissions != nil && (accepted || permissions?.contains("contribute") == true) {
+            #expect(manifest.permissions.summary(pluginID: "weather").contains("contribute: /weather and below"), "\(manifest.permissions.summary(pluginID: "weather"))")
+        }
+    }
+
     @Test("bad routes are refused naming the file and the key", arguments: [
         (#"{"pattern": "/x"}"#, #"key "routes""#),
         (#"[{"title": "T", "content": "text"}]"#, #"key "routes[0].pattern""#),

@@ -14,7 +14,7 @@ struct PluginTranslationTests {
         try FileManager.default.createDirectory(at: messages, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
         try Data("""
-            {"id": "greeter", "name": "Greeter", "version": "1", "abiVersion": 2, "library": "libgreeter.so", "permissions": {},
+            {"id": "greeter", "name": "Greeter", "version": "1", "abiVersion": 2, "library": "libgreeter.so", "permissions": {"contribute": ["/greeting"]},
              "routes": [{"pattern": "/greeting", "title": "Greeting", "content": "text", "public": true}],
              "commands": [{"id": "wave", "title": "Wave", "placement": "pageActions", "routes": ["/greeting"]}]}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))

@@ -116,7 +116,7 @@ final class DesktopWindowTests: XCTestCase {
         try app.send("activate 0")
         XCTAssertEqual(try app.send("dump")["title"], "Каталог")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
+        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Шаблон", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
         XCTAssertEqual(try app.send("chrome")["widgets"]?["back"]?["tooltip"], "Назад")
         try app.send("activate 5")
         XCTAssertEqual(try app.send("dump")["fields"]?["name"], "Фэнтези")

@@ -110,11 +110,14 @@ enum PagesPlugin {
     /// Writes the manifest (with the plugin's id replaced by `id`) and compiles the library
     /// into `<root>/<id>/`.
     /// `activation`: the manifest's `activation` (absent: at startup).
-    static func install(in root: URL, as id: String = "pages", activation: String? = nil) throws {
+    /// `grantingRoutes`: a copy under another id gets a `contribute` grant for the routes.
+    static func install(in root: URL, as id: String = "pages", activation: String? = nil, grantingRoutes: Bool = true) throws {
         let folder = root.appendingPathComponent(id)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var text = manifest.replacingOccurrences(of: #""id": "pages""#, with: #""id": "\#(id)""#)
         if let activation { text = text.replacingOccurrences(of: #""permissions": {}"#, with: #""permissions": {}, "activation": \#(activation)"#) }
+        // A copy under another id serves the same routes, which are not under its own id.
+        if id != "pages" && grantingRoutes { text = text.replacingOccurrences(of: #""permissions": {}"#, with: #""permissions": {"contribute": ["/pages/*rest"]}"#) }
         try Data(text.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let sourceFile = folder.appendingPathComponent("pages.c")
         try Data(source.utf8).write(to: sourceFile)

@@ -21,10 +21,10 @@ struct PluginPageTests {
         /// `deadline`: how long a page waits for the plugin; `eventDeadline`: how long the
         /// plugin's process may take over one event.
         init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
-             appRoutes: [String] = [], secondCopy: String? = nil, activation: String? = nil) throws {
+             appRoutes: [String] = [], secondCopy: String? = nil, secondCopyGranted: Bool = true, activation: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
             try PagesPlugin.install(in: root, activation: activation)
-            if let secondCopy { try PagesPlugin.install(in: root, as: secondCopy) }
+            if let secondCopy { try PagesPlugin.install(in: root, as: secondCopy, grantingRoutes: secondCopyGranted) }
             for pattern in appRoutes { try shell.route(pattern, to: PageController.self) }
             host = PluginHost(bus: shell.bus, services: shell.services,
                               searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
@@ -40,9 +40,10 @@ struct PluginPageTests {
         /// meanwhile need (a plugin process starts slowly under ThreadSanitizer) — and its
         /// pages' routes registered.
         static func started(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
-                            appRoutes: [String] = [], secondCopy: String? = nil, activation: String? = nil) async throws -> App {
+                            appRoutes: [String] = [], secondCopy: String? = nil, secondCopyGranted: Bool = true,
+                            activation: String? = nil) async throws -> App {
             let app = try App(isolation: isolation, deadline: deadline, eventDeadline: eventDeadline,
-                              appRoutes: appRoutes, secondCopy: secondCopy, activation: activation)
+                              appRoutes: appRoutes, secondCopy: secondCopy, secondCopyGranted: secondCopyGranted, activation: activation)
             let host = app.host
             _ = await Task.detached { host.loadAll() }.value
             app.pages.registerRoutes()
@@ -215,6 +216,18 @@ struct PluginPageTests {
         #expect(app.host.report(for: "pages-again")?.state == .loaded)
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"), "served by the first plugin: \(app.screen.render())")
+    }
+
+    @Test("a route outside the plugin's id without a contribute grant is refused naming the permission; the plugin still loads, and may not open it")
+    func contributeDenied() async throws {
+        let app = try await App.started(isolation: .process, secondCopy: "squatter", secondCopyGranted: false)
+        #expect(app.pages.registeredRoutes(of: "squatter").isEmpty)
+        #expect(app.host.report(for: "squatter")?.state == .loaded)
+        let refusals = app.pages.registerRoutes()
+        #expect(refusals.contains(#"plugin "squatter": route /pages/rows refused: it is not under /squatter and no "contribute" permission covers it (add it to "permissions" in its plugin.json)"#),
+                "\(refusals)")
+        #expect(app.host.report(for: "squatter")?.manifest?.permissions.ownRoutes == [])
+        #expect(app.pages.registeredRoutes(of: "pages").count == 6, "the first plugin keeps its pages")
     }
 
     @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")

@@ -6,7 +6,8 @@
 ///   "trigger": ["activity:changed"],
 ///   "watch": ["network:*"],
 ///   "navigate": ["/events", "/notes/:id"],
-///   "request": ["saveNote"]
+///   "request": ["saveNote"],
+///   "contribute": ["/network", "/network/:id"]
 /// }
 /// ```
 ///
@@ -17,15 +18,22 @@
 ///   public routes only, as a deep link does; a granted route opens even if it is not public.
 /// - `request`: front-controller command names, with `*` wildcards. Without a grant: commands
 ///   of its own namespace, `<id>:*`.
+/// - `contribute`: route patterns the plugin may serve pages on (its manifest's `routes`).
+///   Without a grant: the routes under its id, `/<id>` and `/<id>/…`. A granted pattern
+///   covers the routes matching the same paths (`/network/:id` covers `/network/:item`), and
+///   one ending in a splat (`/network/*rest`) every route below it. A route outside them is
+///   refused when the pages are registered, logged naming the permission to add; the plugin
+///   loads without that page.
 ///
 /// A manifest without a `permissions` key — every plugin written for ABI v1 before permissions
 /// existed — gets the **v1 compatibility grant**: any event (`*`) for `trigger` and `watch`, any
-/// command for `request`, public routes for `navigate` (what ABI v1 let a plugin do). Adding
+/// command for `request`, public routes for `navigate` (what ABI v1 let a plugin do), and the
+/// routes under its id for `contribute` (ABI v1 had no pages). Adding
 /// the key, even as `{}`, replaces it with the rules above.
 public struct PluginPermissions: Sendable, Hashable {
     /// One kind of call a grant is for: the keys of `permissions`.
     public enum Kind: String, Sendable, CaseIterable {
-        case trigger, watch, navigate, request
+        case trigger, watch, navigate, request, contribute
     }
 
     /// The patterns granted, by kind (empty kinds are absent).
@@ -50,10 +58,27 @@ public struct PluginPermissions: Sendable, Hashable {
     }()
 
     /// The patterns that apply to `kind` for plugin `pluginID`: its own namespace first (for
-    /// events and commands), then the grants.
+    /// events and commands; for contributed routes, those under its id), then the grants.
     public func patterns(_ kind: Kind, pluginID: String) -> [String] {
-        let own = kind == .navigate ? [] : ["\(pluginID):*"]
+        let own = switch kind {
+        case .navigate: [String]()
+        case .contribute: ["/\(pluginID)", "/\(pluginID)/*rest"]
+        default: ["\(pluginID):*"]
+        }
         return own + (grants[kind] ?? [])
+    }
+
+    /// Whether plugin `pluginID` may serve pages on `pattern`: one under its id, or one a
+    /// `contribute` grant covers (see the type's documentation).
+    public func allowsContributing(_ pattern: RoutePattern, pluginID: String) -> Bool {
+        patterns(.contribute, pluginID: pluginID).contains { text in
+            guard let granted = try? RoutePattern(text) else { return false }  // checked when read
+            if granted.matchesSamePaths(as: pattern) { return true }
+            guard case .splat? = granted.segments.last else { return false }
+            let prefix = granted.segments.dropLast()
+            return pattern.segments.count > prefix.count
+                && zip(prefix, pattern.segments).allSatisfy { $0 == $1 || ($0.isParameter && $1.isParameter) }
+        }
     }
 
     /// Whether plugin `pluginID` may make a call of `kind` on `name` (an event message, a watch
@@ -68,9 +93,14 @@ public struct PluginPermissions: Sendable, Hashable {
     public func summary(pluginID: String) -> String {
         let own = ownRoutes.isEmpty ? "" : ", its own routes"
         if isCompatibilityGrant { return "v1 compatibility grant (any event, any command, public routes\(own))" }
-        return Kind.allCases.map { kind in
-            let patterns = patterns(kind, pluginID: pluginID)
-            let shown = kind == .navigate ? ["public routes\(own)"] + patterns : patterns
+        // Where pages may be contributed is said only of a plugin that contributes some.
+        let kinds = ownRoutes.isEmpty && grants[.contribute] == nil ? Kind.allCases.filter { $0 != .contribute } : Kind.allCases
+        return kinds.map { kind in
+            let shown = switch kind {
+            case .navigate: ["public routes\(own)"] + patterns(kind, pluginID: pluginID)
+            case .contribute: ["/\(pluginID) and below"] + (grants[kind] ?? [])
+            default: patterns(kind, pluginID: pluginID)
+            }
             return "\(kind.rawValue): \(shown.joined(separator: ", "))"
         }.joined(separator: " · ")
     }
@@ -99,7 +129,7 @@ public struct PluginPermissions: Sendable, Hashable {
                 guard !pattern.isEmpty, !pattern.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
                     throw .invalidValue(file: file, key: path, reason: "\(pattern.debugDescription) is not a pattern")
                 }
-                if kind == .navigate {
+                if kind == .navigate || kind == .contribute {
                     do { _ = try RoutePattern(pattern) } catch {
                         throw .invalidValue(file: file, key: path, reason: "\(pattern.debugDescription) is not a route pattern: \(error)")
                     }
@@ -110,6 +140,10 @@ public struct PluginPermissions: Sendable, Hashable {
         }
         self.init(grants: grants)
     }
+}
+
+extension RouteSegment {
+    fileprivate var isParameter: Bool { if case .parameter = self { true } else { false } }
 }
 
 extension MessagePattern {

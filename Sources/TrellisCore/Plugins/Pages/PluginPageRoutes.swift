@@ -9,8 +9,9 @@
 ///
 /// Routes come from the manifests alone: a plugin waiting for its activation has its pages
 /// registered, and opening one activates it. A pattern that matches the same paths as one the
-/// app or an earlier plugin registered is refused (logged naming both); the plugin keeps its
-/// other pages. A plugin reloaded with a changed manifest gets its new routes.
+/// app or an earlier plugin registered is refused (logged naming both), and so is one outside
+/// the plugin's `contribute` permission (``PluginPermissions``); the plugin keeps its other
+/// pages. A plugin reloaded with a changed manifest gets its new routes.
 @MainActor
 public final class PluginPageRoutes {
     /// The plugins whose pages these are.
@@ -80,6 +81,13 @@ public final class PluginPageRoutes {
         var refusals: [String] = []
         var registered: [PluginRoute] = []
         for route in manifest.routes {
+            guard manifest.permissions.allowsContributing(route.pattern, pluginID: plugin) else {
+                let refusal = "plugin \"\(plugin)\": route \(route.pattern.text) refused: it is not under /\(plugin) and no \"contribute\" permission covers it "
+                    + "(add it to \"permissions\" in its plugin.json)"
+                host.logger.warning("\(refusal)")
+                refusals.append(refusal)
+                continue
+            }
             if let holder = shell.routes.entries.first(where: { $0.pattern.matchesSamePaths(as: route.pattern) }) {
                 let who = holder.owner.hasPrefix("plugin:") ? "plugin \"\(holder.owner.dropFirst("plugin:".count))\"" : "the app (\(holder.owner))"
                 let refusal = "plugin \"\(plugin)\": route \(route.pattern) refused: \(who) has \(holder.pattern) already"
