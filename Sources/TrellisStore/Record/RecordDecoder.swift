@@ -97,13 +97,20 @@ private struct AttributeValueDecoder: Decoder, SingleValueDecodingContainer {
     func decode<T: Decodable>(_ type: T.Type) throws -> T { try decodeValue(type) }
 
     /// The value as a `T`: directly for the attribute types, else through `T`'s own
-    /// `init(from:)`. A value of another type is a ``ContextError/typeMismatch(object:key:expected:found:)``.
+    /// `init(from:)`. A value of another type, or one `T` refuses, is a
+    /// ``ContextError/typeMismatch(object:key:expected:found:)``.
     func decodeValue<T: Decodable>(_ type: T.Type) throws -> T {
         if let typed = RecordValue.read(value, as: T.self) { return typed }
         guard !RecordValue.isDirect(T.self) else {
             throw ContextError.typeMismatch(object: object.objectID, key: key, expected: String(describing: T.self),
                                             found: value.kindName)
         }
-        return try T(from: self)
+        do {
+            return try T(from: self)
+        } catch is DecodingError {
+            // E.g. an enum's raw value that is none of its cases: name the object and the key.
+            throw ContextError.typeMismatch(object: object.objectID, key: key, expected: String(describing: T.self),
+                                            found: value.description)
+        }
     }
 }

@@ -30,7 +30,7 @@ struct RecordEncoder: Encoder {
 }
 
 /// The attributes of one object, by name (see ``RecordEncoder``).
-private struct ObjectEncodingContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+private struct ObjectEncodingContainer<Key: CodingKey>: ObjectKeyedEncoding {
     let object: ManagedObject
     var codingPath: [any CodingKey] { [] }
 
@@ -82,20 +82,6 @@ private struct ObjectEncodingContainer<Key: CodingKey>: KeyedEncodingContainerPr
     private mutating func encodeOptional<T: Encodable>(_ value: T?, forKey key: Key) throws {
         if let value { try encode(value, forKey: key) } else { try encodeNil(forKey: key) }
     }
-
-    mutating func nestedContainer<Nested: CodingKey>(keyedBy keyType: Nested.Type, forKey key: Key)
-        -> KeyedEncodingContainer<Nested>
-    {
-        KeyedEncodingContainer(RefusingKeyedContainer<Nested>(object: object))
-    }
-
-    mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
-        RefusingContainer(object: object)
-    }
-
-    mutating func superEncoder() -> any Encoder { RecordEncoder(object: object) }
-
-    mutating func superEncoder(forKey key: Key) -> any Encoder { RecordEncoder(object: object) }
 }
 
 /// One property's value as an attribute value: directly for the attribute types, else
@@ -158,7 +144,7 @@ private struct RefusingContainer: UnkeyedEncodingContainer, SingleValueEncodingC
 }
 
 /// The keyed form of ``RefusingContainer``.
-private struct RefusingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+private struct RefusingKeyedContainer<Key: CodingKey>: ObjectKeyedEncoding {
     let object: ManagedObject
     var codingPath: [any CodingKey] { [] }
 
@@ -169,7 +155,15 @@ private struct RefusingKeyedContainer<Key: CodingKey>: KeyedEncodingContainerPro
     mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
         throw RecordEncoder.notAttributes(value, of: object, path: [key])
     }
+}
 
+/// A keyed container writing into an object: a nested value is refused (an object's
+/// attributes hold no attributes), a superclass writes into the same object.
+private protocol ObjectKeyedEncoding: KeyedEncodingContainerProtocol {
+    var object: ManagedObject { get }
+}
+
+extension ObjectKeyedEncoding {
     mutating func nestedContainer<Nested: CodingKey>(keyedBy keyType: Nested.Type, forKey key: Key)
         -> KeyedEncodingContainer<Nested>
     {

@@ -136,6 +136,29 @@ struct ManagedRecordTests {
         #expect(try context.record(NoteRecord.self, id: id)?.title == "Покупки", "a refused write changes nothing")
     }
 
+    @Test("a property of a type that codes itself as one value (an enum with a raw value) reads and writes through it")
+    func singleValueTypes() throws {
+        enum Family: String, Codable { case ivanova = "Ivanova", petrova = "Petrova" }
+        struct Member: ManagedRecord, Codable, Equatable {
+            static let entityName = "Person"
+            var id: ObjectID?
+            var firstName: String
+            var lastName: Family
+        }
+        let fixture = try StoreFixture()
+        let context = fixture.store.newContext()
+        var anna = Member(firstName: "Anna", lastName: .ivanova)
+        anna.id = try context.insert(anna)
+        try context.save()
+        #expect(try context.object(with: #require(anna.id))?["lastName"] == "Ivanova")
+        #expect(try fixture.store.newContext().fetch(Member.self) == [anna])
+
+        let boris = try StoreFixture.insertPerson(context, "Boris", "Sidorov")
+        try context.save()
+        let error = #expect(throws: ContextError.self) { try context.fetch(Member.self) }
+        #expect(error?.description == "\(boris.objectID) 'lastName': expected Family, found \"Sidorov\"")
+    }
+
     @Test("inserting and updating records are undo steps of the context")
     func undo() throws {
         let fixture = try StoreFixture()
