@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 import TrellisStore
 
 /// A note of the demo (the `Note` entity) as a value: what the editor edits, the save
@@ -19,5 +20,16 @@ struct Note: ManagedRecord, Codable, Equatable {
         self.body = body
         created = now
         updated = now
+    }
+
+    /// The note as JSON, for a request's parameters (the deleted note an undo puts back).
+    /// Dates are coded exactly (seconds as numbers), so the note comes back as it was.
+    func json() throws -> JSONValue {
+        try JSONValue(jsonData: JSONEncoder().encode(self), source: "a note")
+    }
+
+    /// The note ``json()`` wrote.
+    init(json: JSONValue) throws {
+        self = try JSONDecoder().decode(Note.self, from: json.jsonData())
     }
 }

@@ -98,7 +98,7 @@ struct SaveNote: ControlObject {
     }
 }
 
-/// Deletes the note `id` (BCO); adds `deleted`, its attributes as they were, for the undo.
+/// Deletes the note `id` (BCO); adds `deleted`, the ``Note`` as it was (its JSON), for the undo.
 struct DeleteNote: ControlObject {
     let context: BackgroundContext
 
@@ -107,13 +107,12 @@ struct DeleteNote: ControlObject {
             throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
         }
         let deleted = try await context.perform { context in
-            guard let note = try context.object(with: Note.objectID(uuid)) else { throw NoteError.missing(id) }
-            let attributes = note.entity.attributes.map { ($0.name, note[$0.name].json) }
+            guard let note = try context.record(Note.self, id: Note.objectID(uuid)) else { throw NoteError.missing(id) }
             try context.delete(note)
             try context.save()
-            return JSONValue.object(Dictionary(attributes, uniquingKeysWith: { _, last in last }))
+            return note
         }
-        request.parameters["deleted"] = deleted
+        request.parameters["deleted"] = try deleted.json()
         return .continue
     }
 }
