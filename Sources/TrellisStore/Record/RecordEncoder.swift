@@ -50,7 +50,14 @@ private struct ObjectEncodingContainer<Key: CodingKey>: ObjectKeyedEncoding {
             throw ContextError.unknownKey(entity: object.entityName, key: name)
         }
         let type = object.entity.columnTypes[index]
-        let attribute = try AttributeValueEncoder.attributeValue(of: value, object: object, key: name)
+        let attribute: AttributeValue
+        do {
+            attribute = try AttributeValueEncoder.attributeValue(of: value, object: object, key: name)
+        } catch is EncodingError {
+            // A list or a nested value: name the object, the key and both types.
+            throw ContextError.typeMismatch(object: object.objectID, key: name, expected: type.rawValue,
+                                            found: String(describing: T.self))
+        }
         guard let conformed = attribute.conformed(to: type) else {
             throw ContextError.typeMismatch(object: object.objectID, key: name, expected: type.rawValue,
                                             found: "\(T.self) (\(attribute.kindName))")

@@ -133,6 +133,15 @@ struct ManagedRecordTests {
         #expect(written?.description == "\(id) 'title': expected string, found Int (integer)")
         #expect(throws: ContextError.unknownKey(entity: "Note", key: "titel")) { try context.record(Misspelt.self, id: id) }
         #expect(throws: ContextError.unknownKey(entity: "Note", key: "titel")) { try context.update(Misspelt(id: id)) }
+        struct TitleAsList: ManagedRecord, Codable {
+            static let entityName = "Note"
+            var id: ObjectID?
+            var title: [String]
+        }
+        let list = #expect(throws: ContextError.self) { try context.update(TitleAsList(id: id, title: ["a"])) }
+        #expect(list?.description == "\(id) 'title': expected string, found Array<String>")
+        let listRead = #expect(throws: ContextError.self) { try context.record(TitleAsList.self, id: id) }
+        #expect(listRead?.description == "\(id) 'title': expected Array<String>, found \"Покупки\"")
         #expect(try context.record(NoteRecord.self, id: id)?.title == "Покупки", "a refused write changes nothing")
     }
 
