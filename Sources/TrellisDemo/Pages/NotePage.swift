@@ -5,9 +5,9 @@ import TrellisStore
 /// `/notes/new` and `/notes/:id`: a note's editor.
 ///
 /// Typing changes the note (a ``Note`` record) in the page's own context, unsaved, each
-/// field's run of typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step through them.
-/// Save sends `note.save` through the front controller (validated and saved off the main
-/// thread). Unsaved typing is kept as a draft (``NoteDrafts``) from the first keystroke, so
+/// field's run of typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step
+/// through them. Save sends `note.save` through the front controller (validated and saved
+/// off the main thread). Unsaved typing is kept as a draft (``NoteDrafts``) from the first keystroke, so
 /// leaving the editor loses nothing: the next editor of the note shows it again, until Save
 /// or "Discard changes". Delete asks to be pressed twice.
 ///
