@@ -110,6 +110,20 @@ struct ManagedRecordTests {
         #expect(try notes.records().map(\.title) == ["second", "first"])
     }
 
+    @Test("a table of a typed request's rows gives each row's object id and record")
+    func tableItems() throws {
+        let fixture = try StoreFixture()
+        let context = fixture.store.newContext()
+        var note = NoteRecord(title: "Покупки")
+        note.id = try context.insert(note)
+        try context.save()
+        let source = try FetchedSource(request: RecordRequest<NoteRecord>(), context: context)
+        let item = source.item(at: TableIndexPath(row: 0))
+        #expect(item.objectID == note.id)
+        #expect(try item.record(as: NoteRecord.self) == note)
+        #expect(try item.record(as: PersonRecord.self) == nil, "a row of another entity is not a person")
+    }
+
     @Test("a property whose type does not fit its attribute fails naming the entity, the attribute and both types")
     func mismatch() throws {
         struct TitleAsNumber: ManagedRecord, Codable {
