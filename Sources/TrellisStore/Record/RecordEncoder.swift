@@ -109,6 +109,9 @@ private final class AttributeValueEncoder: Encoder, SingleValueEncodingContainer
     /// value of an attribute type.
     static func attributeValue<T: Encodable>(of value: T, object: ManagedObject, key: String) throws -> AttributeValue {
         if let direct = RecordValue.attributeValue(of: value) { return direct }
+        // An attribute type that still has no attribute value (an integer beyond `Int`)
+        // would only encode itself as itself again.
+        guard !RecordValue.isDirect(T.self) else { throw RecordEncoder.notAttributes(value, of: object) }
         let encoder = AttributeValueEncoder(object: object, key: key)
         try value.encode(to: encoder)
         guard let encoded = encoder.value else { throw RecordEncoder.notAttributes(value, of: object) }

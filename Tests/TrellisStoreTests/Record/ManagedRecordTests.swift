@@ -156,6 +156,14 @@ struct ManagedRecordTests {
         #expect(list?.description == "\(id) 'title': expected string, found Array<String>")
         let listRead = #expect(throws: ContextError.self) { try context.record(TitleAsList.self, id: id) }
         #expect(listRead?.description == "\(id) 'title': expected Array<String>, found \"Покупки\"")
+        struct HugeAge: ManagedRecord, Codable {
+            static let entityName = "Person"
+            var id: ObjectID?
+            var age: UInt64
+        }
+        let person = try StoreFixture.insertPerson(context, "Anna", "Ivanova").objectID
+        let huge = #expect(throws: ContextError.self) { try context.update(HugeAge(id: person, age: .max)) }
+        #expect(huge?.description == "\(person) 'age': expected integer, found UInt64")
         #expect(try context.record(NoteRecord.self, id: id)?.title == "Покупки", "a refused write changes nothing")
     }
 
