@@ -47,25 +47,3 @@ struct FavouriteEntry: Codable {
     let index: Int
     let name: String
 }
-
-/// A person of the demo's People page (the Person entity of the Core Data chapter): the
-/// samples the store is seeded with on first run.
-public struct Person: Codable, Sendable, Hashable {
-    public var firstName: String
-    public var lastName: String
-    public var age: Int
-
-    public init(firstName: String, lastName: String, age: Int) {
-        self.firstName = firstName
-        self.lastName = lastName
-        self.age = age
-    }
-
-    public static let samples = [
-        Person(firstName: "Анна", lastName: "Ахматова", age: 76),
-        Person(firstName: "Ada", lastName: "Lovelace", age: 36),
-        Person(firstName: "Фёдор", lastName: "Достоевский", age: 59),
-        Person(firstName: "Grace", lastName: "Hopper", age: 85),
-        Person(firstName: "Лев", lastName: "Толстой", age: 82),
-    ]
-}

@@ -12,13 +12,8 @@ public enum DemoStore {
         let model = try ManagedObjectModel(contentsOf: dataDirectory.appendingPathComponent("model.json"))
         let store = try PersistentStore(url: url ?? PersistentStore.defaultURL(), model: model, bus: bus)
         let context = store.newContext()
-        if try context.count(for: FetchRequest(entityName: "Person")) == 0 {
-            for person in Person.samples {
-                let object = try context.insert("Person")
-                object["firstName"] = .string(person.firstName)
-                object["lastName"] = .string(person.lastName)
-                object["age"] = .integer(person.age)
-            }
+        if try context.count(for: RecordRequest<Person>()) == 0 {
+            for person in Person.samples { try context.insert(person) }
             try context.save()
         }
         return store

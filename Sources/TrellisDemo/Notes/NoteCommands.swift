@@ -76,28 +76,29 @@ struct SaveNote: ControlObject {
         let title = request.parameters["title"]?.stringValue ?? ""
         let body = request.parameters["body"]?.stringValue ?? ""
         let saved = try await context.perform { context in
-            let note: ManagedObject
+            let now = Date()
+            let noteID: ObjectID
             if let id {
-                guard let uuid = UUID(uuidString: id), let existing = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else {
+                guard let uuid = UUID(uuidString: id), var note = try context.record(Note.self, id: Note.objectID(uuid)) else {
                     throw NoteError.missing(id)
                 }
-                note = existing
+                note.title = title
+                note.body = body
+                note.updated = now
+                try context.update(note)
+                noteID = Note.objectID(uuid)
             } else {
-                note = try context.insert("Note")
-                note["created"] = .date(Date())
+                noteID = try context.insert(Note(title: title, body: body, now: now))
             }
-            note["title"] = .string(title)
-            note["body"] = .string(body)
-            note["updated"] = .date(Date())
             try context.save()
-            return note.objectID.uuid.uuidString
+            return noteID.uuid.uuidString
         }
         request.parameters["note"] = .string(saved)
         return .continue
     }
 }
 
-/// Deletes the note `id` (BCO); adds `deleted`, its attributes as they were, for the undo.
+/// Deletes the note `id` (BCO); adds `deleted`, the ``Note`` as it was (its JSON), for the undo.
 struct DeleteNote: ControlObject {
     let context: BackgroundContext
 
@@ -106,13 +107,12 @@ struct DeleteNote: ControlObject {
             throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
         }
         let deleted = try await context.perform { context in
-            guard let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else { throw NoteError.missing(id) }
-            let attributes = note.entity.attributes.map { ($0.name, note[$0.name].json) }
+            guard let note = try context.record(Note.self, id: Note.objectID(uuid)) else { throw NoteError.missing(id) }
             try context.delete(note)
             try context.save()
-            return JSONValue.object(Dictionary(attributes, uniquingKeysWith: { _, last in last }))
+            return note
         }
-        request.parameters["deleted"] = deleted
+        request.parameters["deleted"] = try deleted.json()
         return .continue
     }
 }

@@ -29,16 +29,14 @@ struct RestoreNote: ControlObject {
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         guard let id = request.parameters["id"]?.stringValue, let uuid = UUID(uuidString: id),
-              let deleted = request.parameters["deleted"]?.objectValue else {
+              let deleted = request.parameters["deleted"] else {
             throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
         }
-        try await context.perform { context in
+        var note = try Note(json: deleted)
+        note.id = Note.objectID(uuid)
+        try await context.perform { [note] context in
             do {
-                let note = try context.insert("Note", id: uuid)
-                for attribute in note.entity.attributes {
-                    guard let json = deleted[attribute.name], let value = AttributeValue(json: json, as: attribute.type) else { continue }
-                    try note.setValue(value, forKey: attribute.name)
-                }
+                try context.insert(note)
                 try context.save()
             } catch {
                 context.rollback()

@@ -42,7 +42,7 @@ final class ConflictsPage: PageController {
         do {
             let context = store.newContext()
             rows.replace(all: try sync.conflicts().map { conflict in
-                Row(conflict: conflict, title: try context.object(with: conflict.original)?["title"].stringValue ?? "")
+                Row(conflict: conflict, title: try context.record(Note.self, id: conflict.original)?.title ?? "")
             })
         } catch {
             message = tr("The conflicts cannot be read: %@", String(describing: error))
@@ -58,18 +58,18 @@ final class ConflictPage: PageController {
         super.init(values: values, shell: shell)
         title = tr("Conflict")
         guard let sync = shell.resolve(EntitySync.self), let store = shell.resolve(StoreBox.self)?.store,
-              let id = values.parameters["id"].flatMap(UUID.init(uuidString:)),
+              let id = try? values.parameter("id", as: UUID.self),
               let conflict = try? sync.conflicts().first(where: { $0.original.uuid == id })
         else {
             content = .text(tr("There is no such conflict (it may have been dismissed)."))
             return
         }
         let context = store.newContext()
-        let original = try? context.object(with: conflict.original)
-        let copy = try? conflict.copy.flatMap { try context.object(with: $0) }
-        func text(_ note: ManagedObject?) -> String {
+        let original = try? context.record(Note.self, id: conflict.original)
+        let copy = try? conflict.copy.flatMap { try context.record(Note.self, id: $0) }
+        func text(_ note: Note?) -> String {
             guard let note else { return tr("(deleted since)") }
-            return "\(note["title"].stringValue ?? "")\n\(note["body"].stringValue ?? "")"
+            return "\(note.title)\n\(note.body)"
         }
         var actions: [Form.Action] = [.init(id: "server", label: tr("Open the server's version"))]
         if conflict.copy != nil { actions.append(.init(id: "copy", label: tr("Open your version"))) }

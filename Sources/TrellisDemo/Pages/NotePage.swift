@@ -4,10 +4,10 @@ import TrellisStore
 
 /// `/notes/new` and `/notes/:id`: a note's editor.
 ///
-/// Typing changes a managed object in the page's own context, unsaved, each field's run of
-/// typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step through them.
-/// Save sends `note.save` through the front controller (validated and saved off the main
-/// thread). Unsaved typing is kept as a draft (``NoteDrafts``) from the first keystroke, so
+/// Typing changes the note (a ``Note`` record) in the page's own context, unsaved, each
+/// field's run of typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step
+/// through them. Save sends `note.save` through the front controller (validated and saved
+/// off the main thread). Unsaved typing is kept as a draft (``NoteDrafts``) from the first keystroke, so
 /// leaving the editor loses nothing: the next editor of the note shows it again, until Save
 /// or "Discard changes". Delete asks to be pressed twice.
 ///
@@ -15,9 +15,11 @@ import TrellisStore
 /// each field the user has not changed takes the new value; a field being edited keeps
 /// what was typed, and the page says so.
 final class NotePage: PageController {
-    private static let fields = ["title", "body"]
+    /// The form's fields and the note's properties they edit.
+    private static let fields: KeyValuePairs<String, WritableKeyPath<Note, String>> = ["title": \.title, "body": \.body]
     private var context: ManagedObjectContext?
-    private var note: ManagedObject?
+    /// The note as edited (unsaved), as the context has it.
+    private var note: Note?
     private var form: Form?
     private var fieldBeingTyped: String?
     /// The saved values the fields started from (or last took from the store).
@@ -39,15 +41,17 @@ final class NotePage: PageController {
         do {
             if let id {
                 let uuid = try values.parameter("id", as: UUID.self)
-                guard let note = try context.object(with: ObjectID(entityName: "Note", uuid: uuid)) else {
+                guard let note = try context.record(Note.self, id: Note.objectID(uuid)) else {
                     title = tr("Unknown note")
                     content = .text(tr("There is no note %@.", id))
                     return
                 }
                 self.note = note
-                title = note["title"].stringValue ?? tr("Note")
+                title = note.title
             } else {
-                note = try context.insert("Note")
+                var note = Note()
+                note.id = try context.insert(note)
+                self.note = note
                 title = tr("New note")
             }
             context.removeAllUndoActions()
@@ -63,8 +67,8 @@ final class NotePage: PageController {
         var actions: [Form.Action] = [.init(id: "save", label: tr("Save")), .init(id: "discard", label: tr("Discard changes"))]
         if id != nil { actions.append(.init(id: "delete", label: tr("Delete"), isDestructive: true)) }
         let form = Form(fields: [
-            .init(id: "title", label: tr("Title"), value: note?["title"].stringValue ?? ""),
-            .init(id: "body", label: tr("Text"), style: .multiline, value: note?["body"].stringValue ?? ""),
+            .init(id: "title", label: tr("Title"), value: note?.title ?? ""),
+            .init(id: "body", label: tr("Text"), style: .multiline, value: note?.body ?? ""),
         ], actions: actions)
         form.onEdit = { [weak self] id, value in self?.userTyped(id, value) }
         form.onAction = { [weak self] action, form in self?.pressed(action, form) }
@@ -73,8 +77,8 @@ final class NotePage: PageController {
         content = .form(form)
         drafts = shell.resolve(NoteDrafts.self)
         if let draft = drafts?.draft(for: draftKey), draft != loaded { restore(draft) }
-        if let note {
-            let id = note.objectID.uuid.uuidString
+        if let noteID = note?.id {
+            let id = noteID.uuid.uuidString
             shell.bus.watchOnMainActor("store:did-save", from: store, owner: self) { page, event in
                 if event.data["updated"]?["Note"]?.arrayValue?.contains(.string(id)) == true {
                     page.noteChangedElsewhere(store: store)
@@ -87,11 +91,11 @@ final class NotePage: PageController {
 
     /// Takes the saved values into the fields the user has not changed.
     private func noteChangedElsewhere(store: PersistentStore) {
-        guard let form, let note, let saved = try? store.newContext().object(with: note.objectID) else { return }
+        guard let form, let id = note?.id, let saved = try? store.newContext().record(Note.self, id: id) else { return }
         var taken: [String: String] = [:]
         var keptTyping = false
-        for field in Self.fields {
-            let value = saved[field].stringValue ?? ""
+        for (field, property) in Self.fields {
+            let value = saved[keyPath: property]
             guard value != loaded[field] else { continue }
             if form[field] == loaded[field] {
                 taken[field] = value
@@ -103,7 +107,7 @@ final class NotePage: PageController {
         if !taken.isEmpty {
             // Not an edit of the user's: nothing to undo.
             context?.isUndoRegistrationEnabled = false
-            for (field, value) in taken { note[field] = .string(value) }
+            edit(taken)
             context?.isUndoRegistrationEnabled = true
             form.setValues(taken)
             if let newTitle = taken["title"] { title = newTitle }
@@ -113,21 +117,21 @@ final class NotePage: PageController {
 
     /// Records typing in the context: consecutive typing in one field is one undo group.
     private func userTyped(_ field: String, _ value: String) {
-        guard let context, let note else { return }
+        guard let context else { return }
         if fieldBeingTyped != field {
             if fieldBeingTyped != nil { context.endUndoGroup() }
             context.beginUndoGroup(named: "Typing")
             fieldBeingTyped = field
         }
-        note[field] = .string(value)
+        edit([field: value])
         deleteArmed = false
         if let form { form.values == loaded ? drafts?.discard(draftKey) : drafts?.keep(form.values, for: draftKey) }
     }
 
     /// Puts a kept draft back into the fields (and the unsaved note), and says so.
     private func restore(_ draft: [String: String]) {
-        let values = draft.filter { Self.fields.contains($0.key) }
-        for (field, value) in values { note?[field] = .string(value) }
+        let values = draft.filter { field, _ in Self.fields.contains { $0.key == field } }
+        edit(values)
         form?.setValues(values)
         message = tr("Your unsaved changes are back. Save keeps them; Discard changes drops them.")
     }
@@ -179,8 +183,20 @@ final class NotePage: PageController {
     }
 
     private func showValues() {
-        guard let note else { return }
-        form?.setValues(["title": note["title"].stringValue ?? "", "body": note["body"].stringValue ?? ""])
+        guard let context, let id = note?.id, let note = try? context.record(Note.self, id: id) else { return }
+        self.note = note
+        form?.setValues(Dictionary(uniqueKeysWithValues: Self.fields.map { ($0.key, note[keyPath: $0.value]) }))
+    }
+
+    /// Writes fields' values into the note, in the context (tracked and undoable unless
+    /// undo registration is off).
+    private func edit(_ values: [String: String]) {
+        guard let context, var note else { return }
+        for (field, property) in Self.fields { if let value = values[field] { note[keyPath: property] = value } }
+        // The note is this context's own object (read or inserted above), and its fields are
+        // strings: writing it cannot fail.
+        try? context.update(note)
+        self.note = note
     }
 
     /// The save went through: forget the unsaved copy and its draft.
@@ -195,7 +211,7 @@ final class NotePage: PageController {
         drafts?.discard(draftKey)
         form?.setValues(loaded)
         context?.isUndoRegistrationEnabled = false
-        if let note { for field in Self.fields { note[field] = .string(loaded[field] ?? "") } }
+        edit(loaded)
         context?.isUndoRegistrationEnabled = true
         context?.removeAllUndoActions()
     }

@@ -20,11 +20,10 @@ final class NotesPage: PageController {
             return
         }
         do {
-            let request = FetchRequest(entityName: "Note", sortKeys: [SortKey("updated", ascending: false)])
+            let request = RecordRequest<Note>(sortKeys: [.descending("updated")])
             let source = try FetchedSource(request: request, context: store.newContext())
-            let callbacks = StandardCallbacks(route: { item in
-                "/notes/\((item.value(as: ManagedObject.self)?.objectID.uuid.uuidString) ?? "")"
-            }, navigate: { [weak shell] path in try? shell?.navigate(to: path) })
+            let callbacks = StandardCallbacks(route: { item in "/notes/\(item.objectID?.uuid.uuidString ?? "")" },
+                                              navigate: { [weak shell] path in try? shell?.navigate(to: path) })
             let notes = TableContainer.records(source, keys: ["title", "body"], callbacks: callbacks)
             notes.emptyText = tr("No notes yet. Press + or Ctrl+N to write one.")
             content = .table(notes)

@@ -13,7 +13,7 @@ final class PeoplePage: PageController {
             return
         }
         do {
-            let request = FetchRequest(entityName: "Person", sortKeys: [SortKey("lastName"), SortKey("firstName")])
+            let request = RecordRequest<Person>(sortKeys: [.ascending("lastName"), .ascending("firstName")])
             let source = try FetchedSource(request: request, context: store.newContext())
             content = .table(TableContainer.records(source, columns: [
                 TableColumn(key: "firstName", title: tr("First name")),

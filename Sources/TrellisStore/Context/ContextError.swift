@@ -21,6 +21,10 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
     case duplicateID(ObjectID)
     /// A fetch request's limit, offset or batch size is negative.
     case invalidFetchRequest(entity: String, reason: String)
+    /// A record without an id was updated or deleted: it was never inserted.
+    case recordNotInserted(entity: String)
+    /// There is no object with this id (it was deleted, or never saved).
+    case noObject(ObjectID)
 
     public var description: String {
         switch self {
@@ -48,6 +52,10 @@ public enum ContextError: Error, CustomStringConvertible, Equatable {
             return "the context already has an object \(id)"
         case .invalidFetchRequest(let entity, let reason):
             return "fetch request for \(entity): \(reason)"
+        case .recordNotInserted(let entity):
+            return "a \(entity) record without an id cannot be updated or deleted: insert it first"
+        case .noObject(let id):
+            return "there is no object \(id) (it may have been deleted)"
         }
     }
 }

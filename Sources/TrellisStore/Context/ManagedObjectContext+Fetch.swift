@@ -22,14 +22,6 @@ extension ManagedObjectContext {
         }
     }
 
-    /// Fetches objects of a record type and reads them as records.
-    public func fetch<Record: ManagedRecord>(_ type: Record.Type, predicate: FetchPredicate? = nil,
-                                             sortKeys: [SortKey] = [], limit: Int? = nil) throws -> [Record]
-    {
-        let request = FetchRequest(entityName: Record.entityName, predicate: predicate, sortKeys: sortKeys, limit: limit)
-        return try fetch(request).map(Record.init(from:))
-    }
-
     /// The saved objects on the to-many side of a relationship: `fetchRelated(person, "notes")`
     /// returns the notes whose `author` is `person`.
     public func fetchRelated(_ object: ManagedObject, _ key: String, sortKeys: [SortKey] = []) throws -> [ManagedObject] {

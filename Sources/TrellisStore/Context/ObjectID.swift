@@ -40,3 +40,22 @@ public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible 
         (lhs.entityName, lhs.uuid.uuidString) < (rhs.entityName, rhs.uuid.uuidString)
     }
 }
+
+/// An id is coded as its text form, `Entity/UUID` (a record's `id` in JSON, say).
+extension ObjectID: Codable {
+    /// Reads the text form; a text that is not `Entity/UUID` is a `DecodingError`.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        let text = try container.decode(String.self)
+        guard let id = ObjectID(text) else {
+            throw DecodingError.dataCorruptedError(in: container, debugDescription: "'\(text)' is not an object id (Entity/UUID)")
+        }
+        self = id
+    }
+
+    /// Writes the text form.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(description)
+    }
+}

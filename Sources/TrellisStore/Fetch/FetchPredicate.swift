@@ -76,7 +76,8 @@ public struct SortKey: Sendable, Hashable {
 /// ```
 ///
 /// Objects are always ordered completely: ties (and a request with no sort keys) are
-/// broken by object id, in the direction of the last sort key.
+/// broken by object id, in the direction of the last sort key. For a `Codable` struct of an
+/// entity, ``RecordRequest`` is the typed form (`RecordRequest<Note>(sortKeys: …)`).
 public struct FetchRequest: Sendable, Hashable {
     /// The entity fetched.
     public var entityName: String

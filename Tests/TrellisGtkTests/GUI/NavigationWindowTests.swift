@@ -61,6 +61,16 @@ final class NavigationWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testANoteLinkWhoseIdIsNotAUUIDSaysWhyTheNoteCannotOpen() throws {
+        let app = try AppDriver(arguments: ["/notes/5"])
+        let screen = try app.send("dump")
+        XCTAssertEqual(screen["path"], "/notes/5")
+        XCTAssertEqual(screen["title"], "Unknown note")
+        XCTAssertEqual(screen["text"], #""/notes/5": parameter "id" of /notes/:id is "5", which is not a UUID"#)
+        try app.screenshot("note-id-not-a-uuid")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testKeyboardAcceleratorsAreBound() throws {
         let app = try AppDriver()
         XCTAssertEqual(try app.send("accels win.back")["accels"], ["<Alt>Left", "Escape"])

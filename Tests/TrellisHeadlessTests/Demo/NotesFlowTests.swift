@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisStore
 import TrellisTesting
 
 /// Notes: edited in a form, validated and saved through the front controller, listed live from
@@ -48,6 +49,33 @@ struct NotesFlowTests {
         #expect(first.message == "A note needs a title.")
         #expect(second.message == nil)
         #expect(screen.page === second, "the window stays on the page the user opened")
+    }
+
+    @Test("a save tells the editor that sent it, not the note the user opened before it finished")
+    func saveReachesItsEditor() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        let store = try #require(shell.resolve(StoreBox.self)?.store)
+        let context = store.newContext()
+        func insert(_ title: String) throws -> ObjectID {
+            try context.insert("Note", values: ["title": .string(title), "created": .date(Date()), "updated": .date(Date())]).objectID
+        }
+        let (a, b) = (try insert("A"), try insert("B"))
+        try context.save()
+
+        try shell.navigate(to: "/notes/\(a.uuid)")
+        let editorA = try #require(screen.page)
+        try screen.fill("title", with: "A, edited")
+        try screen.press("save")
+        try shell.navigate(to: "/notes/\(b.uuid)")  // before the request's objects run
+        let editorB = try #require(screen.page)
+        try screen.fill("title", with: "B, being typed")
+        try await screen.settle()
+
+        #expect(!editorA.canUndo, "A's editor was told: its typing is saved and forgotten")
+        #expect(editorB.canUndo, "B's editor keeps its typing")
+        #expect(screen.page === editorB && screen.form?["title"] == "B, being typed",
+                "the window stays on B instead of going back to the list")
+        #expect(try store.newContext().object(with: a)?["title"] == "A, edited")
     }
 
     @Test("a title over 200 characters is rejected naming the limit")

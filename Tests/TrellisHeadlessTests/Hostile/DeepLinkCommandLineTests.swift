@@ -100,12 +100,7 @@ final class AppSandbox: Sendable {
         let model = try ManagedObjectModel(contentsOf: Self.dataDirectory.appendingPathComponent("model.json"))
         let store = try PersistentStore(url: storeURL, model: model)
         let context = store.newContext()
-        for person in Person.samples {
-            let object = try context.insert("Person")
-            object["firstName"] = .string(person.firstName)
-            object["lastName"] = .string(person.lastName)
-            object["age"] = .integer(person.age)
-        }
+        for person in Person.samples { try context.insert(person) }
         let note = try context.insert("Note")
         note["title"] = "x'); DROP TABLE Note; --"
         note["body"] = "keep me"

@@ -99,10 +99,11 @@ struct ManagedObjectContextTests {
         #expect(note["body"] == "Text")
     }
 
-    @Test("typed records insert and fetch through their entity")
+    @Test("records with a hand-written mapping insert and fetch through their entity")
     func records() throws {
         struct PersonRecord: ManagedRecord, Equatable {
             static let entityName = "Person"
+            var id: ObjectID?
             var firstName: String
             var lastName: String
             var age: Int?
@@ -114,6 +115,7 @@ struct ManagedObjectContextTests {
             }
 
             init(from object: ManagedObject) throws {
+                id = object.objectID
                 firstName = try object.get("firstName")
                 lastName = try object.get("lastName")
                 age = try object.get("age")
@@ -131,8 +133,8 @@ struct ManagedObjectContextTests {
         try context.insert(PersonRecord(firstName: "Anna", lastName: "Ivanova", age: 30))
         try context.save()
         let people = try context.fetch(PersonRecord.self, sortKeys: [.ascending("lastName")])
-        #expect(people == [PersonRecord(firstName: "Anna", lastName: "Ivanova", age: 30),
-                           PersonRecord(firstName: "Vera", lastName: "Sidorova", age: nil)])
+        #expect(people.map(\.firstName) == ["Anna", "Vera"] && people.map(\.age) == [30, nil])
+        #expect(people.allSatisfy { $0.id?.entityName == "Person" })
     }
 
     @Test("a person has many notes; deleting the person nullifies the notes' author")
