@@ -36,11 +36,11 @@ final class DesktopWindowTests: XCTestCase {
 
     func testTheWindowOpensOnTheHubWithNoBackArrow() throws {
         let app = try AppDriver(path: nil)
-        let screen = try app.dump { $0["count"] == 6 }
+        let screen = try app.dump { $0["count"] == 7 }
         XCTAssertEqual(screen["path"], "/")
         XCTAssertEqual(screen["back"], false, "no Back arrow on the first screen")
         XCTAssertEqual(screen["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue },
-                       ["Catalog", "Favourites", "Notes", "People", "Plugins", "Event log"])
+                       ["Catalog", "Favourites", "Notes", "Notes per day", "People", "Plugins", "Event log"])
         try app.screenshot("hub-first")
         XCTAssertEqual(app.finish(), 0)
     }
