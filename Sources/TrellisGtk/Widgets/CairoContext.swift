@@ -15,7 +15,12 @@ public struct CairoContext: ~Copyable {
     /// The `cairo_t *`, owned by GTK for the duration of one draw.
     private let context: OpaquePointer
 
-    init(_ context: OpaquePointer) { self.context = context }
+    /// Wraps the context GTK passes to a draw function; text is written in the sans-serif
+    /// face the interface uses (cairo's own default is serif).
+    init(_ context: OpaquePointer) {
+        self.context = context
+        cairo_select_font_face(context, "sans-serif", CAIRO_FONT_SLANT_NORMAL, CAIRO_FONT_WEIGHT_NORMAL)
+    }
 
     /// The colour of what is filled, stroked or written next.
     public func setColor(_ color: Color) {
