@@ -8,17 +8,11 @@ final class NotesPerDayPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = tr("Notes per day")
-        guard let store = shell.resolve(StoreBox.self)?.store else {
-            content = .text(tr("No store is open."))
-            return
-        }
-        do {
+        content = storeContent(failure: { tr("The notes cannot be read: %@", $0) }) { store in
             let perDay = try NotesPerDay(context: store.newContext())
             let custom = CustomContent(perDay)
             perDay.onChange = { [weak custom] in custom?.modelChanged() }
-            content = .custom(custom)
-        } catch {
-            content = .text(tr("The notes cannot be read: %@", String(describing: error)))
+            return .custom(custom)
         }
     }
 }
