@@ -14,7 +14,9 @@ import TrellisStore
 public final class NotesPerDay: CustomContentModel {
     /// One day with notes: its date (`yyyy-MM-dd`, local time) and how many were written.
     public struct Day: Sendable, Equatable {
+        /// The day, `yyyy-MM-dd` in local time.
         public let date: String
+        /// How many notes were written that day.
         public let count: Int
     }
 

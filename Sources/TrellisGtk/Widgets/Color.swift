@@ -5,8 +5,11 @@
 /// let faint = blue.withAlpha(0.3)
 /// ```
 public struct Color: Sendable, Equatable {
+    /// The red component, 0…1.
     public var red: Double
+    /// The green component, 0…1.
     public var green: Double
+    /// The blue component, 0…1.
     public var blue: Double
     /// Opacity: 0 transparent, 1 opaque.
     public var alpha: Double
