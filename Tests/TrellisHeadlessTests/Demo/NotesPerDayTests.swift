@@ -57,4 +57,22 @@ struct NotesPerDayTests {
         #expect(changes == 2, "one change per save, the same page's model followed it")
         token.cancel()
     }
+
+    @Test("notes of several days: a line per day, oldest first, each bar scaled to the busiest day")
+    func severalDays() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes-per-day")
+        let custom = try #require(screen.custom)
+        let store = try #require(shell.resolve(StoreBox.self)?.store)
+        let context = store.newContext()
+        let noon = { (day: Int) in DateComponents(calendar: Calendar.current, year: 2026, month: 11, day: day, hour: 12).date! }
+        for (index, day) in [20, 22, 20, 20].enumerated() {
+            _ = try context.insert("Note", values: ["title": .string("Заметка \(index)"), "created": .date(noon(day)),
+                                                    "updated": .date(noon(day))])
+        }
+        try context.save()
+        #expect(await eventually { custom.textLines.count == 2 })
+        #expect(custom.textLines == ["2026-11-20 \(String(repeating: "▇", count: 20)) 3",
+                                     "2026-11-22 \(String(repeating: "▇", count: 7)) 1"])
+    }
 }
