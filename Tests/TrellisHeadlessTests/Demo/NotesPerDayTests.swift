@@ -33,11 +33,8 @@ struct NotesPerDayTests {
         try shell.navigate(to: "/")
         try screen.click(text: "Notes per day")
         #expect(screen.page?.values.path == "/notes-per-day")
-        #expect(screen.render() == """
-            < Notes per day
-            ===============
-            No notes yet.
-            """)
+        #expect(screen.render().split(separator: "\n").prefix(3) == ["< Notes per day", "===============", "No notes yet."],
+                "\(screen.render())")
     }
 
     @Test("saved notes show as a bar per day, the busiest day 20 blocks long, while the page stays open")
@@ -53,7 +50,8 @@ struct NotesPerDayTests {
         try await screen.settle()
         #expect(screen.custom === custom, "the same page, kept under the editor and the list")
         #expect(custom.textLines == ["\(today) \(String(repeating: "▇", count: 20)) 2"])
-        #expect(screen.render().hasSuffix("\n\(today) ▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇ 2"), "\(screen.render())")
+        // The header, its rule, the chart's line (then perhaps a plugin's status line).
+        #expect(screen.render().split(separator: "\n").dropFirst(2).first == "\(today) ▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇▇ 2", "\(screen.render())")
         #expect(changes == 2, "one change per save, the same page's model followed it")
         token.cancel()
     }
