@@ -2,7 +2,7 @@ import TrellisCore
 
 /// Builds and updates the widget that shows a page's custom content in the window — the idea
 /// of swift-cross-ui's `GtkWidgetRepresentable`: make the widget once, update it each time the
-/// model changes (``CustomContent/modelChanged()``). Register one per model type with
+/// model changes (`CustomContent.modelChanged()`). Register one per model type with
 /// ``GtkFrontend/register(_:)``, before navigating to a page that shows such a model.
 ///
 /// ```swift
@@ -24,7 +24,7 @@ import TrellisCore
 /// frontend.register(TemperatureChart())
 /// ```
 ///
-/// The window also gives the widget the model's ``CustomContentModel/textLines`` as its
+/// The window also gives the widget the model's `CustomContentModel.textLines` as its
 /// accessible description, so a screen reader reads what the drawing shows.
 @MainActor
 public protocol GtkContentRenderer {
