@@ -60,14 +60,19 @@ trellis_require_json_server() {
   }
 }
 
-# Compiles the translations (data/po/<lang>.po, languages in data/po/LINGUAS) to
-# .build/locale/<lang>/LC_MESSAGES/trellis.mo, where a SwiftPM build of `trellis` finds them
-# (`meson install` puts them under the prefix instead).
+# Compiles the translations, one gettext domain per folder: Trellis's own strings
+# (data/po/<lang>.po, languages in data/po/LINGUAS) to .build/locale/<lang>/LC_MESSAGES/trellis.mo,
+# the demo app's (data/po-demo, its domain its application id) to io.github.trellis.Demo.mo,
+# where a SwiftPM build of `trellis` finds them (`meson install` puts them under the prefix instead).
 trellis_compile_translations() {
-  local lang
-  for lang in $(grep -v '^#' data/po/LINGUAS); do
-    mkdir -p ".build/locale/$lang/LC_MESSAGES"
-    msgfmt --check -o ".build/locale/$lang/LC_MESSAGES/trellis.mo" "data/po/$lang.po"
+  local lang folder domain
+  for folder in data/po:trellis data/po-demo:io.github.trellis.Demo; do
+    domain="${folder#*:}"
+    folder="${folder%%:*}"
+    for lang in $(grep -v '^#' "$folder/LINGUAS"); do
+      mkdir -p ".build/locale/$lang/LC_MESSAGES"
+      msgfmt --check -o ".build/locale/$lang/LC_MESSAGES/$domain.mo" "$folder/$lang.po"
+    done
   done
 }
 

@@ -21,6 +21,7 @@ public enum DemoApp {
         ("/people", PeoplePage.self, true),
         ("/notes", NotesPage.self, true),
         ("/notes/new", NotePage.self, true),
+        ("/notes-per-day", NotesPerDayPage.self, true),
         ("/notes/:id", NotePage.self, true),
         ("/trash", TrashPage.self, true),
         ("/trash/:id", TrashedNotePage.self, true),
@@ -35,7 +36,7 @@ public enum DemoApp {
     /// primary menu's places.
     public static var sections: [(title: String, path: String)] {
         [(tr("Catalog"), "/catalog"), (tr("Favourites"), "/favourites"), (tr("Notes"), "/notes"),
-         (tr("People"), "/people"), (tr("Plugins"), "/plugins"), (tr("Event log"), "/events")]
+         (tr("Notes per day"), "/notes-per-day"), (tr("People"), "/people"), (tr("Plugins"), "/plugins"), (tr("Event log"), "/events")]
     }
 
     /// Registers the demo's routes and state on `shell`.

@@ -27,6 +27,8 @@ public final class HeadlessFrontend: Frontend {
     /// Every push and pop, in order (`push /catalog`, `pop /catalog/5`), for tests.
     public private(set) var history: [String] = []
     var tables: [ObjectIdentifier: HeadlessTableView] = [:]
+    /// The custom content each page shows, followed while the page is on the stack.
+    private var customObservations: [ObjectIdentifier: (content: CustomContent, token: ObservationToken)] = [:]
     /// How often the screen changed (pages pushed, popped or changed, the status line), for
     /// ``settle(maximumRounds:timeout:)``.
     private(set) var screenChanges = 0
@@ -54,6 +56,7 @@ public final class HeadlessFrontend: Frontend {
         history.append("pop \(page.values.path)")
         screenChanges += 1
         tables[ObjectIdentifier(page)] = nil
+        customObservations[ObjectIdentifier(page)] = nil
     }
 
     public func pageDidChange(_ page: PageController) {
@@ -62,12 +65,22 @@ public final class HeadlessFrontend: Frontend {
     }
 
     private func attach(_ page: PageController) {
+        let id = ObjectIdentifier(page)
         if case .table(let container) = page.content {
-            if tables[ObjectIdentifier(page)]?.container !== container {
-                tables[ObjectIdentifier(page)] = HeadlessTableView(container: container)
+            if tables[id]?.container !== container {
+                tables[id] = HeadlessTableView(container: container)
             }
         } else {
-            tables[ObjectIdentifier(page)] = nil
+            tables[id] = nil
+        }
+        if case .custom(let custom) = page.content {
+            if customObservations[id]?.content !== custom {
+                // A change of the model changes the rendering: `settle()` waits for it.
+                let token = custom.onModelChanged { [weak self] in self?.screenChanges += 1 }
+                customObservations[id] = (custom, token)
+            }
+        } else {
+            customObservations[id] = nil
         }
     }
 
@@ -82,6 +95,12 @@ public final class HeadlessFrontend: Frontend {
     /// The form of the page on top, if it shows one.
     public var form: Form? {
         if case .form(let form)? = page?.content { return form }
+        return nil
+    }
+
+    /// The custom content of the page on top, if it shows some.
+    public var custom: CustomContent? {
+        if case .custom(let custom)? = page?.content { return custom }
         return nil
     }
 
@@ -126,6 +145,8 @@ public final class HeadlessFrontend: Frontend {
             if !form.actions.isEmpty { lines.append(form.actions.map { "(\($0.label))" }.joined(separator: " ")) }
         case .text(let text):
             lines.append(text)
+        case .custom(let custom):
+            lines += custom.textLines
         }
         if let notice { lines.append("[\(notice.text)\(notice.undoLabel.map { " · (\($0))" } ?? "")]") }
         if let status { lines.append("-- \(status)") }

@@ -51,6 +51,7 @@ final class DemoWindowApp {
         }
         let frontend = GtkFrontend(shell: shell, application: app)
         self.frontend = frontend
+        frontend.register(NotesPerDayChart())
         installDesktopIntegration(on: frontend)
         do {
             try shell.navigate(to: "/")

@@ -62,7 +62,8 @@ struct ShellOptions: ParsableArguments {
     func beginShell(logLevel: Logger.Level = .notice) -> (Shell, PluginHost) {
         Self.bootstrapLogging(logLevel)
         // setlocale is not thread-safe: done here, before any other thread starts.
-        Localization.setUp(localeDirectory: Resources.localeDirectory())
+        // The demo's strings are in its own domain, its application id; Trellis's in `trellis`.
+        Localization.setUp(localeDirectory: Resources.localeDirectory(), applicationID: DemoWindowApp.applicationID)
         let shell = Shell()
         return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories + pluginsInDevelopment))
     }

@@ -5,11 +5,17 @@ import Glibc
 #endif
 
 /// User-interface translations through GNU gettext (libc's `dgettext`), with English source
-/// strings: every string shown to people is written in English and wrapped in `tr(_:)`;
-/// the catalogues live in `data/po/` (`ru.po`), compiled to `<locale>/<lang>/LC_MESSAGES/trellis.mo`.
+/// strings: every string shown to people is written in English and wrapped in `tr(_:)`.
+///
+/// Two catalogues, two gettext domains: Trellis's own strings (the window's Back and Search,
+/// the plugin pages) are in the ``domain`` `trellis` (`data/po/`), an app's strings in the
+/// app's own ``appDomain``, its application id by default (the demo's are in `data/po-demo/`,
+/// compiled to `<locale>/<lang>/LC_MESSAGES/io.github.trellis.Demo.mo`). `tr(_:)` looks in the
+/// app's catalogue first, then in Trellis's, so an app may also re-word a Trellis string.
 ///
 /// ```swift
-/// Localization.setUp(localeDirectory: URL(fileURLWithPath: "/usr/share/locale"))
+/// Localization.setUp(localeDirectory: URL(fileURLWithPath: "/usr/share/locale"),
+///                    applicationID: "org.example.Notes")   // the app's strings: org.example.Notes.mo
 /// title = tr("Catalog")                                   // "Каталог" under LANGUAGE=ru
 /// content = .text(tr("There is no genre number %@", id))  // arguments replace %@ in order
 /// ```
@@ -19,17 +25,29 @@ import Glibc
 /// `LANGUAGE` is, messages use the always-present `C.UTF-8` locale and `LANGUAGE` applies —
 /// `LANGUAGE=ru trellis` shows Russian even in a bare container.
 public enum Localization {
-    /// The gettext domain of every Trellis string (framework and demo).
+    /// The gettext domain of Trellis's own strings.
     public static let domain = "trellis"
 
+    /// The app's gettext domain, set by ``setUp(localeDirectory:applicationID:appDomain:category:)``;
+    /// `nil` until then (strings are looked up in ``domain`` only).
+    public static var appDomain: String? { appDomainState.withLock { $0 } }
+    private static let appDomainState = LockedState<String?>(nil)
+
     /// Sets the locale of `category` (`LC_MESSAGES` by default, `LC_ALL` for a GTK program)
-    /// from the environment, then binds ``domain`` to `localeDirectory` in UTF-8. Without a
-    /// directory, strings stay English (unless a system-wide catalogue exists).
-    public static func setUp(localeDirectory: URL?, category: Int32 = LC_MESSAGES) {
+    /// from the environment, then binds ``domain`` and the app's domain to `localeDirectory`
+    /// in UTF-8. The app's domain is `appDomain`, else `applicationID`; with neither, the app's
+    /// strings are looked up in ``domain`` alone. Without a directory, strings stay English
+    /// (unless a system-wide catalogue exists).
+    public static func setUp(localeDirectory: URL?, applicationID: String? = nil, appDomain: String? = nil,
+                             category: Int32 = LC_MESSAGES) {
         setLocaleFromEnvironment(category: category)
+        let app = appDomain ?? applicationID
+        appDomainState.withLock { $0 = app }
         #if canImport(Glibc)
-        if let localeDirectory { bindtextdomain(domain, localeDirectory.path) }
-        bind_textdomain_codeset(domain, "UTF-8")
+        for bound in [domain] + (app.map { [$0] } ?? []) {
+            if let localeDirectory { bindtextdomain(bound, localeDirectory.path) }
+            bind_textdomain_codeset(bound, "UTF-8")
+        }
         #endif
     }
 
@@ -65,9 +83,14 @@ public enum Localization {
         return own != english ? own : translate(english)
     }
 
-    /// The translation of `english` in the current language (`english` itself when there is none).
+    /// The translation of `english` in the current language: the app's catalogue's
+    /// (``appDomain``), else Trellis's (``domain``), else `english` itself.
     public static func translate(_ english: String) -> String {
-        translate(english, domain: domain)
+        if let app = appDomain {
+            let own = translate(english, domain: app)
+            if own != english { return own }
+        }
+        return translate(english, domain: domain)
     }
 
     private static func translate(_ english: String, domain: String) -> String {

@@ -8,6 +8,9 @@ public enum PageContent {
     case form(Form)
     /// Plain text.
     case text(String)
+    /// Content the app draws itself: a model, rendered by the renderer the app registered
+    /// with each front end (a GTK widget in the window), or as its text lines.
+    case custom(CustomContent)
 }
 
 /// Labelled fields and buttons: a detail page (read-only fields) or an editor.

@@ -30,7 +30,8 @@ import TrellisCore
 ///
 /// and the desktop-integration commands of `GtkFrontend+DesktopAutomation.swift`; for a
 /// table shown as columns `dump` adds `columns`, `sort` and `cells`
-/// (`GtkFrontend+ColumnAutomation.swift`).
+/// (`GtkFrontend+ColumnAutomation.swift`), for custom content `custom`
+/// (`GtkFrontend+CustomAutomation.swift`).
 ///
 /// Test hooks, not API: reached with `@_spi(Testing) import TrellisGtk`.
 extension GtkFrontend {
@@ -186,6 +187,7 @@ extension GtkFrontend {
             })
         }
         columnSnapshot(into: &result)
+        customSnapshot(into: &result)
         result["placeholder"] = currentView?.placeholder.map { .string($0) } ?? .null
         result["contentWidth"] = .number(Double(currentView?.contentWidth ?? 0))
         if let form = currentView?.form {

@@ -4,7 +4,8 @@ import TrellisCore
 
 /// The GTK 4 front end: shows a ``Shell``'s navigation stack in a ``ShellWindow``.
 ///
-/// It renders each page's ``PageContent`` (tables as virtual list views, forms, text), keeps
+/// It renders each page's ``PageContent`` (tables as virtual list views, forms, text, custom
+/// content through the ``GtkContentRenderer`` registered for its model), keeps
 /// the header bar in step (title, back button, search toggle for searchable tables), shows the
 /// activity spinner while the bus says `activity:changed` with `active: true`, and binds the
 /// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Z and Ctrl+Shift+Z
@@ -25,6 +26,7 @@ public final class GtkFrontend: Frontend {
     public let window: ShellWindow
     public let application: Application
     private var views: [ObjectIdentifier: PageView] = [:]
+    private var renderers = GtkContentRenderers()
 
     public init(shell: Shell, application: Application, title: String = "Trellis") {
         self.shell = shell
@@ -56,10 +58,21 @@ public final class GtkFrontend: Frontend {
         installNoticeDisplay()
     }
 
+    /// Registers the renderer that builds the widget of custom content whose model is a
+    /// `Renderer.Model` (see ``GtkContentRenderer``); pages shown afterwards use it.
+    ///
+    /// ```swift
+    /// frontend.register(TemperatureChart())
+    /// try shell.navigate(to: "/temperatures")
+    /// ```
+    public func register<Renderer: GtkContentRenderer>(_ renderer: Renderer) {
+        renderers.register(renderer)
+    }
+
     // MARK: - Frontend
 
     public func navigator(_ navigator: Navigator, didPush page: PageController) {
-        let view = PageView(content: page.content)
+        let view = PageView(content: page.content, renderers: renderers)
         views[ObjectIdentifier(page)] = view
         view.name = window.push(view.widget, title: page.title)
         showChrome(of: page, view: view)
@@ -75,7 +88,7 @@ public final class GtkFrontend: Frontend {
     public func pageDidChange(_ page: PageController) {
         guard let view = views[ObjectIdentifier(page)] else { return }
         if !view.shows(page.content) {
-            let replacement = PageView(content: page.content)
+            let replacement = PageView(content: page.content, renderers: renderers)
             replacement.name = view.name
             views[ObjectIdentifier(page)] = replacement
             window.replace(view.name, with: replacement.widget)

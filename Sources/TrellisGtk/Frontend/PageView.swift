@@ -22,9 +22,14 @@ final class PageView {
     /// The column holding the content, at most ``ContentWidth/maximum`` wide.
     private var column: GObjectPointer?
     private var observation: ObservationToken?
+    /// Set for custom pages: the widget the app's renderer built, and the model's changes followed.
+    private(set) var customWidget: Widget?
+    private var customObservation: ObservationToken?
     private let content: PageContent
 
-    init(content: PageContent) {
+    /// The view of `content`; custom content is built by the renderer registered for its
+    /// model in `renderers` (its text without one).
+    init(content: PageContent, renderers: GtkContentRenderers) {
         self.content = content
         switch content {
         case .table(let container):
@@ -60,17 +65,28 @@ final class PageView {
             column = ContentWidth.limit(formWidgets.box)
             gtk_scrolled_window_set_child(widget.as(), column!.as())
         case .text(let text):
-            let label = GObjectPointer(gtk_label_new(text))!
-            gtk_label_set_wrap(label.as(), 1)
-            gtk_label_set_xalign(label.as(), 0)
-            gtk_label_set_yalign(label.as(), 0)
-            for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-                edge(label.as(), 18)
+            let label = Self.textLabel(text)
+            (widget, column) = Self.scrolled(label)
+        case .custom(let custom):
+            if let rendered = renderers.render(custom.model) {
+                // The drawing's description is its text: a screen reader reads what it shows.
+                setAccessibleDescription(rendered.widget.object, custom.textLines.joined(separator: "\n"))
+                customObservation = custom.onModelChanged { [weak custom] in
+                    rendered.update()
+                    guard let custom else { return }
+                    setAccessibleDescription(rendered.widget.object, custom.textLines.joined(separator: "\n"))
+                }
+                customWidget = rendered.widget
+                (widget, column) = Self.scrolled(rendered.widget.object)
+            } else {
+                // No renderer registered for the model: its text, as a text page shows it.
+                let label = Self.textLabel(custom.textLines.joined(separator: "\n"))
+                customObservation = custom.onModelChanged { [weak custom] in
+                    guard let custom else { return }
+                    gtk_label_set_text(label.opaque, custom.textLines.joined(separator: "\n"))
+                }
+                (widget, column) = Self.scrolled(label)
             }
-            widget = GObjectPointer(gtk_scrolled_window_new())!
-            gtk_widget_set_vexpand(widget.as(), 1)
-            column = ContentWidth.limit(label)
-            gtk_scrolled_window_set_child(widget.as(), column!.as())
         }
         if case .table(let container) = content, let list {
             observation = container.onFlatChanges { [weak self, weak list] changes in
@@ -81,6 +97,27 @@ final class PageView {
             }
             refreshPlaceholder()
         }
+    }
+
+    /// A wrapping, top-left aligned label with the margins of a text page.
+    private static func textLabel(_ text: String) -> GObjectPointer {
+        let label = GObjectPointer(gtk_label_new(text))!
+        gtk_label_set_wrap(label.as(), 1)
+        gtk_label_set_xalign(label.as(), 0)
+        gtk_label_set_yalign(label.as(), 0)
+        for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
+            edge(label.as(), 18)
+        }
+        return label
+    }
+
+    /// `content` in the page's width-limited column, in a vertically scrolled window.
+    private static func scrolled(_ content: GObjectPointer) -> (window: GObjectPointer, column: GObjectPointer) {
+        let window = GObjectPointer(gtk_scrolled_window_new())!
+        gtk_widget_set_vexpand(window.as(), 1)
+        let column = ContentWidth.limit(content)
+        gtk_scrolled_window_set_child(window.as(), column.as())
+        return (window, column)
     }
 
     /// A list for the container, or a column view when it has columns.
@@ -127,6 +164,7 @@ final class PageView {
         case (.table(let a), .table(let b)): return a === b
         case (.form(let a), .form(let b)): return a === b
         case (.text(let a), .text(let b)): return a == b
+        case (.custom(let a), .custom(let b)): return a === b
         default: return false
         }
     }
@@ -138,6 +176,11 @@ final class PageView {
 
     var form: Form? {
         if case .form(let form) = content { return form }
+        return nil
+    }
+
+    var custom: CustomContent? {
+        if case .custom(let custom) = content { return custom }
         return nil
     }
 }

@@ -7,7 +7,7 @@ import CGtk
 /// closure outlives its widget. Handlers run on the GTK thread, which under Trellis is the
 /// main actor (see `MainQueueBridge`).
 @MainActor
-public enum Signals {
+enum Signals {
     final class VoidBox {
         let body: @MainActor (GObjectPointer) -> Void
         init(_ body: @escaping @MainActor (GObjectPointer) -> Void) { self.body = body }
@@ -25,7 +25,7 @@ public enum Signals {
 
     /// Connects a handler of signature `void (*)(GObject *instance, gpointer user_data)`.
     @discardableResult
-    public static func connect(
+    static func connect(
         _ instance: GObjectPointer, _ signal: String, after: Bool = false,
         _ body: @escaping @MainActor (GObjectPointer) -> Void
     ) -> UInt {
@@ -45,7 +45,7 @@ public enum Signals {
     /// Connects a handler of signature `void (*)(GObject *instance, guint value, gpointer user_data)`,
     /// such as `GtkListView::activate`.
     @discardableResult
-    public static func connect(
+    static func connect(
         _ instance: GObjectPointer, _ signal: String, after: Bool = false,
         uint body: @escaping @MainActor (GObjectPointer, UInt32) -> Void
     ) -> UInt {
@@ -65,7 +65,7 @@ public enum Signals {
     /// Connects a handler of signature `void (*)(GObject *instance, GObject *object, gpointer user_data)`,
     /// such as the `GtkSignalListItemFactory` signals.
     @discardableResult
-    public static func connect(
+    static func connect(
         _ instance: GObjectPointer, _ signal: String, after: Bool = false,
         object body: @escaping @MainActor (GObjectPointer, GObjectPointer) -> Void
     ) -> UInt {
@@ -85,7 +85,7 @@ public enum Signals {
     /// Connects a handler of signature `void (*)(GObject *instance, gpointer arg, gpointer user_data)`
     /// whose argument may be `NULL`, such as `GSimpleAction::activate` (its `GVariant *` parameter).
     @discardableResult
-    public static func connect(
+    static func connect(
         _ instance: GObjectPointer, _ signal: String, after: Bool = false,
         optionalArgument body: @escaping @MainActor (GObjectPointer, GObjectPointer?) -> Void
     ) -> UInt {
@@ -108,7 +108,7 @@ public enum Signals {
     }
 
     /// Disconnects a handler; its closure is released by GLib.
-    public static func disconnect(_ instance: GObjectPointer, _ id: UInt) {
+    static func disconnect(_ instance: GObjectPointer, _ id: UInt) {
         if g_signal_handler_is_connected(instance.as(), gulong(id)) != 0 {
             g_signal_handler_disconnect(instance.as(), gulong(id))
         }

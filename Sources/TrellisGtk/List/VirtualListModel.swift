@@ -27,7 +27,7 @@ public final class VirtualListModel {
     }
 
     /// The C model (one reference owned here).
-    public let pointer: GObjectPointer
+    let pointer: GObjectPointer
     public let source: any ListRowSource
     private let box: SourceBox
 
@@ -66,7 +66,7 @@ public final class VirtualListModel {
     }
 
     /// The model as a `GListModel *`.
-    public var listModel: OpaquePointer { trellis_list_model_as_list_model(pointer.as()) }
+    var listModel: OpaquePointer { trellis_list_model_as_list_model(pointer.as()) }
 
     /// Announces a change of the source to GTK: `removed` rows at `position` were replaced by
     /// `added` rows. Call after the source changed, never from inside `listRow(at:)`.

@@ -17,9 +17,9 @@ import Foundation
 @MainActor
 public final class VirtualListView {
     /// The top widget (a `GtkScrolledWindow`); owned by the parent it is added to.
-    public let widget: GObjectPointer
+    let widget: GObjectPointer
     /// The `GtkListView` inside it.
-    public let listView: GObjectPointer
+    let listView: GObjectPointer
     public let model: VirtualListModel
 
     /// Called with the position of an activated row (click or Enter). Header rows are not activatable.

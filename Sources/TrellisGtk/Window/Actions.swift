@@ -4,10 +4,10 @@ import Foundation
 /// Named actions with keyboard accelerators, shown in menus and reachable from the keyboard
 /// (`win.back` with Alt+Left, `app.quit` with Ctrl+Q, …).
 @MainActor
-public enum Actions {
+enum Actions {
     /// Adds action `name` to `map` (a `GtkApplicationWindow` for `win.`, the `GtkApplication`
     /// for `app.`) and binds `accelerators` (GTK syntax: `"<Control>f"`, `"<Alt>Left"`).
-    public static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
+    static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
                            accelerators: [String] = [], _ handler: @escaping @MainActor () -> Void) {
         let action = g_simple_action_new(name, nil)!
         Signals.connect(GObjectPointer(action), "activate", optionalArgument: { _, _ in handler() })

@@ -12,7 +12,7 @@ import TrellisCore
 /// ```
 @MainActor
 public final class Application {
-    public let pointer: GObjectPointer
+    let pointer: GObjectPointer
     /// Called when the application is activated (first launch, or a second launch of a
     /// unique application).
     public var onActivate: ((Application) -> Void)?

@@ -8,7 +8,7 @@ import TrellisCore
 @MainActor
 public final class NoticeBar {
     /// The revealer to lay over the page (top centre).
-    public let widget: GObjectPointer
+    let widget: GObjectPointer
     let label: GObjectPointer
     let undoButton: GObjectPointer
     let closeButton: GObjectPointer

@@ -33,7 +33,7 @@ public final class PrimaryMenu {
     }
 
     /// The `GtkMenuButton` packed in the header bar.
-    public let button: GObjectPointer
+    let button: GObjectPointer
     private let model: GObjectPointer
     private let sections: [GObjectPointer]
 

@@ -12,18 +12,18 @@ import TrellisCore
 /// GNOME, KDE, Xfce or a tiling window manager.
 @MainActor
 public final class ShellWindow {
-    public let window: GObjectPointer
-    public let headerBar: GObjectPointer
-    public let backButton: GObjectPointer
-    public let searchButton: GObjectPointer
-    public let spinner: GObjectPointer
-    public let searchBar: GObjectPointer
-    public let searchEntry: GObjectPointer
-    public let stack: GObjectPointer
-    public let statusLabel: GObjectPointer
-    public let messageLabel: GObjectPointer
+    let window: GObjectPointer
+    let headerBar: GObjectPointer
+    let backButton: GObjectPointer
+    let searchButton: GObjectPointer
+    let spinner: GObjectPointer
+    let searchBar: GObjectPointer
+    let searchEntry: GObjectPointer
+    let stack: GObjectPointer
+    let statusLabel: GObjectPointer
+    let messageLabel: GObjectPointer
     /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
-    public let pageActionsBox: GObjectPointer
+    let pageActionsBox: GObjectPointer
     private(set) var pageActionButtons: [String: GObjectPointer] = [:]
     /// The primary menu at the end of the header bar.
     public let menu: PrimaryMenu
@@ -44,7 +44,7 @@ public final class ShellWindow {
     /// The badge count shown after the title; 0 shows none.
     private(set) var badge = 0
 
-    public init(application: GObjectPointer, title: String) {
+    init(application: GObjectPointer, title: String) {
         window = GObjectPointer(gtk_application_window_new(application.as()))!
         gtk_window_set_default_size(window.as(), 720, 640)
 
@@ -138,7 +138,7 @@ public final class ShellWindow {
 
     /// Pushes a page widget (owned by the stack from now on), shows it, and returns its name.
     @discardableResult
-    public func push(_ page: GObjectPointer, title: String) -> String {
+    func push(_ page: GObjectPointer, title: String) -> String {
         pageCounter += 1
         let name = "page-\(pageCounter)"
         // A screen reader reads the page on top only, not the pages kept under it.
@@ -163,7 +163,7 @@ public final class ShellWindow {
     }
 
     /// Replaces the widget of page `name` (its content changed), keeping its place.
-    public func replace(_ name: String, with page: GObjectPointer) {
+    func replace(_ name: String, with page: GObjectPointer) {
         guard let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
         let visible = gtk_stack_get_visible_child_name(stack.opaque).map { String(cString: $0) } == name
         gtk_stack_remove(stack.opaque, child)

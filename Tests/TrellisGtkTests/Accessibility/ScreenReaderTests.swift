@@ -54,6 +54,18 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testTheNotesPerDayChartIsReadByItsNameAndDescribedByItsLines() throws {
+        let app = try AppDriver(path: "/notes-per-day")
+        try app.dump { $0["custom"]?["widget"] != nil }
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("atspi-names.py")
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, "\(app.process.processIdentifier)"])
+        XCTAssertEqual(result.status, 0, result.stdout + result.stderr)
+        let images = try JSONValue(jsonString: result.stdout)["images"]?.arrayValue ?? []
+        XCTAssertTrue(images.contains(["role": "image", "name": "Notes per day", "description": "No notes yet."]),
+                      "the drawing is named, and described by what it shows: \(images)")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testEveryCheckBoxOfTheFavouritesIsNamedByItsGenre() throws {
         let app = try AppDriver(path: "/favourites/add")
         try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }

@@ -7,8 +7,9 @@ Prints one JSON object: the interactive nodes (buttons, check boxes, entries, li
 text fields) of the application whose process is PID, each with its role and name (and
 "describedBy", the names of what describes it, when something does), the
 unnamed ones, and the alerts (nodes a screen reader announces as they appear: role
-notification or alert; GTK leaves hidden widgets out of the tree), with their text. Exits 2 when no such application
-registers within 20 s.
+notification or alert; GTK leaves hidden widgets out of the tree), with their text, and the
+named images (a drawing, such as a chart: role image) with their description. Exits 2 when no
+such application registers within 20 s.
 
 With --do, it first performs the AT-SPI action ACTION (e.g. "click", "row.activate") of the
 first node with role ROLE (e.g. "list item") and name NAME, as a screen reader's user does,
@@ -58,9 +59,11 @@ def text_of(node):
         return ""
 
 
-def walk(node, found, alerts):
+def walk(node, found, alerts, images):
     try:
         role = node.getRole()
+        if role == pyatspi.ROLE_IMAGE and (node.name or "").strip():
+            images.append({"role": node.getRoleName(), "name": node.name, "description": node.description or ""})
         if role in INTERACTIVE:
             entry = {"role": node.getRoleName(), "name": node.name or ""}
             described = described_by(node)
@@ -74,7 +77,7 @@ def walk(node, found, alerts):
         return
     for child in children:
         if child is not None:
-            walk(child, found, alerts)
+            walk(child, found, alerts, images)
 
 
 def find(node, role, name):
@@ -110,10 +113,10 @@ def main():
     if len(sys.argv) == 6 and sys.argv[2] == "--do":
         print(json.dumps({"done": perform(app, *sys.argv[3:6])}))
         return 0
-    nodes, alerts = [], []
-    walk(app, nodes, alerts)
-    print(json.dumps({"interactive": nodes, "unnamed": [n for n in nodes if not n["name"].strip()], "alerts": alerts},
-                     ensure_ascii=False))
+    nodes, alerts, images = [], [], []
+    walk(app, nodes, alerts, images)
+    print(json.dumps({"interactive": nodes, "unnamed": [n for n in nodes if not n["name"].strip()], "alerts": alerts,
+                      "images": images}, ensure_ascii=False))
     return 0
 
 

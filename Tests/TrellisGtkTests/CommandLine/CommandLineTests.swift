@@ -94,7 +94,10 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: locale) }
         let environment = ["LANGUAGE": "ru", "LANG": "", "LC_ALL": "", "TRELLIS_LOCALE_DIR": locale.path]
         let home = try trellis(["--headless", "/"], environment: environment)
-        #expect(home.stdout.split(separator: "\n").dropFirst(2) == ["Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий"])
+        #expect(home.stdout.split(separator: "\n").dropFirst(2) == ["Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий"])
+        let perDay = try trellis(["--headless", "/notes-per-day"], environment: environment)
+        #expect(perDay.stdout.split(separator: "\n").prefix(3).map(String.init) == ["< Заметки по дням", String(repeating: "=", count: 17), "Заметок пока нет."],
+                "the demo's strings, from its own catalogue: \(perDay.stdout)")
         let genre = try trellis(["--headless", "/catalog/5"], environment: environment)
         #expect(genre.stdout.contains("Жанр: Фэнтези") && genre.stdout.contains("(Добавить в избранное)"), "\(genre.stdout)")
         let english = try trellis(["--headless", "/"], environment: ["TRELLIS_LOCALE_DIR": locale.path, "LANGUAGE": "", "LANG": "C.UTF-8"])

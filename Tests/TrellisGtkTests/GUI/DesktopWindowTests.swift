@@ -9,12 +9,14 @@ final class DesktopWindowTests: XCTestCase {
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue)
         let byAction = Dictionary(uniqueKeysWithValues: items.map { ($0["action"]?.stringValue ?? "", $0) })
         XCTAssertEqual(items.compactMap { $0["action"]?.stringValue },
-                       ["win.back", "win.search", "win.go-catalog", "win.go-favourites", "win.go-notes", "win.go-people",
-                        "win.go-plugins", "win.go-events", "win.new-note", "win.plugin-c-hello-greet", "win.plugin-c-hello-page-hello",
+                       ["win.back", "win.search", "win.go-catalog", "win.go-favourites", "win.go-notes", "win.go-notes-per-day",
+                        "win.go-people", "win.go-plugins", "win.go-events", "win.new-note", "win.plugin-c-hello-greet", "win.plugin-c-hello-page-hello",
                         "win.plugin-location-page-location", "win.plugin-network-activity-page-network", "win.plugin-template-page-template",
                         "win.undo", "win.redo", "win.preferences", "app.about", "app.quit"])
         XCTAssertEqual(byAction["win.go-notes"]?["label"], "Notes")
         XCTAssertEqual(byAction["win.go-notes"]?["accels"], ["<Alt>3"])
+        XCTAssertEqual(byAction["win.go-notes-per-day"]?["label"], "Notes per day")
+        XCTAssertEqual(byAction["win.go-notes-per-day"]?["accels"], ["<Alt>4"])
         XCTAssertEqual(byAction["win.back"]?["accels"], ["<Alt>Left", "Escape"])
         XCTAssertEqual(byAction["win.search"]?["accels"], ["<Control>f"])
         XCTAssertEqual(byAction["win.new-note"]?["accels"], ["<Control>n"])
@@ -36,11 +38,11 @@ final class DesktopWindowTests: XCTestCase {
 
     func testTheWindowOpensOnTheHubWithNoBackArrow() throws {
         let app = try AppDriver(path: nil)
-        let screen = try app.dump { $0["count"] == 6 }
+        let screen = try app.dump { $0["count"] == 7 }
         XCTAssertEqual(screen["path"], "/")
         XCTAssertEqual(screen["back"], false, "no Back arrow on the first screen")
         XCTAssertEqual(screen["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue },
-                       ["Catalog", "Favourites", "Notes", "People", "Plugins", "Event log"])
+                       ["Catalog", "Favourites", "Notes", "Notes per day", "People", "Plugins", "Event log"])
         try app.screenshot("hub-first")
         XCTAssertEqual(app.finish(), 0)
     }
@@ -108,15 +110,17 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    /// Trellis's own strings (Back, Search, Undo) come from the `trellis` catalogue, the demo's
+    /// (its sections, New note) from its own, `io.github.trellis.Demo`.
     func testUnderLanguageRuTheWindowIsInRussian() throws {
         let locale = try CommandRunner.compileTranslations()
         defer { try? FileManager.default.removeItem(at: locale) }
         let app = try AppDriver(arguments: ["/"], environment: ["LANGUAGE": "ru", "TRELLIS_LOCALE_DIR": locale.path])
-        XCTAssertEqual(try app.visibleRowTexts(), ["Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий"])
+        XCTAssertEqual(try app.visibleRowTexts(), ["Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий"])
         try app.send("activate 0")
         XCTAssertEqual(try app.send("dump")["title"], "Каталог")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Шаблон", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
+        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Шаблон", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
         XCTAssertEqual(try app.send("chrome")["widgets"]?["back"]?["tooltip"], "Назад")
         try app.send("activate 5")
         XCTAssertEqual(try app.send("dump")["fields"]?["name"], "Фэнтези")

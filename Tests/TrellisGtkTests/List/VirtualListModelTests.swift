@@ -1,6 +1,6 @@
 import CGtk
 import CTrellisGtk
-import TrellisGtk
+@testable import TrellisGtk
 import XCTest
 
 /// The C `TrellisListModel` asks its Swift source on demand and owns its references correctly.

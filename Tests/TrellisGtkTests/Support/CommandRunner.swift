@@ -61,14 +61,17 @@ enum CommandRunner {
     /// as the README's commands do into `.build/locale`, and returns it.
     static func compileTranslations() throws -> URL {
         let locale = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-locale-\(UUID().uuidString)")
-        let languages = try String(contentsOf: packageRoot.appendingPathComponent("data/po/LINGUAS"), encoding: .utf8)
-            .split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.hasPrefix("#") }
-        for language in languages {
-            let folder = locale.appendingPathComponent("\(language)/LC_MESSAGES")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            let result = try tool("msgfmt", ["--check", "-o", folder.appendingPathComponent("trellis.mo").path,
-                                             packageRoot.appendingPathComponent("data/po/\(language).po").path])
-            guard result.status == 0 else { throw Failure.failed(command: "msgfmt \(language).po", output: result.stderr) }
+        // One domain per folder, as .ci/deps.sh compiles them: Trellis's own, the demo app's.
+        for (po, domain) in [("data/po", "trellis"), ("data/po-demo", "io.github.trellis.Demo")] {
+            let languages = try String(contentsOf: packageRoot.appendingPathComponent("\(po)/LINGUAS"), encoding: .utf8)
+                .split(whereSeparator: \.isWhitespace).map(String.init).filter { !$0.hasPrefix("#") }
+            for language in languages {
+                let folder = locale.appendingPathComponent("\(language)/LC_MESSAGES")
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                let result = try tool("msgfmt", ["--check", "-o", folder.appendingPathComponent("\(domain).mo").path,
+                                                 packageRoot.appendingPathComponent("\(po)/\(language).po").path])
+                guard result.status == 0 else { throw Failure.failed(command: "msgfmt \(po)/\(language).po", output: result.stderr) }
+            }
         }
         return locale
     }

@@ -3,8 +3,10 @@ import Testing
 import TrellisCore
 import TrellisDemo
 
-/// The Russian catalogue covers every string the sources translate, and the app finds compiled
-/// catalogues where the README's commands and `meson install` put them.
+/// The Russian catalogues cover every string the sources translate, each in its domain —
+/// Trellis's own strings in `data/po` (`trellis`), the demo app's in `data/po-demo` (its
+/// application id) — and the app finds compiled catalogues where the README's commands and
+/// `meson install` put them.
 @Suite("Translations")
 struct CatalogueTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
@@ -27,9 +29,20 @@ struct CatalogueTests {
         return result
     }
 
+    /// The catalogue folder of a source file: the demo app's (`data/po-demo`) for the demo's
+    /// modules, Trellis's (`data/po`) for the rest.
+    static func folder(of file: String) -> String {
+        file.hasPrefix("Sources/TrellisDemo/") || file.hasPrefix("Sources/trellis/") ? "data/po-demo" : "data/po"
+    }
+
+    /// The translated strings of the sources whose catalogue is in `folder`.
+    static func translatedStrings(for folder: String) throws -> [String: Set<String>] {
+        try translatedStrings().filter { Self.folder(of: $0.key) == folder }
+    }
+
     /// msgid → msgstr of a .po file (single-line entries, as the catalogue is written).
-    static func catalogue(_ language: String) throws -> [String: String] {
-        let text = try String(contentsOf: root.appendingPathComponent("data/po/\(language).po"), encoding: .utf8)
+    static func catalogue(_ language: String, in folder: String) throws -> [String: String] {
+        let text = try String(contentsOf: root.appendingPathComponent("\(folder)/\(language).po"), encoding: .utf8)
         var result: [String: String] = [:]
         for match in text.matches(of: /msgid "((?:[^"\\]|\\.)*)"\nmsgstr "((?:[^"\\]|\\.)*)"/) where !match.1.isEmpty {
             result[String(match.1)] = String(match.2)
@@ -37,24 +50,36 @@ struct CatalogueTests {
         return result
     }
 
-    @Test("every translated string of the sources has a Russian translation with the same %@ markers")
-    func russianIsComplete() throws {
-        let russian = try Self.catalogue("ru")
-        let strings = try Self.translatedStrings().values.reduce(into: Set<String>()) { $0.formUnion($1) }
+    @Test("every translated string of the sources has a Russian translation in its domain's catalogue, with the same %@ markers",
+          arguments: ["data/po", "data/po-demo"])
+    func russianIsComplete(folder: String) throws {
+        let russian = try Self.catalogue("ru", in: folder)
+        let strings = try Self.translatedStrings(for: folder).values.reduce(into: Set<String>()) { $0.formUnion($1) }
         #expect(strings.count >= 20)
         for english in strings.sorted() {
-            let translation = try #require(russian[english], "data/po/ru.po has no translation of \"\(english)\"")
+            let translation = try #require(russian[english], "\(folder)/ru.po has no translation of \"\(english)\"")
             #expect(!translation.isEmpty, "empty translation of \"\(english)\"")
             #expect(translation.components(separatedBy: "%@").count == english.components(separatedBy: "%@").count,
                     "\"\(translation)\" has not the %@ markers of \"\(english)\"")
         }
     }
 
-    @Test("POTFILES lists every source file with translated strings, so extraction finds them all")
-    func potfilesComplete() throws {
-        let listed = Set(try String(contentsOf: Self.root.appendingPathComponent("data/po/POTFILES"), encoding: .utf8)
+    @Test("the demo app's own strings are not in Trellis's catalogue: an app translates in its own domain")
+    func appStringsInTheAppsDomain() throws {
+        let trellis = try Self.catalogue("ru", in: "data/po")
+        let framework = try Self.translatedStrings(for: "data/po").values.reduce(into: Set<String>()) { $0.formUnion($1) }
+        let appOnly = try Self.translatedStrings(for: "data/po-demo").values.reduce(into: Set<String>()) { $0.formUnion($1) }
+            .subtracting(framework)
+        #expect(appOnly.contains("Notes per day"))
+        #expect(appOnly.filter { trellis[$0] != nil }.sorted() == [], "in data/po/ru.po, but only the demo uses them")
+    }
+
+    @Test("each domain's POTFILES lists every source file with translated strings, so extraction finds them all",
+          arguments: ["data/po", "data/po-demo"])
+    func potfilesComplete(folder: String) throws {
+        let listed = Set(try String(contentsOf: Self.root.appendingPathComponent("\(folder)/POTFILES"), encoding: .utf8)
             .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") })
-        let needed = Set(try Self.translatedStrings().keys)
+        let needed = Set(try Self.translatedStrings(for: folder).keys)
         #expect(needed.subtracting(listed).isEmpty, "missing from POTFILES: \(needed.subtracting(listed).sorted())")
         #expect(listed.subtracting(needed).isEmpty, "in POTFILES without translated strings: \(listed.subtracting(needed).sorted())")
     }
