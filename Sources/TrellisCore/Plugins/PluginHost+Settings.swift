@@ -24,3 +24,12 @@ extension PluginHost {
         return values
     }
 }
+
+extension PluginHost {
+    /// The data of plugin `id`'s latest `<id>:status` event per item, in no order (see
+    /// ``PluginStatusLines``).
+    public func latestStatus(of id: String) -> [JSONValue] {
+        guard let context = state.withLock({ $0.contexts[id] }) else { return [] }
+        return Array(context.latestStatus.withLock { $0.values })
+    }
+}

@@ -44,18 +44,23 @@ public final class PluginStatusLines: Sendable {
         }
     }
 
-    /// Follows the plugins' status events from now on; `onChange` gets every line after each
-    /// change, on the main actor.
+    /// Follows the plugins' status events from now on, beginning with the items they set
+    /// already (while they loaded, say); `onChange` gets every line after each change, on the
+    /// main actor.
     public func start(onChange: @escaping @MainActor @Sendable ([Line]) -> Void) {
         let changed: @Sendable () -> Void = { [weak self] in
             Task { @MainActor in if let lines = self?.lines { onChange(lines) } }
         }
+        var setAlready = false
         for report in host.reports where !(report.manifest?.statusItems.isEmpty ?? true) {
             let plugin = report.id
             host.bus.watch("\(plugin):status", owner: self) { lines, event in
                 if lines.set(plugin: plugin, event.data) { changed() }
             }
+            // What the plugin set before now (while it loaded, say).
+            for data in host.latestStatus(of: plugin) where set(plugin: plugin, data) { setAlready = true }
         }
+        if setAlready { changed() }
         for message in ["plugin:disabled", "plugin:crashed"] {
             host.bus.watch(message, owner: self) { lines, event in
                 guard let plugin = event.data["plugin"]?.stringValue else { return }

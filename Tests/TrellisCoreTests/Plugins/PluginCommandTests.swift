@@ -119,6 +119,44 @@ struct PluginStatusItemTests {
         #expect(await eventually { seen.withLock { $0.last } == [] })
     }
 
+    /// A C plugin, from the header alone, that sets its status item when asked.
+    static let thermometer = #"""
+        #include "trellis_plugin.h"
+        static const trellis_host_api *host;
+        static void on_read (void *u, const char *m, const char *d) {
+          (void) u; (void) m;
+          host->trigger (host->context, "thermometer:status", d);
+        }
+        static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+        const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *h) {
+          host = h;
+          host->watch (host->context, "thermometer:read", on_read, 0, 0);
+          host->trigger (host->context, "thermometer:status", "{\"item\": \"temperature\", \"text\": \"21 °C\"}");
+          return &info;
+        }
+        """#
+
+    @Test("a C plugin sets its status item at load and changes it; null hides it", arguments: PluginIsolation.both)
+    func cPlugin(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        let folder = try sandbox.writeManifest(folder: "thermometer", #"""
+            {"id": "thermometer", "name": "Thermometer", "version": "1", "abiVersion": 2, "library": "libthermometer.so",
+             "permissions": {}, "statusItems": [{"id": "temperature", "title": "Temperature"}]}
+            """#)
+        try CCompiler.build(Self.thermometer, to: folder.appendingPathComponent("libthermometer.so"))
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let lines = PluginStatusLines(host: harness.host, logger: harness.logs.logger(label: "trellis.plugins"))
+        let seen = LockedState<[[String]]>([])
+        lines.start { lines in seen.withLock { $0.append(lines.map { "\($0.item.title): \($0.text)" }) } }
+        #expect(await harness.load()[id: "thermometer"]?.state == .loaded)
+
+        #expect(await eventually { seen.withLock { $0.last } == ["Temperature: 21 °C"] }, "\(seen.withLock { $0 })")
+        harness.bus.trigger("thermometer:read", ["item": "temperature", "text": "22 °C"])
+        #expect(await eventually { seen.withLock { $0.last } == ["Temperature: 22 °C"] }, "\(seen.withLock { $0 })")
+        harness.bus.trigger("thermometer:read", ["item": "temperature", "text": nil])
+        #expect(await eventually { seen.withLock { $0.last } == [] }, "\(seen.withLock { $0 })")
+    }
+
     @Test("bad status items are refused naming the file and the key", arguments: [
         (#"[{"id": "a"}]"#, #"key "statusItems[0].title""#),
         (#"[{"id": "a", "title": "A"}, {"id": "a", "title": "B"}]"#, #"key "statusItems[1].id": "a" is listed twice"#),

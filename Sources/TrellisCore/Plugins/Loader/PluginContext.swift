@@ -40,6 +40,11 @@ final class PluginContext: Sendable {
     private let state = LockedState(State())
     /// The plugin's setting values, as `get_settings` answers them (set by the host).
     let settings = LockedState<JSONValue>(.object([:]))
+    /// The data of the plugin's latest `<id>:status` event for each item it named (at most
+    /// ``maximumStatusItems``): status lines that start after the plugin set its items, as
+    /// during its load, begin with them.
+    let latestStatus = LockedState<[String: JSONValue]>([:])
+    static let maximumStatusItems = 64
 
     init(pluginID: String, declaredServices: [String], permissions: PluginPermissions, bus: EventBus, logger: Logger,
          isPublicRoute: @escaping @Sendable (String) -> Bool?,
@@ -74,6 +79,11 @@ final class PluginContext: Sendable {
             return navigate(path, data["data"] ?? .null)
         }
         guard gate.allows(.trigger, message) else { return TRELLIS_ERROR_DENIED }
+        if message == "\(pluginID):status", let item = data["item"]?.stringValue {
+            latestStatus.withLock { latest in
+                if latest[item] != nil || latest.count < Self.maximumStatusItems { latest[item] = data }
+            }
+        }
         bus.trigger(message, data, from: self)
         return TRELLIS_OK
     }
