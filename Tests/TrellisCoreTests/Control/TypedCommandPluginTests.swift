@@ -9,16 +9,6 @@ struct GreetCommand: Command {
     var who: String
 }
 
-/// Reads its request as a `GreetCommand` and records whom it greets.
-struct GreetBusiness: ControlObject {
-    let trace: Trace
-
-    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        trace.record("greet \(try request.command(as: GreetCommand.self).who)")
-        return .continue
-    }
-}
-
 @Suite("FrontController typed commands from a plugin")
 struct TypedCommandPluginTests {
     @Test("a plugin's request by name maps to the command's stack and reads as the typed command")
@@ -29,7 +19,7 @@ struct TypedCommandPluginTests {
         let logs = LogCapture()
         let trace = Trace()
         let controller = FrontController(bus: bus, logger: logs.logger())
-        controller.mapBusiness(GreetCommand.name) { GreetBusiness(trace: trace) }
+        controller.mapBusiness(GreetCommand.name) { ProbeReader<GreetCommand>(label: "greet", trace: trace) }
         let host = PluginHost(
             bus: bus, services: ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services")),
             searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
@@ -42,6 +32,6 @@ struct TypedCommandPluginTests {
 
         bus.trigger("hello:request", ["who": "world"])
 
-        #expect(await eventually { trace.all == ["greet world"] }, "\(trace.all)")
+        #expect(await eventually { trace.all == [#"greet GreetCommand(who: "world")"#] }, "\(trace.all)")
     }
 }

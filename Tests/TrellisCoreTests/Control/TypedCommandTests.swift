@@ -17,17 +17,6 @@ struct WeighGenre: Command {
     var weight: Double
 }
 
-/// A business object that reads its request as a `RenameGenre` and records what it read.
-struct RenameGenreBusiness: ControlObject {
-    let trace: Trace
-
-    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        let rename = try request.command(as: RenameGenre.self)
-        trace.record("rename \(rename.id.uuidString) \(rename.title) \(rename.aliases)")
-        return .continue
-    }
-}
-
 @Suite("FrontController typed commands")
 struct TypedCommandTests {
     let bus = EventBus()
@@ -38,7 +27,7 @@ struct TypedCommandTests {
     func controller() -> FrontController {
         let controller = FrontController(bus: bus, logger: logs.logger())
         let trace = trace
-        controller.mapBusiness(RenameGenre.name) { RenameGenreBusiness(trace: trace) }
+        controller.mapBusiness(RenameGenre.name) { ProbeReader<RenameGenre>(label: "rename", trace: trace) }
         controller.mapError(RenameGenre.name) { ProbeView("rename-error", trace, result: .stop) }
         return controller
     }
@@ -49,7 +38,7 @@ struct TypedCommandTests {
 
         let outcome = await controller.submit(rename, from: nil).outcome
 
-        #expect(trace.all == ["rename \(rename.id.uuidString) Фэнтези [\"fantasy\"]"])
+        #expect(trace.all == ["rename \(rename)"])
         #expect(outcome.parameters == ["id": .string(rename.id.uuidString), "title": "Фэнтези", "aliases": ["fantasy"]])
         #expect(try ControlRequest(command: RenameGenre.name, parameters: outcome.parameters ?? [:])
             .command(as: RenameGenre.self) == rename)
@@ -67,8 +56,8 @@ struct TypedCommandTests {
 
         #expect(byName.isCompleted && typed.isCompleted)
         #expect(trace.all == [
-            "rename \(rename.id.uuidString) Фэнтези [\"fantasy\"]", #"show main=true keys=["aliases", "id", "title"]"#,
-            "rename \(rename.id.uuidString) Фэнтези [\"fantasy\"]", #"show main=true keys=["aliases", "id", "title"]"#,
+            "rename \(rename)", #"show main=true keys=["aliases", "id", "title"]"#,
+            "rename \(rename)", #"show main=true keys=["aliases", "id", "title"]"#,
         ])
     }
 
@@ -76,7 +65,9 @@ struct TypedCommandTests {
     func configurationAndDefault() async throws {
         let objects = ControlObjectRegistry()
         let trace = trace
-        try objects.register(RenameGenreBusiness.self) { RenameGenreBusiness(trace: trace) }
+        try objects.register(ProbeReader<RenameGenre>.self, name: "RenameGenreBusiness") {
+            ProbeReader(label: "rename", trace: trace)
+        }
         let controller = FrontController(bus: bus, objects: objects, logger: logs.logger())
         controller.mapSecurity(FrontController.defaultCommand) { ProbeStep(label: "default-security", trace: trace) }
         try controller.apply(configuration: ["genre.rename": ["business": ["RenameGenreBusiness"]]])
@@ -109,7 +100,7 @@ struct TypedCommandTests {
         #expect(failure.underlying as? ControlError == .malformedParameters(
             command: "genre.rename", parameter: parameter, reason: String(message.dropFirst("parameter '\(parameter)' ".count))))
         #expect(log.all.last == "request:validation-failed genre.rename errorCommand=genre.rename handled=true "
-            + "object=RenameGenreBusiness reason=\(reason) stage=business")
+            + "object=ProbeReader<RenameGenre> reason=\(reason) stage=business")
     }
 
     @Test("an invalid value names the parameter, the value and the type Foundation expected")
@@ -127,7 +118,7 @@ struct TypedCommandTests {
     func malformedReachesDefaultErrorObjects() async {
         let controller = FrontController(bus: bus, logger: logs.logger())
         let trace = trace
-        controller.mapBusiness(RenameGenre.name) { RenameGenreBusiness(trace: trace) }
+        controller.mapBusiness(RenameGenre.name) { ProbeReader<RenameGenre>(label: "rename", trace: trace) }
         controller.mapError(FrontController.defaultCommand) { ProbeView("default-error", trace) }
 
         let outcome = await controller.handleRequest("genre.rename", parameters: ["title": "Фэнтези"])
