@@ -23,7 +23,7 @@
 /// }
 ///
 /// controller.mapBusiness(RenameNote.name) { RenameNoteBusiness() }
-/// controller.submit(RenameNote(id: id, title: "Покупки"), from: page.id)
+/// _ = controller.submit(RenameNote(id: id, title: "Покупки"), from: page.id)
 /// ```
 ///
 /// A command encodes as an object of parameters (a struct with stored properties; an enum

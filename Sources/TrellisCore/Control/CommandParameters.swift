@@ -28,13 +28,14 @@ enum CommandParameters {
         do {
             return try JSONDecoder().decode(type, from: json.jsonData())
         } catch let error as DecodingError {
-            throw malformed(error, in: json, command: command)
+            throw malformed(error, as: type, in: json, command: command)
         } catch {
-            throw .malformedParameters(command: command, parameter: "", reason: String(describing: error))
+            throw .malformedParameters(command: command, parameter: "", reason: "do not read as \(Value.self): \(error)")
         }
     }
 
-    private static func malformed(_ error: DecodingError, in json: JSONValue, command: String) -> ControlError {
+    private static func malformed<Value>(_ error: DecodingError, as type: Value.Type, in json: JSONValue,
+                                         command: String) -> ControlError {
         let path: ParameterPath
         let reason: String
         switch error {
@@ -51,7 +52,7 @@ enum CommandParameters {
             path = ParameterPath(context.codingPath, in: json)
             reason = "is \(path.found): \(context.debugDescription)"
         @unknown default:
-            return .malformedParameters(command: command, parameter: "", reason: String(describing: error))
+            return .malformedParameters(command: command, parameter: "", reason: "do not read as \(Value.self): \(error)")
         }
         return .malformedParameters(command: command, parameter: path.name, reason: reason)
     }

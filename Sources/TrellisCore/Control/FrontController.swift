@@ -19,6 +19,10 @@ import Synchronization
 /// let outcome = await controller.handleRequest("addNote", parameters: ["title": "Фэнтези"])
 /// ```
 ///
+/// A command may also be a value, a ``Command`` whose properties are its parameters:
+/// `controller.submit(AddNote(title: "Фэнтези"), from: page.id)`, read by its objects with
+/// ``ControlRequest/command(as:)``.
+///
 /// ## Errors
 /// An object that throws, or returns `.dispatchToError(command:reason:)`, ends the request.
 /// The failure (in `request.failure`) goes to the error objects mapped to the error command
