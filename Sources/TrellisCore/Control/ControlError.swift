@@ -12,6 +12,16 @@ public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateObjectName(String)
     /// A mapping configuration is not of the expected shape; `path` says where.
     case malformedConfiguration(path: String, reason: String)
+    /// A request's parameters do not read as the typed ``Command`` a control object asked
+    /// for (``ControlRequest/command(as:)``): `parameter` (a path such as `deleted.title` for
+    /// a nested value; empty for the parameters as a whole) is missing, of another type or
+    /// invalid, and `reason` says which, naming the expected type. Reported like a
+    /// validation failure (``RequestEvents/validationFailed``).
+    case malformedParameters(command: String, parameter: String, reason: String)
+    /// A typed ``Command`` could not be encoded as parameters (a non-finite number, say, or a
+    /// value that is not an object of properties); its request fails before any object runs,
+    /// and its error objects get the failure.
+    case unencodableCommand(command: String, reason: String)
 
     public var description: String {
         switch self {
@@ -26,6 +36,11 @@ public enum ControlError: Error, Sendable, Equatable, CustomStringConvertible {
             return "a control object named '\(name)' is already registered"
         case .malformedConfiguration(let path, let reason):
             return "control mapping configuration at \(path): \(reason)"
+        case .malformedParameters(let command, let parameter, let reason):
+            let subject = parameter.isEmpty ? "the parameters" : "parameter '\(parameter)'"
+            return "command '\(command)': \(subject) \(reason)"
+        case .unencodableCommand(let command, let reason):
+            return "command '\(command)' cannot be encoded as parameters: \(reason)"
         }
     }
 }

@@ -39,15 +39,16 @@ public struct ControlRequest: Sendable {
     }
 }
 
-/// Why a request failed: an object threw, an object dispatched to an error command, or the
-/// command was unknown.
+/// Why a request failed: an object threw, an object dispatched to an error command, the
+/// command was unknown, or a typed command could not be encoded.
 public struct RequestFailure: Error, Sendable, CustomStringConvertible {
     /// The command of the failed request.
     public let command: String
     /// The error command whose error objects were asked to handle it (the request's own
     /// command for a thrown error; the one named in `.dispatchToError`).
     public let errorCommand: String
-    /// The stage that failed; `nil` when the command was unknown.
+    /// The stage that failed; `nil` when the command was unknown or a typed command could
+    /// not be encoded (no stage ran).
     public let stage: ControlKind?
     /// The name of the control object that threw or dispatched, when known.
     public let object: String?

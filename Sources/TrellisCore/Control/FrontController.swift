@@ -19,6 +19,10 @@ import Synchronization
 /// let outcome = await controller.handleRequest("addNote", parameters: ["title": "Фэнтези"])
 /// ```
 ///
+/// A command may also be a value, a ``Command`` whose properties are its parameters:
+/// `controller.submit(AddNote(title: "Фэнтези"), from: page.id)`, read by its objects with
+/// ``ControlRequest/command(as:)``.
+///
 /// ## Errors
 /// An object that throws, or returns `.dispatchToError(command:reason:)`, ends the request.
 /// The failure (in `request.failure`) goes to the error objects mapped to the error command
@@ -140,15 +144,24 @@ public final class FrontController: Sendable {
     /// when given, is the page the request is made for (``ControlRequest/page``).
     public func handleRequest(_ command: String, parameters: [String: JSONValue] = [:],
                               from page: PageID? = nil) async -> RequestOutcome {
-        requestBegan()
-        defer { requestEnded() }
-        return await run(makeRequest(command, parameters, page))
+        await handle(makeRequest(command, parameters, page))
     }
 
     /// Starts a request for `command` in a new task and returns its handle, to await or cancel.
     /// `page`, when given, is the page the request is made for (``ControlRequest/page``).
     public func submit(_ command: String, parameters: [String: JSONValue] = [:], from page: PageID? = nil) -> RequestHandle {
-        let request = makeRequest(command, parameters, page)
+        start(makeRequest(command, parameters, page))
+    }
+
+    /// Runs `request` in the calling task, counted in ``requestsInFlight``.
+    func handle(_ request: ControlRequest) async -> RequestOutcome {
+        requestBegan()
+        defer { requestEnded() }
+        return await run(request)
+    }
+
+    /// Runs `request` in a new task and returns its handle.
+    func start(_ request: ControlRequest) -> RequestHandle {
         requestBegan()
         return RequestHandle(id: request.id, task: Task {
             defer { self.requestEnded() }
@@ -156,7 +169,7 @@ public final class FrontController: Sendable {
         })
     }
 
-    /// How many requests (and batches) were started, by ``submit(_:parameters:)`` or another
+    /// How many requests (and batches) were started, by ``submit(_:parameters:from:)`` or another
     /// call, and have not ended yet: counted from the call, before the request's task runs.
     /// For the headless front end's `settle()`, which waits until this is 0.
     package var requestsInFlight: Int {
@@ -171,7 +184,7 @@ public final class FrontController: Sendable {
         running.subtract(1, ordering: .releasing)
     }
 
-    private func makeRequest(_ command: String, _ parameters: [String: JSONValue], _ page: PageID?) -> ControlRequest {
+    func makeRequest(_ command: String, _ parameters: [String: JSONValue], _ page: PageID?) -> ControlRequest {
         let id = RequestID(rawValue: lastRequestID.add(1, ordering: .relaxed).newValue)
         return ControlRequest(id: id, command: command, parameters: parameters, page: page)
     }

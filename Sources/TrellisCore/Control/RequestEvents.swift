@@ -12,15 +12,18 @@
 public enum RequestEvents {
     /// The request began (before any object ran).
     public static let started = "request:started"
-    /// A validation object stopped the request, or dispatched it to an error command. Adds
-    /// `"object"`, and for a dispatch the fields of `request:failed` (`"errorCommand"`,
-    /// `"reason"`, `"handled"`, `"stage"`).
+    /// A validation object stopped the request, or dispatched it to an error command, or a
+    /// control object found the parameters malformed for its typed command
+    /// (``ControlError/malformedParameters(command:parameter:reason:)``). Adds `"object"`,
+    /// and for a dispatch or malformed parameters the fields of `request:failed`
+    /// (`"errorCommand"`, `"reason"`, `"handled"`, `"stage"`).
     public static let validationFailed = "request:validation-failed"
     /// The request ran to the end or was stopped by a security, business or view object.
     /// Adds `"status"`: `"completed"` or `"stopped"`, and for a stop `"stage"`.
     public static let finished = "request:finished"
-    /// An object threw, an object other than a validation object dispatched to an error
-    /// command, or the command was unknown. Adds
+    /// An object threw (other than malformed parameters), an object other than a validation
+    /// object dispatched to an error command, the command was unknown, or a typed command
+    /// could not be encoded. Adds
     /// `"errorCommand"`, `"reason"`, `"handled"` (whether an error object ran) and, when
     /// known, `"stage"` and `"object"`.
     public static let failed = "request:failed"
@@ -54,11 +57,19 @@ extension FrontController {
             ]
             if let stage = failure.stage { extra["stage"] = .string(stage.rawValue) }
             if let object = failure.object { extra["object"] = .string(object) }
-            // Rejected input is a validation failure, whether the object stopped or dispatched.
-            let rejected = failure.stage == .validation && failure.underlying == nil
-            announce(rejected ? RequestEvents.validationFailed : RequestEvents.failed, request, extra)
+            announce(failure.rejectsInput ? RequestEvents.validationFailed : RequestEvents.failed, request, extra)
         case .cancelled:
             announce(RequestEvents.cancelled, request)
         }
+    }
+}
+
+extension RequestFailure {
+    /// Whether the request's input was rejected, a validation failure: a validation object
+    /// dispatched to an error command, or a control object found the parameters malformed
+    /// for its typed command (in whichever stage it read them).
+    var rejectsInput: Bool {
+        if case .malformedParameters? = underlying as? ControlError { return true }
+        return stage == .validation && underlying == nil
     }
 }

@@ -38,6 +38,12 @@ extension FrontController {
     /// Runs a request through its plan and reports how it ended.
     func run(_ request: ControlRequest) async -> RequestOutcome {
         announce(RequestEvents.started, request)
+        if let failure = request.failure {
+            // A typed command that could not be encoded: its stack has nothing to read.
+            let outcome = RequestOutcome.failed(failure, handled: await runErrorObjects(for: failure, request))
+            announceEnd(of: request, outcome, stoppedBy: nil)
+            return outcome
+        }
         guard let (plan, commandIsEmpty) = commandMap.withLock({ $0.plan(for: request.command) }) else {
             let unknown = ControlError.unknownCommand(request.command)
             let failure = RequestFailure(

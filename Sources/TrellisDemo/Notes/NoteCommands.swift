@@ -6,17 +6,16 @@ import TrellisStore
 ///
 /// | command | validation | business | view | error command |
 /// | --- | --- | --- | --- | --- |
-/// | `note.save` | ``NoteValidation`` | ``SaveNote`` | ``NoteSaved`` | `note.invalid` → ``ShowNoteProblem`` |
-/// | `note.delete` | | ``DeleteNote`` | ``NoteDeleted`` | `default` → ``ShowNoteProblem`` |
-/// | `note.restore` | | ``RestoreNote`` | | `default` → ``ShowNoteProblem`` |
+/// | ``SaveNote`` `note.save` | ``NoteValidation`` | ``SaveNoteBusiness`` | ``NoteSaved`` | `note.invalid` → ``ShowNoteProblem`` |
+/// | ``DeleteNote`` `note.delete` | | ``DeleteNoteBusiness`` | ``NoteDeleted`` | `default` → ``ShowNoteProblem`` |
+/// | ``RestoreNote`` `note.restore` | | ``RestoreNoteBusiness`` | | `default` → ``ShowNoteProblem`` |
 ///
-/// Validation and business run off the main thread; saving goes through a background
-/// context, and the notes list follows through its fetched results.
+/// The commands are typed (``SaveNote`` and the others); their objects read them with
+/// `request.command(as:)`, so a request by name with other parameters reaches
+/// ``ShowNoteProblem`` with the parameter at fault. Validation and business run off the main
+/// thread; saving goes through a background context, and the notes list follows through its
+/// fetched results.
 enum NoteCommands {
-    static let save = "note.save"
-    static let delete = "note.delete"
-    /// Undoes a delete: the note comes back with its id (the notice's Undo, Ctrl+Z).
-    static let restore = "note.restore"
     static let invalid = "note.invalid"
     /// The longest title accepted, in characters.
     static let maximumTitleLength = 200
@@ -29,13 +28,13 @@ enum NoteCommands {
     static func map(on shell: Shell, store: PersistentStore) {
         let background = store.newBackgroundContext(label: "trellis.demo.notes")
         let controller = shell.controller
-        controller.mapValidation(save) { NoteValidation() }
-        controller.mapBusiness(save) { SaveNote(context: background) }
-        controller.mapView(save) { [weak shell] in NoteSaved(shell: shell) }
+        controller.mapValidation(SaveNote.name) { NoteValidation() }
+        controller.mapBusiness(SaveNote.name) { SaveNoteBusiness(context: background) }
+        controller.mapView(SaveNote.name) { [weak shell] in NoteSaved(shell: shell) }
         controller.mapError(invalid) { [weak shell] in ShowNoteProblem(shell: shell) }
-        controller.mapBusiness(delete) { DeleteNote(context: background) }
-        controller.mapView(delete) { [weak shell] in NoteDeleted(shell: shell) }
-        controller.mapBusiness(restore) { RestoreNote(context: background) }
+        controller.mapBusiness(DeleteNote.name) { DeleteNoteBusiness(context: background) }
+        controller.mapView(DeleteNote.name) { [weak shell] in NoteDeleted(shell: shell) }
+        controller.mapBusiness(RestoreNote.name) { RestoreNoteBusiness(context: background) }
         controller.mapError("default") { [weak shell] in ShowNoteProblem(shell: shell) }
     }
 }
@@ -44,7 +43,8 @@ enum NoteCommands {
 /// 1 MiB, naming the field at fault in `field` (ValCO).
 struct NoteValidation: ControlObject {
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        let title = (request.parameters["title"]?.stringValue ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        let note = try request.command(as: SaveNote.self)
+        let title = note.title.trimmingCharacters(in: .whitespacesAndNewlines)
         request.parameters["field"] = "title"  // the field at fault, for the message
         if title.isEmpty {
             return .dispatchToError(command: NoteCommands.invalid, reason: tr("A note needs a title."))
@@ -54,7 +54,7 @@ struct NoteValidation: ControlObject {
                                     reason: tr("A title may have at most %@ characters; this one has %@.",
                                                String(NoteCommands.maximumTitleLength), String(title.count)))
         }
-        let bodyBytes = request.parameters["body"]?.stringValue?.utf8.count ?? 0
+        let bodyBytes = note.body.utf8.count
         request.parameters["field"] = "body"
         if bodyBytes > NoteCommands.maximumBodyBytes {
             return .dispatchToError(command: NoteCommands.invalid,
@@ -68,27 +68,25 @@ struct NoteValidation: ControlObject {
 }
 
 /// Inserts or updates the note in one save, off the main thread (BCO); adds `note` (its id).
-struct SaveNote: ControlObject {
+struct SaveNoteBusiness: ControlObject {
     let context: BackgroundContext
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        let id = request.parameters["id"]?.stringValue
-        let title = request.parameters["title"]?.stringValue ?? ""
-        let body = request.parameters["body"]?.stringValue ?? ""
+        let save = try request.command(as: SaveNote.self)
         let saved = try await context.perform { context in
             let now = Date()
             let noteID: ObjectID
-            if let id {
-                guard let uuid = UUID(uuidString: id), var note = try context.record(Note.self, id: Note.objectID(uuid)) else {
-                    throw NoteError.missing(id)
+            if let id = save.id {
+                guard var note = try context.record(Note.self, id: Note.objectID(id)) else {
+                    throw NoteError.missing(id.uuidString)
                 }
-                note.title = title
-                note.body = body
+                note.title = save.title
+                note.body = save.body
                 note.updated = now
                 try context.update(note)
-                noteID = Note.objectID(uuid)
+                noteID = Note.objectID(id)
             } else {
-                noteID = try context.insert(Note(title: title, body: body, now: now))
+                noteID = try context.insert(Note(title: save.title, body: save.body, now: now))
             }
             try context.save()
             return noteID.uuid.uuidString
@@ -99,15 +97,15 @@ struct SaveNote: ControlObject {
 }
 
 /// Deletes the note `id` (BCO); adds `deleted`, the ``Note`` as it was (its JSON), for the undo.
-struct DeleteNote: ControlObject {
+struct DeleteNoteBusiness: ControlObject {
     let context: BackgroundContext
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
-        guard let id = request.parameters["id"]?.stringValue, let uuid = UUID(uuidString: id) else {
-            throw NoteError.missing(request.parameters["id"]?.stringValue ?? "")
-        }
+        let id = try request.command(as: DeleteNote.self).id
         let deleted = try await context.perform { context in
-            guard let note = try context.record(Note.self, id: Note.objectID(uuid)) else { throw NoteError.missing(id) }
+            guard let note = try context.record(Note.self, id: Note.objectID(id)) else {
+                throw NoteError.missing(id.uuidString)
+            }
             try context.delete(note)
             try context.save()
             return note

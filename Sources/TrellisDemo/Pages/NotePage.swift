@@ -6,9 +6,9 @@ import TrellisStore
 ///
 /// Typing changes the note (a ``Note`` record) in the page's own context, unsaved, each
 /// field's run of typing one undo group: `undo()` (Ctrl+Z) and `redo()` (Ctrl+Shift+Z) step
-/// through them. Save sends `note.save` through the front controller (validated and saved
-/// off the main thread). Unsaved typing is kept as a draft (``NoteDrafts``) from the first keystroke, so
-/// leaving the editor loses nothing: the next editor of the note shows it again, until Save
+/// through them. Save sends ``SaveNote`` (`note.save`) through the front controller
+/// (validated and saved off the main thread). Unsaved typing is kept as a draft
+/// (``NoteDrafts``) from the first keystroke, so leaving the editor loses nothing: the next editor of the note shows it again, until Save
 /// or "Discard changes". Delete asks to be pressed twice.
 ///
 /// The editor follows the store: when the note is saved elsewhere (a pull, another window),
@@ -150,11 +150,13 @@ final class NotePage: PageController {
             discardChanges()
             return
         }
-        var parameters: [String: JSONValue] = ["title": .string(form["title"] ?? ""), "body": .string(form["body"] ?? "")]
-        if let id = values.parameters["id"] { parameters["id"] = .string(id) }
-        switch action {
-        case "save": _ = shell.controller.submit(NoteCommands.save, parameters: parameters, from: self.id)
-        case "delete": _ = shell.controller.submit(NoteCommands.delete, parameters: parameters, from: self.id)
+        // The id was read when the page opened: a page for an id that is not a UUID has no form.
+        let id = try? values.parameter("id", as: UUID.self)
+        switch (action, id) {
+        case ("save", _):
+            _ = shell.controller.submit(SaveNote(id: id, title: form["title"] ?? "", body: form["body"] ?? ""), from: self.id)
+        case ("delete", let id?):
+            _ = shell.controller.submit(DeleteNote(id: id), from: self.id)
         default: break
         }
     }

@@ -33,6 +33,18 @@ struct ProbeStep: ControlObject {
     }
 }
 
+/// A background control object that reads its request as the typed command `Value` and
+/// records "label value".
+struct ProbeReader<Value: Command>: ControlObject {
+    let label: String
+    let trace: Trace
+
+    func handle(_ request: inout ControlRequest) async throws -> ControlResult {
+        trace.record("\(label) \(try request.command(as: Value.self))")
+        return .continue
+    }
+}
+
 /// A view or error control object that records itself (and the failure it saw), checks it
 /// is on the main actor, and returns or throws what it is told.
 @MainActor

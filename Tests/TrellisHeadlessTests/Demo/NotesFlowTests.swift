@@ -167,6 +167,18 @@ struct NotesFlowTests {
         #expect(screen.form?.values == ["title": "ab", "body": ""])
     }
 
+    @Test("a save sent by name with a parameter of the wrong type is refused on the editor, naming it; nothing is saved")
+    func malformedSaveByName() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        let editor = try #require(shell.navigator.top)
+        let outcome = await shell.controller.submit("note.save", parameters: ["title": 5, "body": ""], from: editor.id).outcome
+        #expect(outcome.failure?.reason == "command 'note.save': parameter 'title' should be String, but it is 5")
+        #expect(editor.message == outcome.failure?.reason)
+        try shell.navigate(to: "/notes")
+        #expect(screen.table?.container.flatCount == 0)
+    }
+
     @Test("the request's lifecycle is on the bus: started, then validation-failed or finished")
     func lifecycleEvents() async throws {
         let (shell, screen) = try Fixtures.demo()
