@@ -55,6 +55,12 @@ final class SectionSidebar {
             gtk_list_box_row_set_child(row.as(), box.as())
             // A screen reader reads a row by its label property, not by the text of its children.
             setAccessibleLabel(row, section.title)
+            // A screen reader opens the section through the row's AT-SPI action, as a click does.
+            // The row owns the handler, so `row` is alive whenever it runs.
+            RowActivationAction.offer(on: row) { [weak self] in
+                guard let self, let index = self.rows.firstIndex(of: row) else { return }
+                self.onActivate?(index)
+            }
             gtk_list_box_append(list.opaque, row.as())
             return row
         }
