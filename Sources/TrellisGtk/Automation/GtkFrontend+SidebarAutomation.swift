@@ -7,7 +7,7 @@ import TrellisCore
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `sidebar` | the sidebar's rows (title, path, selected, accessible label, bounds in the window), whether it is shown, whether the window is folded, the toggle's state |
+/// | `sidebar` | the sidebar's rows (title, path, selected, focused, accessible label, bounds in the window), whether it is shown, whether the window is folded, the toggle's state |
 /// | `sidebar-toggle` | clicks the header bar's sidebar toggle |
 extension GtkFrontend {
     func automateSidebar(_ command: String, _ reply: @escaping (JSONValue) -> Void) {
@@ -23,10 +23,12 @@ extension GtkFrontend {
     private func sidebarSnapshot() -> JSONValue {
         let sidebar = window.sidebar
         let selected = sidebar.selectedIndex
+        let focus = gtk_root_get_focus(window.window.as())
         let rows = zip(sidebar.sections, sidebar.rows).enumerated().map { index, pair -> JSONValue in
             let (section, row) = pair
             var item: JSONValue = ["title": .string(section.title), "path": .string(section.path),
-                                   "selected": .bool(index == selected), "accessibleLabel": .bool(hasAccessibleLabel(row))]
+                                   "selected": .bool(index == selected), "accessibleLabel": .bool(hasAccessibleLabel(row)),
+                                   "focused": .bool(focus.map { gtk_widget_is_ancestor($0, row.as()) != 0 || gobj($0) == row } ?? false)]
             var bounds = graphene_rect_t()
             if gtk_widget_compute_bounds(row.as(), window.window.as(), &bounds) != 0 {
                 item["bounds"] = ["x": .number(Double(bounds.origin.x)), "y": .number(Double(bounds.origin.y)),

@@ -28,11 +28,28 @@ final class SidebarWindowTests: XCTestCase {
         try xdotool("mousemove", "--window", window, String(x), String(y), "click", "1")
     }
 
-    func testEverySectionIsOneClickAwayAndTheCurrentOneIsHighlighted() throws {
+    private func requireXdotool() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.xdotool.path) else {
             if ProcessInfo.processInfo.environment["TRELLIS_REQUIRE_GUI"] == "1" { XCTFail("xdotool is missing: bash .ci/test installs it") }
             throw XCTSkip("needs xdotool")
         }
+    }
+
+    /// The X window titled `title`, focused for the keyboard.
+    private func focusWindow(titled title: String) throws -> String {
+        let search = try CommandRunner.run(Self.xdotool, ["search", "--sync", "--onlyvisible", "--name", "^\(title)$"])
+        let window = try XCTUnwrap(search.stdout.split(separator: "\n").first.map(String.init), search.stderr)
+        try xdotool("windowfocus", "--sync", window)
+        return window
+    }
+
+    /// The index of the sidebar row that has the keyboard focus, if any.
+    private func focused(_ sidebar: JSONValue) -> Int? {
+        sidebar["rows"]?.arrayValue?.firstIndex { $0["focused"] == true }
+    }
+
+    func testEverySectionIsOneClickAwayAndTheCurrentOneIsHighlighted() throws {
+        try requireXdotool()
         let app = try AppDriver(path: nil)
         XCTAssertEqual(try app.send("dump")["path"], "/", "the app opens on its hub")
         let sidebar = try app.send("sidebar")
@@ -43,9 +60,7 @@ final class SidebarWindowTests: XCTestCase {
         XCTAssertNil(selected(sidebar), "the hub is in no section")
         try app.screenshot("sidebar-home")
 
-        let search = try CommandRunner.run(Self.xdotool, ["search", "--sync", "--onlyvisible", "--name", "^Trellis$"])
-        let window = try XCTUnwrap(search.stdout.split(separator: "\n").first.map(String.init), search.stderr)
-        try xdotool("windowfocus", "--sync", window)
+        let window = try focusWindow(titled: "Trellis")
         try click(app, window, row: 2)
         var screen = try app.dump { $0["path"] == "/notes" }
         XCTAssertEqual(screen["depth"], 2, "opened in one step, right above the hub")
@@ -65,6 +80,19 @@ final class SidebarWindowTests: XCTestCase {
         try app.send("back")
         _ = try app.dump { $0["path"] == "/" }
         XCTAssertNil(selected(try app.send("sidebar")), "back on the hub, no section is highlighted")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testShiftTabFromThePageReachesTheCurrentSectionAndEnterOpensAnother() throws {
+        try requireXdotool()
+        let app = try AppDriver()
+        try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }
+        _ = try focusWindow(titled: "Catalog")
+        // The sidebar comes before the page in the focus chain.
+        try xdotool("key", "shift+Tab")
+        XCTAssertEqual(focused(try app.send("sidebar", until: { self.focused($0) != nil })), 0, "the focus lands on the current section")
+        try xdotool("key", "Down", "Return")
+        XCTAssertEqual(try app.dump { $0["path"] == "/favourites" }["depth"], 2)
         XCTAssertEqual(app.finish(), 0)
     }
 
