@@ -4,7 +4,8 @@ import TrellisCore
 /// The app's top-level sections (``Shell/sections``) in the window: the sidebar lists them
 /// and highlights the one the page on top belongs to; a click on a row, or Enter on it, opens
 /// that section with ``Shell/open(section:)``; the primary menu lists them too, with Alt+1 …
-/// Alt+9. F9 and the header bar's toggle show or hide the sidebar (`win.toggle-sidebar`).
+/// Alt+9. F9 and the header bar's toggle show or hide the sidebar (`win.toggle-sidebar`). An app
+/// that declares no sections has neither sidebar nor toggle.
 extension GtkFrontend {
     /// Binds the sidebar to the shell's sections and adds `win.toggle-sidebar` (F9).
     func installSections() {
@@ -15,7 +16,7 @@ extension GtkFrontend {
         }
         Actions.add("toggle-sidebar", to: window.window, scope: "win", application: application.pointer,
                     accelerators: ["F9"]) { [weak self] in
-            guard let sidebar = self?.window.sidebar else { return }
+            guard let sidebar = self?.window.sidebar, !sidebar.sections.isEmpty else { return }
             sidebar.isShown.toggle()
         }
         showSections()
@@ -30,6 +31,9 @@ extension GtkFrontend {
     private func showSections() {
         let sections = shell.sections
         window.sidebar.show(sections)
+        // An app without sections has neither sidebar nor toggle.
+        gtk_widget_set_visible(window.sidebarButton.as(), sections.isEmpty ? 0 : 1)
+        window.sidebarFolding.sectionsChanged()
         for (number, section) in sections.enumerated() {
             let slug = section.path.split(separator: "/").joined(separator: "-")
             let name = "go-" + (slug.isEmpty ? "root" : slug)

@@ -40,6 +40,11 @@ final class SidebarFolding {
         let folded = width < Self.threshold
         guard folded != isFolded else { return }
         isFolded = folded
-        sidebar.isShown = !folded
+        sidebar.isShown = !folded && !sidebar.sections.isEmpty
+    }
+
+    /// The sidebar's place after its sections changed: shown on a wide window when it has any.
+    func sectionsChanged() {
+        sidebar.isShown = isFolded != true && !sidebar.sections.isEmpty
     }
 }
