@@ -1,5 +1,4 @@
 import CGtk
-import Foundation
 
 /// Folds the sidebar away on a narrow window and brings it back on a wide one, as GNOME's
 /// adaptive apps do (GTK 4.8 has no breakpoints: this watches the width of the window's
