@@ -32,11 +32,16 @@ public enum DemoApp {
         ("/events", EventsPage.self, false),
     ]
 
-    /// The demo's sections, each a title (translated) and a path: the hub's rows and the
-    /// primary menu's places.
-    public static var sections: [(title: String, path: String)] {
-        [(tr("Catalog"), "/catalog"), (tr("Favourites"), "/favourites"), (tr("Notes"), "/notes"),
-         (tr("Notes per day"), "/notes-per-day"), (tr("People"), "/people"), (tr("Plugins"), "/plugins"), (tr("Event log"), "/events")]
+    /// The demo's sections (translated titles), declared on the shell by ``install(on:catalog:store:syntheticRows:)``:
+    /// the hub's rows, the window's sidebar and the primary menu's places.
+    public static var sections: [ShellSection] {
+        [ShellSection(title: tr("Catalog"), path: "/catalog"),
+         ShellSection(title: tr("Favourites"), path: "/favourites"),
+         ShellSection(title: tr("Notes"), path: "/notes"),
+         ShellSection(title: tr("Notes per day"), path: "/notes-per-day"),
+         ShellSection(title: tr("People"), path: "/people"),
+         ShellSection(title: tr("Plugins"), path: "/plugins"),
+         ShellSection(title: tr("Event log"), path: "/events")]
     }
 
     /// Registers the demo's routes and state on `shell`.
@@ -52,6 +57,6 @@ public enum DemoApp {
         for route in routes {
             try shell.route(route.pattern, to: route.page, isPublic: route.isPublic, owner: "demo")
         }
-
+        shell.sections = sections
     }
 }

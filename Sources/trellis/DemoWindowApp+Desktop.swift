@@ -38,17 +38,9 @@ extension DemoWindowApp {
     }
 
     /// Adds the demo's menu actions, the plugins' commands and About, restores the window size, follows the colour scheme.
-    /// Every section is one step away: the menu lists them (Alt+1 … Alt+6), each opened
-    /// straight above the hub, so Back from a section always leads to the hub.
+    /// (The sections, one step away in the sidebar and the menu with Alt+1 …, come from
+    /// `shell.sections`, which `DemoApp.install` declares.)
     func installDesktopIntegration(on frontend: GtkFrontend) {
-        for (number, section) in DemoApp.sections.enumerated() {
-            frontend.addMenuAction("go-\(section.path.dropFirst())", label: section.title, section: .navigation,
-                                   accelerators: ["<Alt>\(number + 1)"]) { [weak self] in
-                guard let shell = self?.shell else { return }
-                shell.navigator.popToRoot()
-                do throws(NavigationError) { try shell.navigate(to: section.path) } catch { shell.navigator.top?.message = error.description }
-            }
-        }
         frontend.addMenuAction("new-note", label: tr("New note"), accelerators: ["<Control>n"]) { [weak self] in
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/notes/new") } catch { shell.navigator.top?.message = error.description }

@@ -19,8 +19,11 @@ public protocol Frontend: AnyObject {
     /// with its Undo button, which calls ``NoticeBoard/undo()`` (see ``Shell/notify(_:undoLabel:duration:undo:)``).
     /// The default shows nothing.
     func show(notice: Notice?)
+    /// The shell's ``Shell/sections`` changed: show the new list. The default shows nothing.
+    func sectionsDidChange()
 }
 
 extension Frontend {
     public func show(notice: Notice?) {}
+    public func sectionsDidChange() {}
 }

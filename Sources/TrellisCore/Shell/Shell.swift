@@ -28,6 +28,15 @@ public final class Shell {
     var routeOptions: [RouteID: JSONValue] = [:]
     /// Values provided to pages, by type.
     var environment: [ObjectIdentifier: AnyObject] = [:]
+    /// The app's top-level sections, in order: the window's sidebar and the primary menu
+    /// (Alt+1, Alt+2, …) list them; see ``ShellSection``. Front ends are told when they change.
+    ///
+    /// ```swift
+    /// shell.sections = [ShellSection(title: tr("Notes"), path: "/notes")]
+    /// ```
+    public var sections: [ShellSection] = [] {
+        didSet { frontend?.sectionsDidChange() }
+    }
     /// Who adds buttons to pages (``contributePageActions(_:)``).
     var pageActionProviders: [@MainActor (PageController) -> [ContributedPageAction]] = []
 

@@ -1,13 +1,13 @@
 import TrellisCore
 
-/// `/`: the sections of the demo.
+/// `/`: the sections of the demo (the shell's ``Shell/sections``), each row opening its section.
 final class HomePage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = "Trellis"
-        let titles = DemoApp.sections.map(\.title)
-        content = .table(TableContainer.list(of: titles, searchable: false, route: { item in
-            DemoApp.sections[item.id.intValue ?? 0].path
+        let sections = shell.sections
+        content = .table(TableContainer.list(of: sections.map(\.title), searchable: false, route: { item in
+            sections[item.id.intValue ?? 0].path
         }, navigate: { [weak shell] path in try? shell?.navigate(to: path) }))
     }
 }

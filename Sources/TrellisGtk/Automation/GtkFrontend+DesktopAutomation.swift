@@ -11,6 +11,7 @@ import TrellisCore
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
 /// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
+/// | `sidebar`, `sidebar-toggle` | the sections' sidebar (`GtkFrontend+SidebarAutomation.swift`) |
 /// | `row-bounds N` | where row N and its checkbox are in the window (`row`, `checkbox`: x, y, width, height), for real clicks |
 extension GtkFrontend {
     func automateDesktop(_ command: String, _ argument: String, _ reply: @escaping (JSONValue) -> Void) {
@@ -41,12 +42,14 @@ extension GtkFrontend {
         case "icon":
             reply(["ok": true, "found": .bool(Self.hasIcon(argument))])
         case "chrome":
-            let widgets: [(String, GObjectPointer)] = [("back", window.backButton), ("search", window.searchButton),
+            let widgets: [(String, GObjectPointer)] = [("sidebar", window.sidebarButton), ("back", window.backButton), ("search", window.searchButton),
                                                        ("menu", window.menu.button), ("spinner", window.spinner)]
             reply(["ok": true, "widgets": .object(Dictionary(uniqueKeysWithValues: widgets.map { name, widget in
                 let tooltip = gtk_widget_get_tooltip_text(widget.as()).map { String(cString: $0) }
                 return (name, ["tooltip": tooltip.map { .string($0) } ?? .null, "accessibleLabel": .bool(hasAccessibleLabel(widget))])
             }))])
+        case "sidebar", "sidebar-toggle":
+            automateSidebar(command, reply)
         case "resize":
             let numbers = argument.split(separator: " ").compactMap { Int32($0) }
             guard numbers.count == 2, numbers.allSatisfy({ $0 > 0 }) else { return fail("resize needs a width and a height, not '\(argument)'") }

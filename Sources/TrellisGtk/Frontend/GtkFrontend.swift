@@ -8,7 +8,7 @@ import TrellisCore
 /// content through the ``GtkContentRenderer`` registered for its model), keeps
 /// the header bar in step (title, back button, search toggle for searchable tables), shows the
 /// activity spinner while the bus says `activity:changed` with `active: true`, and binds the
-/// standard keys: Alt+Left and Escape go back, Ctrl+F toggles search, Ctrl+Z and Ctrl+Shift+Z
+/// standard keys: Alt+Left and Escape go back, F9 shows or hides the sections' sidebar, Ctrl+F toggles search, Ctrl+Z and Ctrl+Shift+Z
 /// undo and redo the page's unsaved changes, Ctrl+Q quits.
 ///
 /// ```swift
@@ -56,6 +56,7 @@ public final class GtkFrontend: Frontend {
         installStandardActions()
         installNotificationDisplay()
         installNoticeDisplay()
+        installSections()
     }
 
     /// Registers the renderer that builds the widget of custom content whose model is a
@@ -76,6 +77,7 @@ public final class GtkFrontend: Frontend {
         views[ObjectIdentifier(page)] = view
         view.name = window.push(view.widget, title: page.title)
         showChrome(of: page, view: view)
+        highlightCurrentSection()
     }
 
     public func navigator(_ navigator: Navigator, didPop page: PageController) {
@@ -83,6 +85,7 @@ public final class GtkFrontend: Frontend {
         guard let top = navigator.top, let view = views[ObjectIdentifier(top)] else { return }
         window.pop(title: top.title)
         showChrome(of: top, view: view)
+        highlightCurrentSection()
     }
 
     public func pageDidChange(_ page: PageController) {

@@ -90,24 +90,16 @@ public final class VirtualListView {
 
     private static let activationKey = "trellis-row-activate"
 
-    /// Gives the row the action `row.activate`, which GTK 4.8's AT-SPI bridge offers as the
-    /// row's action: a screen reader (or any AT-SPI client) can open the row, or tick a
-    /// checklist's, as a click does. GTK offers no action of its own on a list row.
-    /// Called at bind: the row widget (GTK's list item widget, the box's parent) exists then.
+    /// Gives the row the action `row.activate` (``RowActivationAction``), opening the row, or
+    /// ticking a checklist's, as a click does. Called at bind: the row widget (GTK's list item
+    /// widget, the box's parent) exists then.
     private func offerActivation(of listItem: GObjectPointer, on row: UnsafeMutablePointer<GtkWidget>) {
         guard let rowWidget = gtk_widget_get_parent(row), g_object_get_data(gobj(rowWidget).as(), Self.activationKey) == nil else { return }
         g_object_set_data(gobj(rowWidget).as(), Self.activationKey, gobj(rowWidget))
-        let group = g_simple_action_group_new()!
-        let action = g_simple_action_new("activate", nil)!
-        // The row widget owns the group, which owns the action and this handler; the list item
-        // lives as long as its row widget, so the handler only runs while `listItem` does.
-        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { [weak self] _, _ in
+        // The list item lives as long as its row widget, so the handler only runs while `listItem` does.
+        RowActivationAction.offer(on: gobj(rowWidget)) { [weak self] in
             self?.onActivate?(Int(gtk_list_item_get_position(listItem.opaque)))
-        })
-        g_action_map_add_action(GObjectPointer(group).as(), GObjectPointer(action).as())
-        g_object_unref(GObjectPointer(action))
-        gtk_widget_insert_action_group(rowWidget, "row", GObjectPointer(group).as())
-        g_object_unref(GObjectPointer(group))
+        }
     }
 
     private func bind(_ listItem: GObjectPointer) {

@@ -3,9 +3,10 @@ import CTrellisGtk
 import Foundation
 import TrellisCore
 
-/// The shell's `GtkApplicationWindow`: a header bar (back button, title, search toggle,
-/// activity spinner, primary menu), a search bar, a `GtkStack` holding the navigation stack's
-/// pages, and a status area at the bottom. Icon-only buttons have tooltips and accessible
+/// The shell's `GtkApplicationWindow`: a header bar (sidebar toggle, back button, title, search
+/// toggle, activity spinner, primary menu), the sections' sidebar at the start (folded away
+/// on a narrow window), and beside it a search bar, a `GtkStack` holding the navigation
+/// stack's pages, and a status area at the bottom. Icon-only buttons have tooltips and accessible
 /// labels; the title carries the badge count when there is one ("Catalog (3)").
 ///
 /// Desktop-agnostic on purpose: plain GTK 4 widgets, no libadwaita, so it looks native under
@@ -25,6 +26,10 @@ public final class ShellWindow {
     /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
     let pageActionsBox: GObjectPointer
     private(set) var pageActionButtons: [String: GObjectPointer] = [:]
+    /// The app's sections beside the pages, and the header-bar toggle that shows or hides them.
+    let sidebar = SectionSidebar()
+    let sidebarButton: GObjectPointer
+    let sidebarFolding: SidebarFolding
     /// The primary menu at the end of the header bar.
     public let menu: PrimaryMenu
     /// The in-app notification over the page ("Deleted “Groceries” · Undo").
@@ -47,8 +52,13 @@ public final class ShellWindow {
     init(application: GObjectPointer, title: String) {
         window = GObjectPointer(gtk_application_window_new(application.as()))!
         gtk_window_set_default_size(window.as(), 720, 640)
+        sidebarFolding = SidebarFolding(sidebar: sidebar, window: window)
 
         headerBar = GObjectPointer(gtk_header_bar_new())!
+        sidebarButton = GObjectPointer(gtk_toggle_button_new())!
+        gtk_button_set_icon_name(sidebarButton.as(), "sidebar-show-symbolic")
+        setAccessibleName(sidebarButton, tr("Show Sections"))
+        gtk_header_bar_pack_start(headerBar.opaque, sidebarButton.as())
         backButton = GObjectPointer(gtk_button_new_from_icon_name("go-previous-symbolic"))!
         setAccessibleName(backButton, tr("Back"))
         gtk_widget_set_visible(backButton.as(), 0)
@@ -71,6 +81,7 @@ public final class ShellWindow {
         // (llvmpipe), a framed button's shadow and border are shaders compiled on first use,
         // about 20 ms before the window first appears.
         gtk_button_set_has_frame(backButton.as(), 0)
+        gtk_button_set_has_frame(sidebarButton.as(), 0)
         gtk_button_set_has_frame(searchButton.as(), 0)
         gtk_window_set_titlebar(window.as(), headerBar.as())
 
@@ -120,7 +131,14 @@ public final class ShellWindow {
         gtk_overlay_add_overlay(pageArea.as(), noticeBar.widget.as())
         gtk_box_append(content.as(), pageArea.as())
         gtk_box_append(content.as(), statusLabel.as())
-        gtk_window_set_child(window.as(), content.as())
+        gtk_widget_set_hexpand(content.as(), 1)
+        let body = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))!
+        gtk_box_append(body.as(), sidebar.container.as())
+        gtk_box_append(body.as(), content.as())
+        gtk_window_set_child(window.as(), body.as())
+        g_object_bind_property(sidebarButton.as(), "active", sidebar.container.as(), "visible",
+                               GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
+        gtk_toggle_button_set_active(sidebarButton.as(), 1)
         gtk_search_bar_set_key_capture_widget(searchBar.opaque, window.as())
 
         Signals.connect(backButton, "clicked") { [weak self] _ in self?.onBack?() }

@@ -42,6 +42,22 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testTheSidebarsSectionsAreNamedAndOpenThroughATSPI() throws {
+        let app = try AppDriver(path: "/catalog")
+        try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }
+        let nodes = try accessibleNodes(of: app)
+        XCTAssertEqual(nodes.unnamed, [])
+        for section in ["Catalog", "Favourites", "Notes", "Notes per day", "People", "Plugins", "Event log"] {
+            XCTAssertTrue(nodes.all.contains(["role": "list item", "name": .string(section)]), "the sidebar's \(section)")
+        }
+        XCTAssertTrue(nodes.all.contains(["role": "push button", "name": "Show Sections"]), "the sidebar's toggle")
+        // The hub's rows are covered by the catalog: only the sidebar has a row named People.
+        try perform("row.activate", on: "list item", named: "People", in: app)
+        let screen = try app.dump { $0["path"] == "/people" }
+        XCTAssertEqual(screen["depth"], 2, "the section replaced the catalog above the hub")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testEveryInteractiveNodeOfTheCatalogHasAName() throws {
         let app = try AppDriver(path: "/catalog")
         try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }

@@ -81,11 +81,19 @@ final class AppDriver {
     @discardableResult
     func dump(until condition: (JSONValue) -> Bool, timeout: TimeInterval = 10,
               file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        try send("dump", until: condition, timeout: timeout, file: file, line: line)
+    }
+
+    /// Sends `command` again until its reply satisfies `condition`, up to `timeout` seconds;
+    /// returns the last reply.
+    @discardableResult
+    func send(_ command: String, until condition: (JSONValue) -> Bool, timeout: TimeInterval = 10,
+              file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
-        var screen = try send("dump")
+        var screen = try send(command, file: file, line: line)
         while !condition(screen) && Date() < deadline {
             usleep(50_000)
-            screen = try send("dump")
+            screen = try send(command, file: file, line: line)
         }
         if !condition(screen) { XCTFail("the window never reached the expected state: \(screen)", file: file, line: line) }
         return screen

@@ -1,0 +1,36 @@
+/// A top-level section of an application: a place a person reaches in one step from anywhere,
+/// as a row of the window's sidebar and an item of the primary menu (Alt+1, Alt+2, …).
+///
+/// An app declares its sections on the shell (``Shell/sections``); the front ends show them
+/// and ``Shell/open(section:)`` opens one.
+///
+/// ```swift
+/// shell.sections = [
+///     ShellSection(title: tr("Notes"), path: "/notes", iconName: "accessories-text-editor-symbolic"),
+///     ShellSection(title: tr("People"), path: "/people"),
+/// ]
+/// ```
+public struct ShellSection: Sendable, Hashable {
+    /// What people read: the sidebar row's text, the menu item's label (translated).
+    public var title: String
+    /// The route the section opens, such as `"/notes"`; pages under it (`/notes/42`) belong to it.
+    public var path: String
+    /// A themed icon name shown before the title, such as `"folder-symbolic"`; `nil` for none.
+    public var iconName: String?
+
+    public init(title: String, path: String, iconName: String? = nil) {
+        self.title = title
+        self.path = path
+        self.iconName = iconName
+    }
+
+    /// Whether the page at `pagePath` belongs to this section: it is the section's path or
+    /// below it, segment by segment (`/notes/42` is in `/notes`, `/notes-per-day` is not). A
+    /// query string is ignored.
+    public func contains(_ pagePath: String) -> Bool {
+        let bare = pagePath.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first.map(String.init) ?? pagePath
+        if bare == path { return true }
+        let prefix = path.hasSuffix("/") ? path : path + "/"
+        return bare.hasPrefix(prefix)
+    }
+}

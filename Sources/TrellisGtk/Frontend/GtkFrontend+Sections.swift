@@ -1,0 +1,64 @@
+import CGtk
+import TrellisCore
+
+/// The app's top-level sections (``Shell/sections``) in the window: the sidebar lists them
+/// and highlights the one the page on top belongs to; a click on a row, or Enter on it, opens
+/// that section with ``Shell/open(section:)``; the primary menu lists them too, with Alt+1 …
+/// Alt+9. F9 and the header bar's toggle show or hide the sidebar (`win.toggle-sidebar`). An app
+/// that declares no sections has neither sidebar nor toggle.
+extension GtkFrontend {
+    /// Binds the sidebar to the shell's sections and adds `win.toggle-sidebar` (F9).
+    func installSections() {
+        window.sidebar.onActivate = { [weak self] index in
+            guard let self, self.shell.sections.indices.contains(index) else { return }
+            self.open(self.shell.sections[index])
+            self.window.sidebarFolding.sectionChosen()
+        }
+        Actions.add("toggle-sidebar", to: window.window, scope: "win", application: application.pointer,
+                    accelerators: ["F9"]) { [weak self] in
+            guard let sidebar = self?.window.sidebar, !sidebar.sections.isEmpty else { return }
+            sidebar.isShown.toggle()
+        }
+        showSections()
+    }
+
+    public func sectionsDidChange() {
+        showSections()
+    }
+
+    /// Lists the shell's sections in the sidebar and, for each section not yet there, in the
+    /// primary menu (`win.go-<path>`, Alt+N for the first nine).
+    private func showSections() {
+        let sections = shell.sections
+        window.sidebar.show(sections)
+        // An app without sections has neither sidebar nor toggle.
+        gtk_widget_set_visible(window.sidebarButton.as(), sections.isEmpty ? 0 : 1)
+        window.sidebarFolding.sectionsChanged()
+        for (number, section) in sections.enumerated() {
+            let slug = section.path.split(separator: "/").joined(separator: "-")
+            let name = "go-" + (slug.isEmpty ? "root" : slug)
+            guard g_action_map_lookup_action(window.window.as(), name) == nil else { continue }
+            addMenuAction(name, label: section.title, section: .navigation,
+                          accelerators: number < 9 ? ["<Alt>\(number + 1)"] : []) { [weak self] in
+                self?.open(section)
+            }
+        }
+        highlightCurrentSection()
+    }
+
+    /// Selects the sidebar row of the section the page on top belongs to (none for a page
+    /// outside every section, such as a hub at `/`).
+    func highlightCurrentSection() {
+        let current = shell.currentSection
+        window.sidebar.select(current.flatMap { shell.sections.firstIndex(of: $0) })
+    }
+
+    /// Opens `section`; a failure is shown on the page on top.
+    private func open(_ section: ShellSection) {
+        do throws(NavigationError) {
+            try shell.open(section: section)
+        } catch {
+            shell.navigator.top?.message = error.description
+        }
+    }
+}
