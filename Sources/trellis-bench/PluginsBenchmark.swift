@@ -56,6 +56,14 @@ struct PluginsBenchmark: ParsableCommand {
         let libraryName = library.lastPathComponent
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-plugins-\(getpid())-\(folder)-\(isolation)")
         defer { try? FileManager.default.removeItem(at: root) }
+        // A copy is renamed, but its code still speaks in the original's namespace (its pages'
+        // messages): grant that namespace too, so the copies load as the original does.
+        let namespace = "\(manifest["id"]?.stringValue ?? ""):*"
+        var permissions = manifest["permissions"] ?? .object([:])
+        for kind in ["trigger", "watch"] {
+            permissions[kind] = .array((permissions[kind]?.arrayValue ?? []) + [.string(namespace)])
+        }
+        manifest["permissions"] = permissions
         var folders: [URL] = []
         for index in 1...copies {
             let id = "\(folder.lowercased())-\(index)"

@@ -94,7 +94,10 @@ struct CommandLineTests {
         defer { try? FileManager.default.removeItem(at: locale) }
         let environment = ["LANGUAGE": "ru", "LANG": "", "LC_ALL": "", "TRELLIS_LOCALE_DIR": locale.path]
         let home = try trellis(["--headless", "/"], environment: environment)
-        #expect(home.stdout.split(separator: "\n").dropFirst(2) == ["Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий"])
+        let homeLines = home.stdout.split(separator: "\n").dropFirst(2)
+        #expect(homeLines.prefix(7) == ["Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий"])
+        // The status line: the Location plugin's item, which it sets while it loads, under its Russian title.
+        #expect(homeLines.dropFirst(7).allSatisfy { $0.hasPrefix("-- Местоположение: ") }, "\(homeLines)")
         let perDay = try trellis(["--headless", "/notes-per-day"], environment: environment)
         #expect(perDay.stdout.split(separator: "\n").prefix(3).map(String.init) == ["< Заметки по дням", String(repeating: "=", count: 17), "Заметок пока нет."],
                 "the demo's strings, from its own catalogue: \(perDay.stdout)")
