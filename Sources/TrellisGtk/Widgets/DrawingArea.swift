@@ -28,19 +28,10 @@ public final class DrawingArea: Widget {
     /// a map: GTK's `GTK_ACCESSIBLE_ROLE_IMG`; a plain GtkDrawingArea is left out of the
     /// accessibility tree). Name it with ``Widget/setAccessibleLabel(_:)``.
     public convenience init() {
-        // The role is a construct-only property: g_object_new with it (g_object_new itself is
-        // variadic, which Swift cannot call).
-        var role = GValue()
-        g_value_init(&role, gtk_accessible_role_get_type())
-        g_value_set_enum(&role, Int32(GTK_ACCESSIBLE_ROLE_IMG.rawValue))
-        defer { g_value_unset(&role) }
-        let area = "accessible-role".withCString { name in
-            var names: [UnsafePointer<CChar>?] = [name]
-            // Safe: one name and one value, both alive for the call; GTK copies what it keeps.
-            return g_object_new_with_properties(gtk_drawing_area_get_type(), 1, &names, &role)
-        }
+        // The role is a construct-only property (see makeWidget(_:accessibleRole:)).
+        let area = makeWidget(gtk_drawing_area_get_type(), accessibleRole: GTK_ACCESSIBLE_ROLE_IMG)
         // Safe: a new (floating) GtkDrawingArea, which init(retaining:) sinks.
-        self.init(retaining: GObjectPointer(area)!)
+        self.init(retaining: area)
     }
 
     private var area: UnsafeMutablePointer<GtkDrawingArea> {

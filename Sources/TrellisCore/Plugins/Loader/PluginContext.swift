@@ -45,12 +45,15 @@ final class PluginContext: Sendable {
     /// during its load, begin with them.
     let latestStatus = LockedState<[String: JSONValue]>([:])
     static let maximumStatusItems = 64
+    /// `<id>:status`, made once: every trigger of the plugin is compared with it.
+    private let statusMessage: String
 
     init(pluginID: String, declaredServices: [String], permissions: PluginPermissions, bus: EventBus, logger: Logger,
          isPublicRoute: @escaping @Sendable (String) -> Bool?,
          navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
          handleRequest: @escaping @Sendable (String, JSONValue) -> Void) {
         self.pluginID = pluginID
+        self.statusMessage = "\(pluginID):status"
         self.declaredServices = declaredServices
         self.bus = bus
         self.logger = logger
@@ -79,7 +82,7 @@ final class PluginContext: Sendable {
             return navigate(path, data["data"] ?? .null)
         }
         guard gate.allows(.trigger, message) else { return TRELLIS_ERROR_DENIED }
-        if message == "\(pluginID):status", let item = data["item"]?.stringValue {
+        if message == statusMessage, let item = data["item"]?.stringValue {
             latestStatus.withLock { latest in
                 if latest[item] != nil || latest.count < Self.maximumStatusItems { latest[item] = data }
             }

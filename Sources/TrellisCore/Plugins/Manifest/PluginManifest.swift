@@ -89,7 +89,7 @@ public struct PluginManifest: Sendable, Hashable {
         self.activation = activation
         self.routes = routes
         self.settings = settings
-        self.permissions.ownRoutes = routes.filter { permissions.allowsContributing($0.pattern, pluginID: id) }.map(\.pattern.text)
+        self.permissions.ownRoutes = permissions.contributable(routes, pluginID: id)
     }
 
     /// The keys a manifest may have; any other is refused, naming it (a misspelt `"setings"`
@@ -168,8 +168,7 @@ public struct PluginManifest: Sendable, Hashable {
         }
         // A route no `contribute` permission covers is refused when the pages are registered
         // (the plugin loads without it), and is not the plugin's own to open.
-        let (granted, pluginID) = (permissions, id)
-        permissions.ownRoutes = routes.filter { granted.allowsContributing($0.pattern, pluginID: pluginID) }.map(\.pattern.text)
+        permissions.ownRoutes = permissions.contributable(routes, pluginID: id)
         if let value = object["settings"], !value.isNull {
             settings = try PluginSetting.list(json: value, file: file)
         } else {

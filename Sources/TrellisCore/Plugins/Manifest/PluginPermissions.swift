@@ -68,6 +68,12 @@ public struct PluginPermissions: Sendable, Hashable {
         return own + (grants[kind] ?? [])
     }
 
+    /// The patterns of `routes` plugin `pluginID` may serve pages on: the routes that are its
+    /// own to open (``ownRoutes``).
+    func contributable(_ routes: [PluginRoute], pluginID: String) -> [String] {
+        routes.filter { allowsContributing($0.pattern, pluginID: pluginID) }.map(\.pattern.text)
+    }
+
     /// Whether plugin `pluginID` may serve pages on `pattern`: one under its id, or one a
     /// `contribute` grant covers (see the type's documentation).
     public func allowsContributing(_ pattern: RoutePattern, pluginID: String) -> Bool {
