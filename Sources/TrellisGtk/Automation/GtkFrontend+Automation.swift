@@ -169,6 +169,7 @@ extension GtkFrontend {
             "searchActive": .bool(window.isSearchActive),
             "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
             "frame": .number(Double(frameCounter)),
+            "renderer": .string(window.rendererName),
         ]
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })

@@ -34,9 +34,14 @@ public final class GtkFrontend: Frontend {
         window = ShellWindow(application: application.pointer, title: title)
         shell.frontend = self
         window.onBack = { [weak self] in self?.goBack() }
+        // The rows are compared off the GTK thread (`TableContainer.search`): typing never
+        // waits for a long list; a keystroke typed meanwhile replaces the search in flight.
         window.onSearchChanged = { [weak self] text in
-            self?.topView?.container?.searchText = text
-            self?.topView?.refreshPlaceholder()
+            guard let view = self?.topView, let container = view.container else { return }
+            Task { @MainActor [weak view] in
+                await container.search(text)
+                view?.refreshPlaceholder()
+            }
         }
         shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
             frontend.window.setActivity(event.data["active"]?.boolValue ?? false)

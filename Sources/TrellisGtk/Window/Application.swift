@@ -22,12 +22,14 @@ public final class Application {
     ///   - unique: when `false` every launch is its own process (tests, benchmarks).
     ///
     /// Sets the process locale from the environment (with `Localization`'s `LANGUAGE`
-    /// fallback) and keeps GTK from setting it again.
+    /// fallback) and keeps GTK from setting it again; chooses the cairo renderer where
+    /// OpenGL would run in software (``RendererChoice``).
     public init(id: String, unique: Bool = true) {
         // The locale GTK would set, plus Localization's LANGUAGE fallback, which GTK's own
         // setlocale (in gtk_init, at registration) would undo.
         Localization.setLocaleFromEnvironment(category: LC_ALL)
         gtk_disable_setlocale()
+        RendererChoice.apply()
         let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
         pointer = GObjectPointer(gtk_application_new(id, flags))!
         Signals.connect(pointer, "activate") { [weak self] _ in

@@ -281,9 +281,29 @@ public final class ShellWindow {
     /// The text in the search entry (automation).
     var searchText: String { String(cString: gtk_editable_get_text(searchEntry.opaque)) }
 
-    /// Replaces the search text (as typing does: `search-changed` follows).
+    /// Replaces the search text as typing would: letters typed on are inserted at the end,
+    /// letters erased are deleted from it, so the field changes once, as it does for a
+    /// keystroke (`search-changed` follows); other text replaces the whole.
     public func setSearchText(_ text: String) {
-        gtk_editable_set_text(searchEntry.opaque, text)
+        // GTK counts positions in characters (code points), as `unicodeScalars` does.
+        let current = searchText.unicodeScalars, typed = text.unicodeScalars
+        if !current.isEmpty && typed.starts(with: current) {
+            var end = Int32(current.count)
+            gtk_editable_insert_text(searchEntry.opaque, String(typed.dropFirst(current.count)), -1, &end)
+        } else if !typed.isEmpty && current.starts(with: typed) {
+            gtk_editable_delete_text(searchEntry.opaque, Int32(typed.count), -1)
+        } else {
+            gtk_editable_set_text(searchEntry.opaque, text)
+        }
+    }
+
+    /// The type of the renderer drawing the window, such as `GskCairoRenderer` (automation;
+    /// see ``RendererChoice``); empty before the window is realized.
+    var rendererName: String {
+        guard let renderer = gtk_native_get_renderer(window.opaque) else { return "" }
+        // Safe: the window keeps its renderer alive, and a GskRenderer is a GObject, whose
+        // memory starts with its GTypeInstance; g_type_name returns a string GLib owns.
+        return String(cString: g_type_name_from_instance(gobj(renderer).as()))
     }
 
     /// The message shown above the page, if any (automation).

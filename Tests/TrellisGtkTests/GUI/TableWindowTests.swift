@@ -21,6 +21,32 @@ final class TableWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    /// Typed as a person types (each `search` adds or erases letters at the end of the field),
+    /// on 200,000 rows: each keystroke is matched off the GTK thread, and the list the
+    /// window shows is that keystroke's. Every row reads "row N"; a query's terms must each
+    /// occur, so "row 12" shows the rows whose number contains 12.
+    func testTypingOnManyRowsNarrowsAndWidensKeystrokeByKeystroke() throws {
+        let app = try AppDriver(arguments: ["--rows", "200000"])
+        func expectedCount(_ text: String) -> Int {
+            let terms = text.split(separator: " ").map(String.init)
+            return (0..<200_000).reduce(0) { count, number in
+                let row = "row \(number)"
+                return terms.allSatisfy(row.contains) ? count + 1 : count
+            }
+        }
+        for text in ["r", "ro", "row", "row 1", "row 12", "row 123", "row 1234", "row 12345",
+                     "row 123", "row 12", "row 2", "row 2 7", ""] {
+            let screen = try app.send(text.isEmpty ? "search" : "search \(text)")
+            XCTAssertEqual(screen["ok"], true, "search \(text)")
+            let dump = try app.send("dump")
+            XCTAssertEqual(dump["search"]?.stringValue, text)
+            XCTAssertEqual(dump["count"]?.intValue, expectedCount(text), "“\(text)”")
+        }
+        let rows = try app.visibleRowTexts()
+        XCTAssertEqual(Array(rows.prefix(2)), ["row 0", "row 1"], "every row again, in order")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testTogglingACheckboxOrItsRowOnTheCatalogChecklistTicksItAndTheFavouritesListIt() throws {
         let app = try AppDriver(arguments: ["/favourites"])
         var screen = try app.send("dump")

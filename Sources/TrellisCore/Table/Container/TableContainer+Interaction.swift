@@ -1,18 +1,5 @@
-/// What the user does with the rows: activation, selection and search.
+/// What the user does with the rows: activation and selection (search: `TableContainer+Search`).
 extension TableContainer {
-    /// The search text; setting it filters the rows and announces one change spanning the
-    /// rows between the unchanged beginning and the unchanged end of the model.
-    public var searchText: String {
-        get { searcher.text }
-        set {
-            let previous = searcher.setText(newValue)
-            guard searcher.query != previous else { return }
-            let old = layout
-            layout = makeLayout(narrowing: searcher.query.narrows(previous) ? old : nil)
-            emit(FlatLayout.difference(from: old, to: layout))
-        }
-    }
-
     /// The line a front end shows instead of the rows when none is shown: ``emptyText`` for
     /// an empty table, "Nothing matches “…”." when the search hides every row, nil while
     /// there are rows. Front ends read it again after each change and search.

@@ -9,7 +9,7 @@ import Foundation
 ///
 /// A query is split on whitespace into terms; a text matches when every term occurs in it,
 /// so "фэнтези боевое" finds "Боевое фэнтези".
-struct SearchQuery: Equatable {
+struct SearchQuery: Equatable, Sendable {
     /// The folded terms as UTF-8.
     let terms: [[UInt8]]
 
@@ -23,9 +23,14 @@ struct SearchQuery: Equatable {
 
     /// Whether every term occurs in `foldedText` (a text already folded by ``fold(_:)``).
     func matches(_ foldedText: String) -> Bool {
-        guard !terms.isEmpty else { return true }
-        var text = foldedText
-        return text.withUTF8 { bytes in
+        // A native string's UTF-8 is contiguous: read in place (a loop, not `allSatisfy`,
+        // and no mutable copy for `withUTF8`: a third of the time on a million rows).
+        let inPlace = foldedText.utf8.withContiguousStorageIfAvailable { bytes in
+            for term in terms where !Self.occurs(term, in: bytes) { return false }
+            return true
+        }
+        if let inPlace { return inPlace }
+        return Array(foldedText.utf8).withUnsafeBufferPointer { bytes in
             terms.allSatisfy { Self.occurs($0, in: bytes) }
         }
     }

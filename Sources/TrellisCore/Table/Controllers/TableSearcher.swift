@@ -5,6 +5,8 @@
 /// ``fold(_:)``. Each item's text is folded once, when the first search starts, and kept
 /// in step with the source's changes afterwards, so a keystroke costs one pass of substring
 /// tests over the folded texts — or only over the rows still shown, when the user typed on.
+/// That pass can run off the main actor (``TableContainer/search(_:)``): the folded texts
+/// are a value, and a search applies only if the table did not change while it ran.
 ///
 /// Set the text through the container, which filters and announces the rows that changed:
 ///
@@ -19,7 +21,12 @@ public final class TableSearcher {
     public private(set) var text = ""
     private(set) var query = SearchQuery("")
     /// The folded text of every row, by section; built when the first search starts.
-    private var index: [ChunkedStorage<String>]?
+    private(set) var index: [ChunkedStorage<String>]?
+    /// Counts the changes of the rows: a search that ran off the main actor applies only
+    /// when this did not move meanwhile.
+    private(set) var rowsVersion = 0
+    /// Counts the searches asked for: a search applies only while it is the latest.
+    private(set) var latestRequest = 0
 
     init() {}
 
@@ -47,10 +54,22 @@ public final class TableSearcher {
         return previous
     }
 
+    /// Starts a search: every earlier one still running will not apply. Returns its number.
+    func request() -> Int {
+        latestRequest += 1
+        return latestRequest
+    }
+
     /// Folds the text of every row (from `key`) unless that was done already.
     func prepareIndex(rowCounts: [Int], key: (TableIndexPath) -> String) {
         guard index == nil else { return }
         index = rowCounts.indices.map { Self.foldedKeys(section: $0, rowCount: rowCounts[$0], key: key) }
+    }
+
+    /// Takes an index folded elsewhere (in slices, ``TableContainer/search(_:)``), made
+    /// from the rows as they are now.
+    func install(_ folded: [ChunkedStorage<String>]) {
+        index = folded
     }
 
     /// The rows of `section` matching the query, among `candidates` when given (ascending
@@ -58,14 +77,14 @@ public final class TableSearcher {
     /// The index must be prepared.
     func matchingRows(inSection section: Int, among candidates: [Int]?) -> [Int] {
         guard let keys = index?[section] else { return candidates ?? [] }
-        if let candidates {
-            return candidates.filter { query.matches(keys[$0]) }
-        }
-        var rows: [Int] = []
-        for (row, folded) in keys.enumerated() where query.matches(folded) {
-            rows.append(row)
-        }
-        return rows
+        return Self.matchingRows(of: keys, query: query, among: candidates)
+    }
+
+    /// The rows whose folded text in `keys` matches `query`, among `candidates` when given.
+    /// Pure: runs on any thread.
+    nonisolated static func matchingRows(of keys: ChunkedStorage<String>, query: SearchQuery, among candidates: [Int]?) -> [Int] {
+        if let candidates { return keys.indices(among: candidates, where: query.matches) }
+        return keys.indices(where: query.matches)
     }
 
     /// Whether the row at `path` matches the query (every row does before the index exists).
@@ -74,7 +93,7 @@ public final class TableSearcher {
         return query.matches(index[path.section][path.row])
     }
 
-    private static func foldedKeys(
+    static func foldedKeys(
         section: Int,
         rowCount: Int,
         key: (TableIndexPath) -> String
@@ -87,35 +106,42 @@ public final class TableSearcher {
     // MARK: - Keeping the index in step with the source
 
     func rowInserted(at path: TableIndexPath, key: (TableIndexPath) -> String) {
+        rowsVersion += 1
         guard index != nil else { return }
         index?[path.section].insert(Self.fold(key(path)), at: path.row)
     }
 
     func rowDeleted(at path: TableIndexPath) {
+        rowsVersion += 1
         index?[path.section].remove(at: path.row)
     }
 
     func rowMoved(from: TableIndexPath, to: TableIndexPath) {
+        rowsVersion += 1
         guard let folded = index?[from.section].remove(at: from.row) else { return }
         index?[to.section].insert(folded, at: to.row)
     }
 
     func rowUpdated(at path: TableIndexPath, key: (TableIndexPath) -> String) {
+        rowsVersion += 1
         guard index != nil else { return }
         index?[path.section][path.row] = Self.fold(key(path))
     }
 
     func sectionInserted(at section: Int, rowCount: Int, key: (TableIndexPath) -> String) {
+        rowsVersion += 1
         guard index != nil else { return }
         index?.insert(Self.foldedKeys(section: section, rowCount: rowCount, key: key), at: section)
     }
 
     func sectionDeleted(at section: Int) {
+        rowsVersion += 1
         index?.remove(at: section)
     }
 
     /// Forgets every folded text (the source reloaded); they are folded again when needed.
     func resetIndex() {
+        rowsVersion += 1
         index = nil
     }
 }

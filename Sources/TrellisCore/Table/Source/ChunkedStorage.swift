@@ -83,6 +83,33 @@ struct ChunkedStorage<Element>: Sequence {
         return nil
     }
 
+    /// The positions of the elements that satisfy `predicate`, ascending.
+    func indices(where predicate: (Element) throws -> Bool) rethrows -> [Int] {
+        var found: [Int] = []
+        var base = 0
+        for chunk in chunks {
+            for offset in chunk.indices where try predicate(chunk[offset]) { found.append(base + offset) }
+            base += chunk.count
+        }
+        return found
+    }
+
+    /// The positions among `candidates` (ascending, each in `0..<count`) of the elements that
+    /// satisfy `predicate`: one walk over the chunks rather than a search per candidate.
+    func indices(among candidates: [Int], where predicate: (Element) throws -> Bool) rethrows -> [Int] {
+        var found: [Int] = []
+        var chunk = 0
+        var start = 0
+        for index in candidates {
+            while ends[chunk] <= index {
+                start = ends[chunk]
+                chunk += 1
+            }
+            if try predicate(chunks[chunk][index - start]) { found.append(index) }
+        }
+        return found
+    }
+
     func makeIterator() -> Iterator {
         Iterator(chunks: chunks)
     }
@@ -132,3 +159,5 @@ struct ChunkedStorage<Element>: Sequence {
         ends[chunk] -= tail.count
     }
 }
+
+extension ChunkedStorage: Sendable where Element: Sendable {}
