@@ -30,6 +30,33 @@ struct ChunkedStorageTests {
         #expect(storage.firstIndex { $0 == reference[reference.count / 2] } == reference.firstIndex(of: reference[reference.count / 2]))
     }
 
+    @Test("the positions matching a test, in a range or among candidates, are an array's")
+    func matchingIndices() {
+        var generator = SeededGenerator(seed: 7)
+        var reference = Array(0..<9_000)
+        var storage = ChunkedStorage(reference)
+        // Uneven chunks: inserts split some, removals shrink others.
+        for step in 0..<3_000 {
+            let index = Int.random(in: 0..<reference.count, using: &generator)
+            if step % 3 == 0 {
+                reference.remove(at: index)
+                storage.remove(at: index)
+            } else {
+                reference.insert(step, at: index)
+                storage.insert(step, at: index)
+            }
+        }
+        let isOdd: (Int) -> Bool = { $0 % 2 == 1 }
+        #expect(storage.indices(where: isOdd) == reference.indices.filter { isOdd(reference[$0]) })
+        for _ in 0..<50 {
+            let start = Int.random(in: 0...reference.count, using: &generator)
+            let range = start..<Int.random(in: start...reference.count, using: &generator)
+            #expect(storage.indices(in: range, where: isOdd) == range.filter { isOdd(reference[$0]) }, "\(range)")
+            let candidates = range.filter { _ in Bool.random(using: &generator) }
+            #expect(storage.indices(among: candidates, where: isOdd) == candidates.filter { isOdd(reference[$0]) })
+        }
+    }
+
     @Test("an emptied storage accepts inserts again")
     func emptyAgain() {
         var storage = ChunkedStorage([1, 2])

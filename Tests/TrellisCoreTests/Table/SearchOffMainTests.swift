@@ -1,5 +1,5 @@
 import Testing
-import TrellisCore
+@testable import TrellisCore
 
 /// `TableContainer.search(_:)`: the matching off the main actor, as the window's search field
 /// uses it. Each result is checked against the synchronous `searchText` on the same rows.
@@ -79,6 +79,16 @@ struct SearchOffMainTests {
         let container = TableContainer(source: ArraySource(rows), searchable: true)
         await container.search("row 4000")
         expectSame(container, rows, "row 4000")
+    }
+
+    @Test("a long list is compared in parts at the same time, and the parts join in order")
+    func parts() async {
+        let rows = (0..<(2 * TableSearcher.minimumPart + 1_234)).map { "Row \($0)" }
+        let container = TableContainer(source: ArraySource(rows), searchable: true)
+        for query in ["row 1", "row 12", "row 9 0", "row 1", "row"] {
+            await container.search(query)
+            expectSame(container, rows, query)
+        }
     }
 
     @Test("sections are filtered each on their own, headers only above shown rows")

@@ -40,9 +40,7 @@ extension TableContainer {
             let version = searcher.rowsVersion
             let candidates = query.narrows(searcher.query) ? layout.sections.map(\.visibleRows) : nil
             let matches = await Task.detached(priority: .userInitiated) {
-                index.indices.map { section in
-                    TableSearcher.matchingRows(of: index[section], query: query, among: candidates?[section])
-                }
+                await TableSearcher.matchingRows(in: index, query: query, among: candidates)
             }.value
             if searcher.latestRequest == request && searcher.rowsVersion == version {
                 return applySearch(text, matches: matches)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Search as you type over a table (a table controller in the seeds' sense:
 /// `JLTableSearcher`).
 ///
@@ -86,6 +88,44 @@ public final class TableSearcher {
         if let candidates { return keys.indices(among: candidates, where: query.matches) }
         return keys.indices(where: query.matches)
     }
+
+    /// ``matchingRows(of:query:among:)`` for every section of `index`, a long section split
+    /// into parts compared at the same time on the machine's cores.
+    nonisolated static func matchingRows(in index: [ChunkedStorage<String>], query: SearchQuery,
+                                         among candidates: [[Int]?]?) async -> [[Int]] {
+        var matches: [[Int]] = []
+        for section in index.indices {
+            let keys = index[section], among = candidates?[section]
+            let parts = splitting(among?.count ?? keys.count)
+            guard parts.count > 1 else {
+                matches.append(matchingRows(of: keys, query: query, among: among))
+                continue
+            }
+            let found = await withTaskGroup(of: (Int, [Int]).self) { group in
+                for (part, range) in parts.enumerated() {
+                    group.addTask {
+                        guard let among else { return (part, keys.indices(in: range, where: query.matches)) }
+                        return (part, keys.indices(among: Array(among[range]), where: query.matches))
+                    }
+                }
+                var found = [[Int]](repeating: [], count: parts.count)
+                for await (part, rows) in group { found[part] = rows }
+                return found
+            }
+            matches.append(Array(found.joined()))
+        }
+        return matches
+    }
+
+    /// `0..<count` in as many parts as there are cores, each at least ``minimumPart`` long.
+    nonisolated private static func splitting(_ count: Int) -> [Range<Int>] {
+        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / minimumPart))
+        let size = (count + parts - 1) / max(parts, 1)
+        return stride(from: 0, to: count, by: max(size, 1)).map { $0..<min($0 + size, count) }
+    }
+
+    /// Rows compared per part at least: below, one thread does it sooner than two start.
+    nonisolated static var minimumPart: Int { 50_000 }
 
     /// Whether the row at `path` matches the query (every row does before the index exists).
     func matches(_ path: TableIndexPath) -> Bool {

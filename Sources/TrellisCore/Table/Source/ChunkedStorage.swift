@@ -83,13 +83,21 @@ struct ChunkedStorage<Element>: Sequence {
         return nil
     }
 
-    /// The positions of the elements that satisfy `predicate`, ascending.
-    func indices(where predicate: (Element) throws -> Bool) rethrows -> [Int] {
+    /// The positions in `range` (within `0..<count`; all by default) of the elements that
+    /// satisfy `predicate`, ascending.
+    func indices(in range: Range<Int>? = nil, where predicate: (Element) throws -> Bool) rethrows -> [Int] {
+        let range = range ?? 0..<count
         var found: [Int] = []
-        var base = 0
-        for chunk in chunks {
-            for offset in chunk.indices where try predicate(chunk[offset]) { found.append(base + offset) }
-            base += chunk.count
+        guard !range.isEmpty else { return found }
+        var (chunk, offset) = locate(range.lowerBound)
+        var position = range.lowerBound
+        while position < range.upperBound {
+            let elements = chunks[chunk]
+            let end = Swift.min(elements.count, offset + range.upperBound - position)
+            for index in offset..<end where try predicate(elements[index]) { found.append(position + index - offset) }
+            position += end - offset
+            chunk += 1
+            offset = 0
         }
         return found
     }
