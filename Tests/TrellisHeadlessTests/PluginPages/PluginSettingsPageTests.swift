@@ -32,4 +32,32 @@ struct PluginSettingsPageTests {
         let twoDecimals = /Location: -?\d+\.\d{2}, -?\d+\.\d{2} ±/
         #expect(await eventually { (screen.status ?? "").contains(twoDecimals) }, "\(screen.status ?? "no status")")
     }
+
+    @Test("the Location plugin's source: a fixed position or a track chosen in Settings takes over at once; a bad one says why")
+    func locationSource() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-settings-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (shell, screen) = try Fixtures.demo(pluginSettings: PluginSettings(url: folder.appendingPathComponent("plugins.json")))
+        try shell.navigate(to: "/settings")
+        let page = screen.render()
+        for title in ["Positions from: ", "Update every (seconds): ", "Fixed position: ", "Track file: "] {
+            #expect(page.contains(title), "\(title) in \(page)")
+        }
+        try screen.fill("location/position", with: "10.5, -20.25")
+        try screen.fill("location/interval", with: "1")
+        try screen.fill("location/source", with: "fixed")
+        #expect(screen.page?.message == nil, "\(screen.render())")
+        #expect(await eventually { screen.status?.contains("10.50000, -20.25000") == true }, "\(screen.status ?? "no status")")
+
+        try screen.fill("location/position", with: "north of here")
+        #expect(await eventually { screen.status?.contains(#"unavailable: location option "position" must read "latitude, longitude""#) == true },
+                "\(screen.status ?? "no status")")
+
+        let track = folder.appendingPathComponent("track.json")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(#"{"points": [{"latitude": 7.25, "longitude": 8.5}]}"#.utf8).write(to: track)
+        try screen.fill("location/track", with: track.path)
+        try screen.fill("location/source", with: "track")
+        #expect(await eventually { screen.status?.contains("7.25000, 8.50000") == true }, "\(screen.status ?? "no status")")
+    }
 }

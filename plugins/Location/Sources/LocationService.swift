@@ -36,9 +36,18 @@ final class LocationService: PluginService {
     private let queue = DispatchQueue(label: "trellis.plugin.location")
     private let run = LockedState<Run?>(nil)
 
+    /// The options of the last start, while running: a change of the settings restarts
+    /// the service with them (``LocationSettings``).
+    private let started = LockedState<JSONValue?>(nil)
+
     init(host: TrellisHost) {
         self.host = host
         bus = host.bus
+        bus.watch("location:settings", owner: self) { [weak self] event in
+            let changed = event.data["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []
+            guard !changed.allSatisfy({ $0 == "decimals" }) else { return }  // shown at the next update
+            self?.restart()
+        }
     }
 
     /// The plugin's setting "decimals" (digits after the point), read at each update: a change
@@ -48,7 +57,25 @@ final class LocationService: PluginService {
     }
 
     func start(options: JSONValue) throws {
-        let options = try LocationOptions(options)
+        started.withLock { $0 = options }
+        try begin(try LocationSettings.options(started: options, settings: host.settings))
+    }
+
+    /// Starts again with the settings of now, after a change on the Settings page; a setting
+    /// the service cannot use is reported as `location:error` and the status item says why.
+    private func restart() {
+        guard let options = started.withLock({ $0 }) else { return }
+        do {
+            try begin(try LocationSettings.options(started: options, settings: host.settings))
+        } catch {
+            run.withLock { $0.take() }?.timer.cancel()
+            bus.trigger(Self.error, ["reason": .string(error.description)])
+            bus.trigger(Self.status, ["item": "position", "text": .string("unavailable: \(error.description)")])
+        }
+    }
+
+    /// Starts the timer for `options`, replacing any running one.
+    private func begin(_ options: LocationOptions) throws(LocationOptionsError) {
         let points: [LocationPoint]
         switch options.source {
         case .fixed(let point):
@@ -75,6 +102,7 @@ final class LocationService: PluginService {
     }
 
     func stop(options: JSONValue) {
+        started.withLock { $0 = nil }
         run.withLock { $0.take() }?.timer.cancel()
         bus.trigger(Self.status, ["item": "position", "text": nil])
     }
