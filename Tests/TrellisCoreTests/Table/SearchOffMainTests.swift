@@ -34,9 +34,11 @@ struct SearchOffMainTests {
         let rows = (0..<30_000).map { "Row \($0)" }
         let container = TableContainer(source: ArraySource(rows), searchable: true)
         let recorder = FlatRecorder(container)
-        async let first: Void = container.search("row 1")
-        async let second: Void = container.search("row 29")
-        _ = await (first, second)
+        // Tasks made on the main actor start on it in the order they were made.
+        let first = Task { await container.search("row 1") }
+        let second = Task { await container.search("row 29") }
+        await first.value
+        await second.value
         #expect(container.searchText == "row 29")
         expectSame(container, rows, "row 29")
         #expect(recorder.batches.count == 1, "only the latest search announced a change")

@@ -25,6 +25,9 @@ struct NoteDeleteUndoTests {
         try screen.press("delete")
         try screen.press("delete")
         #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 0 })
+        // The notice follows the return to the list (the delete's view object posts it after
+        // navigating): on a loaded machine the list can be seen first.
+        #expect(await eventually { screen.notice != nil })
     }
 
     @Test("the notice's Undo brings the deleted note back with the same id and text")
