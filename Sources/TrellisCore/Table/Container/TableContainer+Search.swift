@@ -23,7 +23,8 @@ extension TableContainer {
     /// again). Returns once `text` is applied, or at once when a later search replaces it.
     ///
     /// On the first search the folded texts are made on the main actor (a row's text comes
-    /// from the cell provider), ``searchIndexSlice`` rows at a time with other work between.
+    /// from the cell provider), ``searchIndexSlice`` rows at a time with a millisecond between,
+    /// in which the window handles input and paints.
     ///
     /// ```swift
     /// Task { await catalog.search("фэнтези") }   // the window's search field does this
@@ -84,7 +85,9 @@ extension TableContainer {
                     sinceYield += 1
                     guard sinceYield == Self.searchIndexSlice else { continue }
                     sinceYield = 0
-                    await Task.yield()
+                    // A pause, not `Task.yield()`: work queued again at once keeps the main
+                    // loop busy at default priority, and GTK paints at a lower one.
+                    try? await Task.sleep(for: .milliseconds(1))
                     guard searcher.latestRequest == request else { return false }
                     guard searcher.rowsVersion == version else { break }
                 }
