@@ -1,4 +1,5 @@
 import Foundation
+import TrellisGtk
 
 /// Runs whole processes for benchmarks and measures wall time and peak resident memory
 /// (`wait4`'s `ru_maxrss`), which Foundation's `Process` does not report.
@@ -70,7 +71,9 @@ enum ProcessRunner {
     }
 
     /// Environment for GUI processes under a benchmark: no settings daemon, no accessibility bus.
-    static let guiEnvironment = ["GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1"]
+    /// For every GUI program measured, Trellis and its C baselines alike: the renderer Trellis
+    /// chooses on this machine (cairo where OpenGL would run in software, `RendererChoice`).
+    static let guiEnvironment = ["GSETTINGS_BACKEND": "memory", "NO_AT_BRIDGE": "1"].merging(RendererChoice.environment) { _, new in new }
 
     /// Checks that the session bus answers for the accessibility bus (`org.a11y.Bus`), which
     /// at-spi2-core's launcher provides once asked.

@@ -11,21 +11,30 @@ import Foundation
 /// (`trellis-bench typing`: 42 → 16 ms on the catalog, p50). Trellis makes the newer GTK's
 /// choice on 4.8: with no GPU render node (`/dev/dri/renderD*`), Mesa can only render in
 /// software, so the cairo renderer is used. `GSK_RENDERER`, when set, always wins.
-enum RendererChoice {
+///
+/// `trellis-bench` gives its C baselines the same choice (``environment``), so that a
+/// comparison is between programs, not renderers.
+public enum RendererChoice {
     /// The renderer to ask GTK for, or nil to leave GTK its default.
     /// - Parameters:
     ///   - environment: the process environment (`GSK_RENDERER` set wins).
     ///   - renderNodes: the names in `/dev/dri` (empty when it does not exist).
-    static func renderer(environment: [String: String], renderNodes: [String]) -> String? {
+    public static func renderer(environment: [String: String], renderNodes: [String]) -> String? {
         if let chosen = environment["GSK_RENDERER"], !chosen.isEmpty { return nil }
         return renderNodes.contains { $0.hasPrefix("renderD") } ? nil : "cairo"
+    }
+
+    /// `GSK_RENDERER` as this machine and process environment choose it, or nothing when GTK
+    /// keeps its default: for another GTK program to draw as Trellis does here.
+    public static var environment: [String: String] {
+        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return renderer(environment: ProcessInfo.processInfo.environment, renderNodes: nodes).map { ["GSK_RENDERER": $0] } ?? [:]
     }
 
     /// Sets `GSK_RENDERER` for this process when ``renderer(environment:renderNodes:)``
     /// chooses one. Call before the first window is realized (GTK reads it then).
     static func apply() {
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        guard let renderer = renderer(environment: ProcessInfo.processInfo.environment, renderNodes: nodes) else { return }
+        guard let renderer = environment["GSK_RENDERER"] else { return }
         setenv("GSK_RENDERER", renderer, 0)
     }
 }
