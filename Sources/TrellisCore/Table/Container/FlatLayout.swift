@@ -16,6 +16,17 @@ struct FlatLayout {
         var visibleCount: Int { visibleRows?.count ?? rowCount }
         var hasHeader: Bool { title != nil && visibleCount > 0 }
         var span: Int { visibleCount + (hasHeader ? 1 : 0) }
+
+        /// Whether `other` shows the same title and rows (every row, listed or not, is the same
+        /// rows: an ascending list of `rowCount` distinct rows is all of them).
+        func showsSameRows(as other: Section) -> Bool {
+            guard title == other.title, rowCount == other.rowCount else { return false }
+            switch (visibleRows, other.visibleRows) {
+            case (nil, nil): return true
+            case (let rows?, nil), (nil, let rows?): return rows.count == rowCount
+            case (let rows?, let others?): return rows == others
+            }
+        }
     }
 
     /// What is at a flat index.
@@ -201,8 +212,16 @@ extension FlatLayout {
     static func difference(from old: FlatLayout, to new: FlatLayout) -> FlatChange? {
         let shorter = min(old.count, new.count)
         var prefix = 0
-        while prefix < shorter, old.position(at: prefix) == new.position(at: prefix) { prefix += 1 }
         var suffix = 0
+        // Sections showing the same rows in both are skipped whole: a keystroke that hides
+        // no row of a million compares two lists, not a million positions.
+        if old.sections.count == new.sections.count {
+            let differing = old.sections.indices.filter { !old.sections[$0].showsSameRows(as: new.sections[$0]) }
+            guard let first = differing.first, let last = differing.last else { return nil }
+            prefix = old.starts[first]
+            suffix = old.count - old.starts[last + 1]
+        }
+        while prefix < shorter - suffix, old.position(at: prefix) == new.position(at: prefix) { prefix += 1 }
         while suffix < shorter - prefix,
             old.position(at: old.count - 1 - suffix) == new.position(at: new.count - 1 - suffix)
         {
