@@ -15,10 +15,11 @@ import Glibc
 /// as in the shell's process, never on the reader thread itself — and act through the plugin's
 /// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
 /// shell's bus; its triggers, navigations and requests are checked again here. Events for
-/// the plugin's watches are queued and written by a queue of their own: a watcher on the GTK
-/// thread never waits for a plugin. The process answers `done` for each event it handled; a
-/// plugin that handles no event for ``PluginDeadlines/event`` while some wait, or that falls
-/// more than ``maximumQueuedMessages`` behind, is stopped as unresponsive.
+/// the plugin's watches are written at once when its socket takes them, else queued and
+/// written by a thread of their own (``PluginOutbox``): a watcher on the GTK thread never waits
+/// for a plugin. The process answers `done` for each event it handled; a plugin that handles
+/// no event for ``PluginDeadlines/event`` while some wait, or that falls more than
+/// ``maximumQueuedMessages`` behind, is stopped as unresponsive.
 final class PluginProcess: Sendable {
     /// Messages queued for the plugin beyond which it is stopped as unresponsive.
     static let maximumQueuedMessages = 10_000
@@ -41,7 +42,6 @@ final class PluginProcess: Sendable {
         var launched = false
         var stopping = false
         var killReason: String?
-        var queued = 0
         var output: [String] = []
         /// The events sent and not yet handled, oldest first.
         var pendingEvents: [String] = []
@@ -64,8 +64,8 @@ final class PluginProcess: Sendable {
     let deadlines: PluginDeadlines
     private let pid: pid_t
     private let wire: PluginWire
+    private let outbox: PluginOutbox
     private let state = LockedState(State())
-    private let writes: DispatchQueue
     private let inbox: PluginInbox<PluginMessage>
     private let outputDone = DispatchSemaphore(value: 0)
     /// Signalled once, when the process has ended and its plugin's context is inactive.
@@ -78,15 +78,12 @@ final class PluginProcess: Sendable {
         self.deadlines = deadlines
         self.pid = spawned.pid
         self.wire = PluginWire(descriptor: spawned.socket)
-        self.writes = DispatchQueue(label: "trellis.plugin.\(context.pluginID).writes")
+        // The outbox closes the socket once released: not before a queued write is done.
+        self.outbox = PluginOutbox(wire: wire, label: "trellis.plugin.\(context.pluginID).writes",
+                                   capacity: Self.maximumQueuedMessages)
         self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
         self.onCrash = onCrash
         inbox.setHandler { [weak self] message in self?.handle(message) }
-    }
-
-    deinit {
-        // Closed only here: a write still queued must never reach a reused descriptor number.
-        close(wire.descriptor)
     }
 
     /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to
@@ -244,21 +241,12 @@ final class PluginProcess: Sendable {
         send(PluginMessage(.settings, value: values))
     }
 
-    /// Queues `message` for the plugin; past ``maximumQueuedMessages`` the plugin is stopped.
+    /// Writes `message` to the plugin, or queues it; past ``maximumQueuedMessages`` queued, the
+    /// plugin is stopped.
     private func send(_ message: PluginMessage) {
-        let queued = state.withLock { state -> Int? in
-            guard !state.ended else { return nil }
-            state.queued += 1
-            return state.queued
-        }
-        guard let queued else { return }
-        guard queued <= Self.maximumQueuedMessages else {
+        guard !state.withLock({ $0.ended }) else { return }
+        if outbox.send(PluginWire.frame(message)) == .full {
             kill(because: "it fell \(Self.maximumQueuedMessages) messages behind")
-            return
-        }
-        writes.async { [self] in
-            wire.send(message)
-            state.withLock { $0.queued -= 1 }
         }
     }
 
