@@ -6,7 +6,7 @@ import TrellisPluginABI
 /// the shell over the wire, and the shell's calls (service start and stop, events for the
 /// plugin's watches) made on the plugin, one at a time, on the main thread.
 ///
-/// Messages (JSON objects, one per line; see `PluginProcess` for the shell's side):
+/// Messages (``PluginMessage``s; see `PluginProcess` for the shell's side):
 /// - to the shell: `register`, `refuse`, `entry` (while the entry runs and when it returns),
 ///   `watch`, `unwatch`, `trigger`, `navigate`, `request`, `log`, and the answers `started`,
 ///   `stopped` and `done` (one per event handled);
@@ -57,34 +57,38 @@ final class PluginProcessHost: Sendable {
             state.watches[state.nextWatch] = callback
             return state.nextWatch
         }
-        wire.send(["op": "watch", "watch": .number(Double(id)), "pattern": .string(pattern)])
+        wire.send(PluginMessage(.watch, number: Int64(id), name: pattern))
         return id
     }
 
     func unwatch(_ id: UInt64) -> Int32 {
         // The callback is released here, after the lock, as the in-process host does.
         guard let callback = state.withLock({ $0.watches.removeValue(forKey: id) }) else { return TRELLIS_ERROR_NOT_FOUND }
-        wire.send(["op": "unwatch", "watch": .number(Double(id))])
+        wire.send(PluginMessage(.unwatch, number: Int64(id)))
         _ = callback
         return TRELLIS_OK
     }
 
-    func forward(_ op: String, _ function: String, _ name: UnsafePointer<CChar>?, _ json: UnsafePointer<CChar>?) -> Int32 {
+    func forward(_ op: PluginMessage.Op, _ function: String, _ name: UnsafePointer<CChar>?, _ json: UnsafePointer<CChar>?) -> Int32 {
         do {
             let call = try PluginCallArguments(plugin: pluginID, function: function, name: name, json: json)
-            var (op, name, data) = (op, call.name, call.data)
-            if op == "trigger" && name == PluginGate.navigationMessage {
+            // The plugin's JSON text goes to the shell as it is: checked here, decoded there.
+            // (`json` is the plugin's NUL-terminated string, valid for this call, which
+            // PluginCallArguments has measured and checked.)
+            let text = json.map { [UInt8](UnsafeRawBufferPointer(start: $0, count: strlen($0))) } ?? []
+            var message = PluginMessage(op, name: call.name, json: text)
+            if op == .trigger && call.name == PluginGate.navigationMessage {
                 // `route:open` is a navigate call, as the in-process host treats it.
-                guard let path = data["path"]?.stringValue else { return TRELLIS_ERROR_INVALID_ARGUMENT }
-                (op, name, data) = ("navigate", path, data["data"] ?? .null)
+                guard let path = call.data["path"]?.stringValue else { return TRELLIS_ERROR_INVALID_ARGUMENT }
+                message = PluginMessage(.navigate, name: path, value: call.data["data"] ?? .null)
             }
-            let permitted = switch op {
-            case "trigger": gate.allows(.trigger, name)
-            case "request": gate.allows(.request, name)
-            default: !gate.navigation(to: name).isDenied
+            let permitted = switch message.op {
+            case .trigger: gate.allows(.trigger, message.name)
+            case .request: gate.allows(.request, message.name)
+            default: !gate.navigation(to: message.name).isDenied
             }
             guard permitted else { return TRELLIS_ERROR_DENIED }
-            wire.send(["op": .string(op), "name": .string(name), "data": data])
+            wire.send(message)
             return TRELLIS_OK
         } catch {
             log(TRELLIS_LOG_ERROR, error.description)
@@ -95,7 +99,7 @@ final class PluginProcessHost: Sendable {
     func register(_ definition: UnsafePointer<trellis_service_definition>?) -> Int32 {
         switch ServiceCallbacks.copy(definition) {
         case .failure(let failure):
-            wire.send(["op": "refuse", "reason": .string(failure.description)])
+            wire.send(PluginMessage(.refuse, name: failure.description))
             return TRELLIS_ERROR_INVALID_ARGUMENT
         case .success(let callbacks):
             let accepted = state.withLock { state in
@@ -106,33 +110,34 @@ final class PluginProcessHost: Sendable {
             guard accepted else {
                 callbacks.release()
                 let reason = "service \"\(callbacks.name)\": registered twice, or after the plugin's entry returned"
-                wire.send(["op": "refuse", "reason": .string(reason)])
+                wire.send(PluginMessage(.refuse, name: reason))
                 return TRELLIS_ERROR_REFUSED
             }
-            wire.send(["op": "register", "service": .string(callbacks.name)])
+            wire.send(PluginMessage(.register, name: callbacks.name))
             return TRELLIS_OK
         }
     }
 
     func log(_ level: Int32, _ message: String) {
-        wire.send(["op": "log", "level": .number(Double(level)), "message": .string(message)])
+        wire.send(PluginMessage(.log, number: Int64(level), name: message))
     }
 
     // MARK: The process's life (main thread)
 
     /// Opens the library, runs its entry and then serves the shell's calls, read by `reader`,
-    /// until the shell closes the socket. Returns the process's exit status.
+    /// until the shell closes the socket. Returns the process's exit status (1 when the shell
+    /// sent a frame it cannot read).
     func run(library url: URL, reader: inout PluginWire.Reader) -> Int32 {
         let library: PluginLibrary
         switch PluginLibrary.open(url) {
         case .success(let opened): library = opened
         case .failure(let failure):
-            wire.send(["op": "entry", "failure": failure.wireValue])
+            wire.send(PluginMessage(.entry, value: ["failure": failure.wireValue]))
             return 1
         }
         let info = library.entry(PluginProcessHostTable.make())
         state.withLock { $0.inEntry = false }
-        var entry: JSONValue = ["op": "entry"]
+        var entry: JSONValue = [:]
         if let info {
             entry["info"] = [
                 "abiVersion": .number(Double(info.pointee.abi_version)),
@@ -140,52 +145,54 @@ final class PluginProcessHost: Sendable {
                 "refusal": info.pointee.refusal.map { .string(String(cString: $0)) } ?? .null,
             ]
         }
-        wire.send(entry)
-        while let message = reader.next() {
-            serve(message)
+        wire.send(PluginMessage(.entry, value: entry))
+        do {
+            while let message = try reader.next() {
+                serve(message)
+            }
+            return 0
+        } catch {
+            FileHandle.standardError.write(Data("trellis-plugin-host: the shell sent a malformed message: \(error)\n".utf8))
+            return 1
         }
-        return 0
     }
 
-    private func serve(_ message: JSONValue) {
-        switch message["op"]?.stringValue {
-        case "event":
+    private func serve(_ message: PluginMessage) {
+        switch message.op {
+        case .event:
             // Answered `done` whatever happens: the shell's watchdog counts events, not watches.
-            defer { wire.send(["op": "done"]) }
-            let id = UInt64(message["watch"]?.intValue ?? 0)
-            guard let callback = state.withLock({ $0.watches[id] }), let name = message["message"]?.stringValue else { return }
-            callback.deliver(Event(message: name, data: message["data"] ?? .null))
-        case "start":
-            let request = message["request"] ?? .null
+            defer { wire.send(PluginMessage(.done)) }
+            guard let callback = state.withLock({ $0.watches[UInt64(truncatingIfNeeded: message.number)] }) else { return }
+            message.withJSONCString { callback.deliver(message.name, json: $0) }
+        case .start:
             guard let service = service(message) else {
-                wire.send(["op": "started", "request": request, "status": .number(Double(TRELLIS_ERROR_NOT_FOUND)),
-                           "error": "no such service in this process"])
+                wire.send(PluginMessage(.started, number: message.number, value: [
+                    "status": .number(Double(TRELLIS_ERROR_NOT_FOUND)), "error": "no such service in this process",
+                ]))
                 return
             }
             let size = Int(TRELLIS_PLUGIN_ERROR_SIZE)
             var error = [CChar](repeating: 0, count: size)
-            let options = (message["options"] ?? .null).jsonString
-            let status = options.withCString { options in
+            let status = message.withJSONCString { options in
                 error.withUnsafeMutableBufferPointer { service.start(service.data, options, $0.baseAddress, size) }
             }
             error[size - 1] = 0
             let text = String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-            wire.send(["op": "started", "request": request, "status": .number(Double(status)), "error": .string(text)])
-        case "settings":
+            wire.send(PluginMessage(.started, number: message.number, value: ["status": .number(Double(status)), "error": .string(text)]))
+        case .settings:
             // Sent before the shell triggers <id>:settings, so the plugin reads the new values.
-            settingsState.withLock { $0 = message["values"] ?? .object([:]) }
-        case "stop":
+            settingsState.withLock { $0 = message.value ?? .object([:]) }
+        case .stop:
             if let service = service(message) {
-                (message["options"] ?? .null).jsonString.withCString { service.stop(service.data, $0) }
+                message.withJSONCString { service.stop(service.data, $0) }
             }
-            wire.send(["op": "stopped", "request": message["request"] ?? .null])
+            wire.send(PluginMessage(.stopped, number: message.number))
         default:
             break
         }
     }
 
-    private func service(_ message: JSONValue) -> ServiceCallbacks? {
-        guard let name = message["service"]?.stringValue else { return nil }
-        return state.withLock { $0.services[name] }
+    private func service(_ message: PluginMessage) -> ServiceCallbacks? {
+        state.withLock { $0.services[message.name] }
     }
 }

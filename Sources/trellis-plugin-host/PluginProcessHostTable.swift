@@ -18,10 +18,10 @@ enum PluginProcessHostTable {
                 return processHost.watch(text, callback)
             },
             unwatch: { _, watch in processHost.unwatch(watch) },
-            trigger: { _, message, data in processHost.forward("trigger", "trigger", message, data) },
+            trigger: { _, message, data in processHost.forward(.trigger, "trigger", message, data) },
             register_service: { _, definition in processHost.register(definition) },
-            navigate: { _, route, data in processHost.forward("navigate", "navigate", route, data) },
-            handle_request: { _, command, parameters in processHost.forward("request", "handle_request", command, parameters) },
+            navigate: { _, route, data in processHost.forward(.navigate, "navigate", route, data) },
+            handle_request: { _, command, parameters in processHost.forward(.request, "handle_request", command, parameters) },
             log: { _, level, message in
                 guard let message else { return }
                 processHost.log(level, String(cString: message))

@@ -24,9 +24,9 @@ var reader = PluginWire.Reader(wire)
 let gate: PluginGate
 var settings = JSONValue.object([:])
 do {
-    guard let grants = reader.next(), grants["op"]?.stringValue == "grants" else { throw PluginProcessHost.NoGrants() }
+    guard let message = try reader.next(), message.op == .grants, let grants = message.value else { throw PluginProcessHost.NoGrants() }
     gate = try PluginGate(pluginID: arguments[2], grantsMessage: grants) { denial in
-        wire.send(["op": "log", "level": .number(Double(TRELLIS_LOG_WARNING)), "message": .string(denial)])
+        wire.send(PluginMessage(.log, number: Int64(TRELLIS_LOG_WARNING), name: denial))
     }
     if let limit = grants["memoryLimit"]?.intValue { MemoryLimit.apply(bytes: limit) }
     if let values = grants["settings"], values.objectValue != nil { settings = values }

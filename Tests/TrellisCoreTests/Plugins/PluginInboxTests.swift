@@ -9,8 +9,8 @@ import TrellisTesting
 @Suite("Plugin process inbox")
 struct PluginInboxTests {
     /// An inbox whose handler records each message's "n" and runs `also` on it.
-    private static func inbox(_ trace: Trace, also: @escaping @Sendable (JSONValue) -> Void = { _ in }) -> PluginInbox {
-        let inbox = PluginInbox(label: "test.inbox", capacity: 16)
+    private static func inbox(_ trace: Trace, also: @escaping @Sendable (JSONValue) -> Void = { _ in }) -> PluginInbox<JSONValue> {
+        let inbox = PluginInbox<JSONValue>(label: "test.inbox", capacity: 16)
         inbox.setHandler { message in
             trace.record(message["n"]?.stringValue ?? "?")
             also(message)
@@ -39,7 +39,7 @@ struct PluginInboxTests {
     func nestedWait() async throws {
         let trace = Trace()
         let answered = LockedState(false)
-        let inboxBox = LockedState<PluginInbox?>(nil)
+        let inboxBox = LockedState<PluginInbox<JSONValue>?>(nil)
         let inbox = Self.inbox(trace) { message in
             switch message["n"]?.stringValue {
             case "answer": answered.withLock { $0 = true }

@@ -92,6 +92,28 @@ struct PluginIsolationTests {
         #expect(try await events.wait(for: "hello:pong").first?.data == ["n": 3])
     }
 
+    @Test("a frame the shell cannot read ends that plugin's process, said in the log and reported as a crash; a plugin beside it answers",
+          arguments: WireFaultPlugin.Fault.allCases)
+    func malformedFrame(fault: WireFaultPlugin.Fault) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installWireFault("scribbler", fault)
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
+        #expect(await offThePool { harness.host.loadAll() }[id: "scribbler"]?.state == .loaded)
+        let events = EventRecorder(bus: harness.bus, pattern: "*")
+
+        harness.bus.trigger("crash:now")
+
+        let crash = try #require(try await events.wait(for: "plugin:crashed").first)
+        #expect(crash.data["plugin"] == "scribbler")
+        #expect(crash.data["reason"]?.stringValue?.contains(fault.reason) == true, "\(crash)")
+        #expect(harness.logs.entries.contains { $0.message.contains("plugin scribbler: \(fault.reason)") },
+                "\(harness.logs.entries.map(\.message))")
+        harness.bus.trigger("hello:ping", ["n": 5])
+        #expect(try await events.wait(for: "hello:pong").first?.data == ["n": 5])
+        #expect(!events.messages.contains("wire:never"))
+    }
+
     @Test("a stop that never returns is cut off at the stop deadline: the plugin ends up disabled, not restarted; a plugin beside it answers")
     func hungStop() async throws {
         let sandbox = try PluginSandbox()

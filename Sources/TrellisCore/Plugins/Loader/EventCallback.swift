@@ -16,10 +16,13 @@ package final class EventCallback: @unchecked Sendable {
     }
 
     package func deliver(_ event: Event) {
+        event.data.jsonString.withCString { deliver(event.message, json: $0) }
+    }
+
+    /// Calls the handler with JSON text as it is (a plugin process passes on the shell's).
+    package func deliver(_ message: String, json: UnsafePointer<CChar>) {
         guard let handler else { return }
-        event.message.withCString { message in
-            event.data.jsonString.withCString { handler(userData, message, $0) }
-        }
+        message.withCString { handler(userData, $0, json) }
     }
 
     deinit {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// The messages a plugin process sent, handled in the order they came and one at a time, but
-/// never on the thread that reads its socket: a watcher of a plugin's event may call back into
-/// the plugin (stop its service, disable it) and wait for an answer that only that thread can
-/// read.
+/// The messages a plugin process sent (``PluginMessage``s; any `Message` in the tests),
+/// handled in the order they came and one at a time, but never on the thread that reads its
+/// socket: a watcher of a plugin's event may call back into the plugin (stop its service,
+/// disable it) and wait for an answer that only that thread can read.
 ///
 /// Who handles them, as in the shell's process: while a thread waits for one of the plugin's
 /// answers (a service start, say), that thread handles them, so an event the plugin triggers
@@ -15,9 +15,9 @@ import Foundation
 // @unchecked Sendable: every stored property is read and written only with `condition` held
 // (its lock), and the handler closure it calls is `@Sendable`; NSCondition is used rather than
 // LockedState because the waiting threads need its wait and broadcast.
-final class PluginInbox: @unchecked Sendable {
+final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var messages: [JSONValue] = []
+    private var messages: [Message] = []
     private var head = 0
     /// The thread inside a handler now, and how deeply (nested calls).
     private var handler: pthread_t?
@@ -27,7 +27,7 @@ final class PluginInbox: @unchecked Sendable {
     private var workerScheduled = false
     private let capacity: Int
     private let worker: DispatchQueue
-    private var handleMessage: (@Sendable (JSONValue) -> Void)?
+    private var handleMessage: (@Sendable (Message) -> Void)?
 
     /// `capacity` messages waiting make ``add(_:awaitedBy:)`` wait.
     init(label: String, capacity: Int) {
@@ -36,13 +36,13 @@ final class PluginInbox: @unchecked Sendable {
     }
 
     /// Sets what runs each message; before the first is added.
-    func setHandler(_ handle: @escaping @Sendable (JSONValue) -> Void) {
+    func setHandler(_ handle: @escaping @Sendable (Message) -> Void) {
         condition.lock()
         handleMessage = handle
         condition.unlock()
     }
 
-    private func handle(_ message: JSONValue) {
+    private func handle(_ message: Message) {
         condition.lock()
         let handle = handleMessage
         condition.unlock()
@@ -62,7 +62,7 @@ final class PluginInbox: @unchecked Sendable {
     /// Adds `message` (from the reader thread). An answer (`awaitedBy` the thread waiting for
     /// it) is handled at once when a handler is busy on another thread than that one; other
     /// messages, and answers no thread waits for, in turn. Waits while the inbox is full.
-    func add(_ message: JSONValue, awaitedBy waiter: pthread_t? = nil) {
+    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil) {
         condition.lock()
         let outOfTurn = waiter.map { busy(apartFrom: $0) } ?? false
         if outOfTurn {

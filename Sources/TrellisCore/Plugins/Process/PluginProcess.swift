@@ -15,10 +15,11 @@ import Glibc
 /// as in the shell's process, never on the reader thread itself — and act through the plugin's
 /// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
 /// shell's bus; its triggers, navigations and requests are checked again here. Events for
-/// the plugin's watches are queued and written by a queue of their own: a watcher on the GTK
-/// thread never waits for a plugin. The process answers `done` for each event it handled; a
-/// plugin that handles no event for ``PluginDeadlines/event`` while some wait, or that falls
-/// more than ``maximumQueuedMessages`` behind, is stopped as unresponsive.
+/// the plugin's watches are written at once when its socket takes them, else queued and
+/// written by a thread of their own (``PluginOutbox``): a watcher on the GTK thread never waits
+/// for a plugin. The process answers `done` for each event it handled; a plugin that handles
+/// no event for ``PluginDeadlines/event`` while some wait, or that falls more than
+/// ``maximumQueuedMessages`` behind, is stopped as unresponsive.
 final class PluginProcess: Sendable {
     /// Messages queued for the plugin beyond which it is stopped as unresponsive.
     static let maximumQueuedMessages = 10_000
@@ -41,7 +42,6 @@ final class PluginProcess: Sendable {
         var launched = false
         var stopping = false
         var killReason: String?
-        var queued = 0
         var output: [String] = []
         /// The events sent and not yet handled, oldest first.
         var pendingEvents: [String] = []
@@ -57,16 +57,16 @@ final class PluginProcess: Sendable {
     private final class Answer: Sendable {
         let waiter = pthread_self()
         let finished = LockedState(false)
-        let message = LockedState<JSONValue?>(nil)
+        let message = LockedState<PluginMessage?>(nil)
     }
 
     let context: PluginContext
     let deadlines: PluginDeadlines
     private let pid: pid_t
     private let wire: PluginWire
+    private let outbox: PluginOutbox
     private let state = LockedState(State())
-    private let writes: DispatchQueue
-    private let inbox: PluginInbox
+    private let inbox: PluginInbox<PluginMessage>
     private let outputDone = DispatchSemaphore(value: 0)
     /// Signalled once, when the process has ended and its plugin's context is inactive.
     private let endDone = DispatchSemaphore(value: 0)
@@ -78,15 +78,12 @@ final class PluginProcess: Sendable {
         self.deadlines = deadlines
         self.pid = spawned.pid
         self.wire = PluginWire(descriptor: spawned.socket)
-        self.writes = DispatchQueue(label: "trellis.plugin.\(context.pluginID).writes")
+        // The outbox closes the socket once released: not before a queued write is done.
+        self.outbox = PluginOutbox(wire: wire, label: "trellis.plugin.\(context.pluginID).writes",
+                                   capacity: Self.maximumQueuedMessages)
         self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
         self.onCrash = onCrash
         inbox.setHandler { [weak self] message in self?.handle(message) }
-    }
-
-    deinit {
-        // Closed only here: a write still queued must never reach a reused descriptor number.
-        close(wire.descriptor)
     }
 
     /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to
@@ -103,7 +100,7 @@ final class PluginProcess: Sendable {
         }
         let process = PluginProcess(context: context, deadlines: deadlines, spawned: spawned, onCrash: onCrash)
         process.state.withLock { $0.entryWaiter = pthread_self() }
-        process.send(grants)
+        process.send(PluginMessage(.grants, value: grants))
         process.watch()
         Thread.detachNewThread { process.readOutput(spawned.stderr) }
         Thread.detachNewThread { process.readMessages() }
@@ -139,8 +136,8 @@ final class PluginProcess: Sendable {
     /// Asks the plugin to start service `name`; returns its status and error text, or throws
     /// why the process gave no answer.
     func startService(_ name: String, options: JSONValue) throws(PluginServiceError) {
-        guard let answer = call(["op": "start", "service": .string(name), "options": options],
-                                deadline: deadlines.start, what: "the start of service \"\(name)\"") else {
+        guard let answer = call(PluginMessage(.start, name: name, value: options),
+                                deadline: deadlines.start, what: "the start of service \"\(name)\"")?.value else {
             throw .startFailed(plugin: context.pluginID, service: name, reason: endFailure(fallback: "no answer").description)
         }
         let status = answer["status"]?.intValue ?? Int(TRELLIS_ERROR_INVALID_ARGUMENT)
@@ -152,7 +149,7 @@ final class PluginProcess: Sendable {
 
     /// Asks the plugin to stop service `name`, waiting at most ``PluginDeadlines/stop``.
     func stopService(_ name: String, options: JSONValue) {
-        _ = call(["op": "stop", "service": .string(name), "options": options],
+        _ = call(PluginMessage(.stop, name: name, value: options),
                  deadline: deadlines.stop, what: "the stop of service \"\(name)\"")
     }
 
@@ -183,7 +180,7 @@ final class PluginProcess: Sendable {
 
     /// Sends `message` with a new request id and waits for its answer; nil when the process
     /// ended or did not answer in time (then it is killed, and counts as crashed).
-    private func call(_ message: JSONValue, deadline: Duration, what: String) -> JSONValue? {
+    private func call(_ message: PluginMessage, deadline: Duration, what: String) -> PluginMessage? {
         let answer = Answer()
         let id: UInt64? = state.withLock { state in
             guard !state.ended, !state.closed else { return nil }
@@ -193,7 +190,7 @@ final class PluginProcess: Sendable {
         }
         guard let id else { return nil }
         var request = message
-        request["request"] = .number(Double(id))
+        request.number = Int64(id)
         inbox.willWait()
         send(request)
         let answered = inbox.wait(until: { answer.finished.withLock { $0 } },
@@ -214,7 +211,7 @@ final class PluginProcess: Sendable {
             return true
         }
         guard open else { return }
-        send(["op": "event", "watch": .number(Double(watch)), "message": .string(event.message), "data": event.data])
+        send(PluginMessage(.event, number: Int64(watch), name: event.message, value: event.data))
     }
 
     /// Checks, a few times per event deadline, that a plugin with events waiting handled one
@@ -241,24 +238,15 @@ final class PluginProcess: Sendable {
     /// Sends the plugin its new setting values (what `get_settings` answers from now on),
     /// before the `<id>:settings` event that announces them.
     func sendSettings(_ values: JSONValue) {
-        send(["op": "settings", "values": values])
+        send(PluginMessage(.settings, value: values))
     }
 
-    /// Queues `message` for the plugin; past ``maximumQueuedMessages`` the plugin is stopped.
-    private func send(_ message: JSONValue) {
-        let queued = state.withLock { state -> Int? in
-            guard !state.ended else { return nil }
-            state.queued += 1
-            return state.queued
-        }
-        guard let queued else { return }
-        guard queued <= Self.maximumQueuedMessages else {
+    /// Writes `message` to the plugin, or queues it; past ``maximumQueuedMessages`` queued, the
+    /// plugin is stopped.
+    private func send(_ message: PluginMessage) {
+        guard !state.withLock({ $0.ended }) else { return }
+        if outbox.send(PluginWire.frame(message)) == .full {
             kill(because: "it fell \(Self.maximumQueuedMessages) messages behind")
-            return
-        }
-        writes.async { [self] in
-            wire.send(message)
-            state.withLock { $0.queued -= 1 }
         }
     }
 
@@ -280,14 +268,13 @@ final class PluginProcess: Sendable {
     /// messages read are handled before the process counts as ended.
     private func readMessages() {
         var reader = PluginWire.Reader(wire)
-        while let message = reader.next() {
-            let op = message["op"]?.stringValue
-            if op == "trigger" || op == "navigate" || op == "request" { throttle() }
-            let waiter = state.withLock { state in
-                switch op {
-                case "entry": return state.entryWaiter
-                case "started", "stopped": return state.answers[UInt64(message["request"]?.intValue ?? 0)]?.waiter
-                default: return nil
+        while let message = nextMessage(&reader) {
+            if message.op == .trigger || message.op == .navigate || message.op == .request { throttle() }
+            let waiter = state.withLock { state -> pthread_t? in
+                switch message.op {
+                case .entry: state.entryWaiter
+                case .started, .stopped: state.answers[UInt64(truncatingIfNeeded: message.number)]?.waiter
+                default: nil
                 }
             }
             inbox.add(message, awaitedBy: waiter)
@@ -297,59 +284,73 @@ final class PluginProcess: Sendable {
         ended()
     }
 
-    private func handle(_ message: JSONValue) {
-        switch message["op"]?.stringValue {
-        case "register":
-            guard let name = message["service"]?.stringValue else { return }
+    /// The plugin's next message; nil at the end of the stream, or after a frame that could not
+    /// be read (the process is then killed: it does not follow the protocol).
+    private func nextMessage(_ reader: inout PluginWire.Reader) -> PluginMessage? {
+        do {
+            return try reader.next()
+        } catch {
+            kill(because: "it sent a malformed message: \(error)")
+            return nil
+        }
+    }
+
+    private func handle(_ message: PluginMessage) {
+        switch message.op {
+        case .register:
+            let name = message.name
             if let failure = context.checkRegistration(of: name) {
                 context.refuse(failure)
             } else {
                 state.withLock { $0.registered.append(name) }
                 context.noteRegistration(of: name)
             }
-        case "refuse":
-            context.refuse(.pluginProcess(reason: message["reason"]?.stringValue ?? "a registration was refused"))
-        case "entry":
-            state.withLock { $0.entry = message }
-        case "done":
+        case .refuse:
+            context.refuse(.pluginProcess(reason: message.name.isEmpty ? "a registration was refused" : message.name))
+        case .entry:
+            state.withLock { $0.entry = message.value ?? .object([:]) }
+        case .done:
             state.withLock { state in
                 if !state.pendingEvents.isEmpty { state.pendingEvents.removeFirst() }
                 state.progress = .now
             }
-        case "started", "stopped":
+        case .started, .stopped:
             state.withLock { $0.progress = .now }
-            let id = UInt64(message["request"]?.intValue ?? 0)
+            let id = UInt64(truncatingIfNeeded: message.number)
             guard let answer = state.withLock({ $0.answers.removeValue(forKey: id) }) else { return }
             answer.message.withLock { $0 = message }
             answer.finished.withLock { $0 = true }
-        case "watch":
-            guard context.acceptsCalls, let pattern = message["pattern"]?.stringValue, !pattern.isEmpty,
-                  let watch = message["watch"]?.intValue, context.gate.allows(.watch, pattern) else { return }
+        case .watch:
+            let (pattern, watch) = (message.name, message.number)
+            guard context.acceptsCalls, !pattern.isEmpty, context.gate.allows(.watch, pattern) else { return }
             let id = context.bus.watch(pattern, owner: context) { [weak self] _, event in
-                self?.deliver(event, to: UInt64(watch))
+                self?.deliver(event, to: UInt64(truncatingIfNeeded: watch))
             }
             context.remember(id)
-            state.withLock { $0.watches[UInt64(watch)] = id }
-        case "unwatch":
-            guard let watch = message["watch"]?.intValue,
-                  let id = state.withLock({ $0.watches.removeValue(forKey: UInt64(watch)) }),
+            state.withLock { $0.watches[UInt64(truncatingIfNeeded: watch)] = id }
+        case .unwatch:
+            guard let id = state.withLock({ $0.watches.removeValue(forKey: UInt64(truncatingIfNeeded: message.number)) }),
                   context.forget(id.rawValue) else { return }
             context.bus.unwatch(id)
-        case "trigger", "navigate", "request":
-            guard context.acceptsCalls, let name = message["name"]?.stringValue, !name.isEmpty else { return }
-            let data = message["data"] ?? .null
+        case .trigger, .navigate, .request:
+            let name = message.name
+            guard context.acceptsCalls, !name.isEmpty else { return }
+            guard let data = message.value else {
+                // The process checks the plugin's JSON: this one came around it.
+                context.logger.error("plugin \(context.pluginID): \(message.op) \"\(name)\": its data is not JSON; ignored")
+                return
+            }
             // The process answered the plugin already; a call it should have denied is denied
             // (and logged) here too.
-            switch message["op"]?.stringValue {
-            case "trigger": _ = context.trigger(name, data)
-            case "navigate": _ = context.navigate(name, data)
+            switch message.op {
+            case .trigger: _ = context.trigger(name, data)
+            case .navigate: _ = context.navigate(name, data)
             default: _ = context.request(name, data)
             }
-        case "log":
-            guard let text = message["message"]?.stringValue else { return }
-            context.logger.log(level: HostAPITable.logLevel(Int32(message["level"]?.intValue ?? 0)), "\(text)")
-        default:
-            context.logger.warning("plugin \(context.pluginID): unknown message from its process: \(message.jsonString.prefix(200))")
+        case .log:
+            context.logger.log(level: HostAPITable.logLevel(Int32(truncatingIfNeeded: message.number)), "\(message.name)")
+        case .grants, .start, .stop, .event, .settings:
+            context.logger.warning("plugin \(context.pluginID): its process sent a message only the shell sends (\(message.op)); ignored")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// A plugin in C, compiled with `cc` at test time from `trellis_plugin.h` alone, that tries
 /// every host function a permission governs and reports what the host answered: on
@@ -70,17 +71,21 @@ enum ProbingPlugin {
     /// wire messages for ungranted calls straight to the process's socket (fd 3), then
     /// triggers `<id>:lied` through the table.
     static func liarSource(id: String) -> String {
-        """
-        #include <stdio.h>
+        let forged = [
+            PluginMessage(.trigger, name: "app:quit"),
+            PluginMessage(.watch, number: 99, name: "*"),
+            PluginMessage(.navigate, name: "/hidden"),
+            PluginMessage(.request, name: "notes.delete"),
+        ].flatMap(PluginWire.frame)
+        return """
         #include <string.h>
+        #include <unistd.h>
         #include "trellis_plugin.h"
         static const trellis_host_api *host;
+        static const unsigned char forged[] = { \(forged.map(String.init).joined(separator: ", ")) };
         static void on_event (void *u, const char *m, const char *j) {
           (void) u; (void) m; (void) j;
-          dprintf (3, "{\\"op\\": \\"trigger\\", \\"name\\": \\"app:quit\\", \\"data\\": null}\\n");
-          dprintf (3, "{\\"op\\": \\"watch\\", \\"watch\\": 99, \\"pattern\\": \\"*\\"}\\n");
-          dprintf (3, "{\\"op\\": \\"navigate\\", \\"name\\": \\"/hidden\\", \\"data\\": null}\\n");
-          dprintf (3, "{\\"op\\": \\"request\\", \\"name\\": \\"notes.delete\\", \\"data\\": null}\\n");
+          if (write (3, forged, sizeof forged) != (ssize_t) sizeof forged) return;
           host->trigger (host->context, "\(id):lied", 0);
         }
         static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
