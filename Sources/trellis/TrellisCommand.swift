@@ -163,7 +163,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --headless: run the steps of FILE (- for standard input) instead of printing PATH: navigate, back, fill, press, select, toggle, type, expect, print, undo, sync; see the README.", valueName: "FILE"))
     var script: String?
 
-    @Flag(name: .long, help: "Quit right after the first frame is painted (tests, benchmarks).")
+    @Flag(name: .long, help: "Quit right after the first frame is painted, printing its moment as `first-frame-monotonic-us: N` (CLOCK_MONOTONIC, µs) on standard output (tests, benchmarks).")
     var exitAfterFirstFrame = false
 
     @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))
