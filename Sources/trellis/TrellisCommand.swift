@@ -39,9 +39,11 @@ struct ShellOptions: ParsableArguments {
     /// Log messages go to standard error, from `$TRELLIS_LOG_LEVEL` up (default: `level`;
     /// the commands without a window, which print their own errors, take `warning`).
     static func bootstrapLogging(_ level: Logger.Level = .notice) {
+        // Read once: every logger made asks for a handler, and the environment is copied per read.
+        let level = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
+            handler.logLevel = level
             return handler
         }
     }
