@@ -13,8 +13,13 @@ enum DemoContext {
 /// it was opened.
 @MainActor
 final class EventHistory {
-    private(set) var lines: [String] = []
+    /// The events with when they came, formatted only when the page asks: start-up alone
+    /// triggers a few dozen, before the first frame.
+    private var entries: [(event: Event, time: Date)] = []
     private let limit: Int
+
+    /// One line per event, oldest first ("14:03:07  message {data}").
+    var lines: [String] { entries.map { EventsPage.line(for: $0.event, at: $0.time) } }
 
     init(bus: EventBus, limit: Int = 500) {
         self.limit = limit
@@ -22,7 +27,7 @@ final class EventHistory {
     }
 
     private func record(_ event: Event) {
-        lines.append(EventsPage.line(for: event, at: Date()))
-        if lines.count > limit { lines.removeFirst(lines.count - limit) }
+        entries.append((event, Date()))
+        if entries.count > limit { entries.removeFirst(entries.count - limit) }
     }
 }

@@ -5,9 +5,14 @@ import TrellisGtk
 /// (`wait4`'s `ru_maxrss`), which Foundation's `Process` does not report.
 enum ProcessRunner {
     struct Measurement {
+        /// From just before the spawn to the child's exit.
         var seconds: Double
         var peakRSSKiB: Int
         var status: Int32
+        /// What the child wrote on standard output (only when asked to capture it).
+        var output = ""
+        /// `CLOCK_MONOTONIC` in seconds just before the spawn, to place moments the child reports.
+        var started: Double = 0
     }
 
     enum Failure: Error, CustomStringConvertible {
@@ -23,15 +28,34 @@ enum ProcessRunner {
     }
 
     /// Runs `path` with `arguments` to completion; throws if it cannot start or exits non-zero.
-    static func measure(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws -> Measurement {
+    /// With `captureOutput`, its standard output is read (to its end, then the child is
+    /// waited for) into ``Measurement/output``.
+    static func measure(_ path: String, _ arguments: [String], environment: [String: String] = [:],
+                        captureOutput: Bool = false) throws -> Measurement {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        var pipeEnds: [Int32] = [-1, -1]
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if captureOutput {
+            guard pipe(&pipeEnds) == 0 else { throw Failure.spawn(path: path, errno: errno) }
+            posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
+            posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
+        }
         var pid: pid_t = 0
         let start = Report.now()
-        let rc = posix_spawn(&pid, path, nil, nil, argv, envp)
+        let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
+        var output = Data()
+        if captureOutput {
+            close(pipeEnds[1])
+            defer { close(pipeEnds[0]) }
+            if rc == 0 { output = readToEnd(pipeEnds[0]) }
+        }
         guard rc == 0 else { throw Failure.spawn(path: path, errno: rc) }
         var status: Int32 = 0
         var usage = rusage()
@@ -39,7 +63,18 @@ enum ProcessRunner {
         let seconds = Report.now() - start
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
         guard exitStatus == 0 else { throw Failure.exit(path: path, status: exitStatus) }
-        return Measurement(seconds: seconds, peakRSSKiB: usage.ru_maxrss, status: exitStatus)
+        return Measurement(seconds: seconds, peakRSSKiB: usage.ru_maxrss, status: exitStatus,
+                           output: String(decoding: output, as: UTF8.self), started: start)
+    }
+
+    private static func readToEnd(_ descriptor: Int32) -> Data {
+        var data = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = read(descriptor, &buffer, buffer.count)
+            if count > 0 { data.append(contentsOf: buffer[..<count]) } else if count < 0 && errno == EINTR { continue } else { break }
+        }
+        return data
     }
 
     /// Compiles a C baseline from `Sources/trellis-bench/Baselines/<name>.c` against GTK 4

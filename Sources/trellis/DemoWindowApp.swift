@@ -61,7 +61,12 @@ final class DemoWindowApp {
             frontend.show(error: error)
         }
         routeLaunchNotification()
-        if exitAfterFirstFrame { frontend.window.afterFirstFrame { [app] in app.quit() } }
+        if exitAfterFirstFrame {
+            frontend.window.afterFirstFrame { [app, window = frontend.window] in
+                Self.printFirstFrameMoment(window.firstFramePaintedAt ?? 0)
+                app.quit()
+            }
+        }
         if automation {
             GtkFrontend.disableAnimations()
             AutomationChannel(handler: { [weak frontend] command, argument, reply in
@@ -70,5 +75,14 @@ final class DemoWindowApp {
             }, onEndOfInput: { [app] in app.quit() }).start()
         }
         frontend.window.present()
+    }
+}
+
+extension DemoWindowApp {
+    /// With `--exit-after-first-frame`: prints when the first frame was painted, as
+    /// `first-frame-monotonic-us: N` (`CLOCK_MONOTONIC`, µs), the line `trellis-bench startup`
+    /// reads, as from its C baseline.
+    static func printFirstFrameMoment(_ microseconds: Int64) {
+        FileHandle.standardOutput.write(Data("first-frame-monotonic-us: \(microseconds)\n".utf8))
     }
 }

@@ -39,9 +39,11 @@ struct ShellOptions: ParsableArguments {
     /// Log messages go to standard error, from `$TRELLIS_LOG_LEVEL` up (default: `level`;
     /// the commands without a window, which print their own errors, take `warning`).
     static func bootstrapLogging(_ level: Logger.Level = .notice) {
+        // Read once: every logger made asks for a handler, and the environment is copied per read.
+        let level = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
-            handler.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
+            handler.logLevel = level
             return handler
         }
     }
@@ -163,7 +165,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --headless: run the steps of FILE (- for standard input) instead of printing PATH: navigate, back, fill, press, select, toggle, type, expect, print, undo, sync; see the README.", valueName: "FILE"))
     var script: String?
 
-    @Flag(name: .long, help: "Quit right after the first frame is painted (tests, benchmarks).")
+    @Flag(name: .long, help: "Quit right after the first frame is painted, printing its moment as `first-frame-monotonic-us: N` (CLOCK_MONOTONIC, µs) on standard output (tests, benchmarks).")
     var exitAfterFirstFrame = false
 
     @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))

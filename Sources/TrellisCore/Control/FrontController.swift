@@ -123,7 +123,7 @@ public final class FrontController: Sendable {
     private func appendBackground<Object: ControlObject>(
         _ kind: ControlKind, _ command: String, _ factory: @escaping @Sendable () -> Object
     ) {
-        let object = BackgroundObject(name: String(describing: Object.self)) { factory() }
+        let object = BackgroundObject(name: Self.name(of: Object.self)) { factory() }
         // Background objects always fit the background kinds these callers pass.
         _ = commandMap.withLock { $0.append(object, as: kind, to: command) }
     }
@@ -131,9 +131,16 @@ public final class FrontController: Sendable {
     private func appendMainActor<Object: ViewControlObject>(
         _ kind: ControlKind, _ command: String, _ factory: @escaping @MainActor @Sendable () -> Object
     ) {
-        let object = MainActorObject(name: String(describing: Object.self)) { factory() }
+        let object = MainActorObject(name: Self.name(of: Object.self)) { factory() }
         // Main-actor objects always fit the main-actor kinds these callers pass.
         _ = commandMap.withLock { $0.append(object, as: kind, to: command) }
+    }
+
+    /// A control object's name: its type's, as `String(describing:)` prints it, without the
+    /// look-ups for a description conformance a metatype never has (on Linux each first one
+    /// scans every conformance record loaded: ~1 M instructions a type, at start-up).
+    private static func name(of type: Any.Type) -> String {
+        _typeName(type, qualified: false)
     }
 
     // MARK: Requests

@@ -8,6 +8,7 @@ import TrellisCore
 /// | --- | --- |
 /// | `go PATH` | navigates from inside the app (any route, public or not) |
 /// | `menu` | the primary menu's items: label, action, accelerators, enabled |
+/// | `menu-open` | opens the primary menu as F10 does; after the next frame, whether its popover is shown (`open`) |
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
 /// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
@@ -29,6 +30,13 @@ extension GtkFrontend {
                         "enabled": .bool(enabled)]
             }
             reply(["ok": true, "items": .array(items)])
+        case "menu-open":
+            let button = window.menu.button
+            gtk_menu_button_popup(button.opaque)
+            window.afterNextFrame {
+                let popover = gtk_menu_button_get_popover(button.opaque).map { GObjectPointer($0) }
+                reply(["ok": true, "open": .bool(popover.map { gtk_widget_get_visible($0.as()) != 0 } ?? false)])
+            }
         case "row-bounds":
             guard let position = Int(argument) else { return fail("row-bounds needs a row number, not '\(argument)'") }
             guard let bounds = (currentView?.list as? VirtualListView)?.bounds(position: position, in: window.window) else {

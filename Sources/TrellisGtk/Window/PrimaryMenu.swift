@@ -2,8 +2,9 @@ import CGtk
 import TrellisCore
 
 /// The window's primary menu: a `GtkMenuButton` ("open-menu-symbolic", F10) whose popover is
-/// built from a `GMenu` model in sections, so every action of the window is reachable from the
-/// menu as well as from the keyboard (GNOME HIG). Menu items show their accelerators.
+/// built, when it first opens, from a `GMenu` model in sections, so every action of the window
+/// is reachable from the menu as well as from the keyboard (GNOME HIG). Menu items show their
+/// accelerators.
 ///
 /// ```swift
 /// window.menu.add(tr("New note"), action: "win.new-note", section: .document)
@@ -45,7 +46,13 @@ public final class PrimaryMenu {
         }
         button = GObjectPointer(gtk_menu_button_new())!
         gtk_menu_button_set_icon_name(button.opaque, "open-menu-symbolic")
-        gtk_menu_button_set_menu_model(button.opaque, model.as())
+        // The popover and a button per item are built when the menu first opens (a click, F10),
+        // not before the window's first frame: with many plugin commands that is tens of
+        // widgets nobody sees yet. Items added later join the model, which the popover follows.
+        gtk_menu_button_set_create_popup_func(button.opaque, { button, model in
+            guard let button, gtk_menu_button_get_popover(button) == nil else { return }
+            gtk_menu_button_set_menu_model(button, model?.assumingMemoryBound(to: GMenuModel.self))
+        }, g_object_ref(model), { g_object_unref($0) })
         gtk_menu_button_set_primary(button.opaque, 1)
         // Flat, like the other header-bar buttons (see ShellWindow).
         gtk_menu_button_set_has_frame(button.opaque, 0)

@@ -43,7 +43,10 @@ public final class ShellWindow {
     private var pageNames: [String] = []
     private var pageCounter = 0
     private var firstFrameHandlers: [() -> Void] = []
-    private var firstFramePainted = false
+    private var firstFramePainted: Bool { firstFramePaintedAt != nil }
+    /// When the first frame was painted: GLib's monotonic clock (`CLOCK_MONOTONIC` on Linux),
+    /// in µs, read in the frame clock's first `after-paint`; nil until then.
+    public private(set) var firstFramePaintedAt: Int64?
     private var nextFrameHandlers: [() -> Void] = []
     private var pageTitle = ""
     /// The badge count shown after the title; 0 shows none.
@@ -342,7 +345,7 @@ public final class ShellWindow {
         var handlers = nextFrameHandlers
         nextFrameHandlers = []
         if !firstFramePainted {
-            firstFramePainted = true
+            firstFramePaintedAt = Int64(g_get_monotonic_time())
             handlers = firstFrameHandlers + handlers
             firstFrameHandlers = []
         }

@@ -1,13 +1,21 @@
 /* empty-window.c: the baseline for `trellis-bench startup`.
  *
  * A bare C GTK 4 window (a GtkApplicationWindow with a header bar and a label) that quits
- * right after its first frame is painted, like `trellis / --exit-after-first-frame`.
+ * right after its first frame is painted, like `trellis / --exit-after-first-frame`, and
+ * prints that moment as that does: `first-frame-monotonic-us: N`, GLib's monotonic clock
+ * (CLOCK_MONOTONIC) read in the frame clock's first "after-paint" after the window is mapped.
  */
 #include <gtk/gtk.h>
 
 static void
 after_paint_cb (GdkFrameClock *clock, gpointer app)
 {
+  static gboolean painted = FALSE;
+
+  if (painted)
+    return;
+  painted = TRUE;
+  g_print ("first-frame-monotonic-us: %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
   g_application_quit (G_APPLICATION (app));
 }
 

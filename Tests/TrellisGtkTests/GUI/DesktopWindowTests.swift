@@ -26,6 +26,8 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(byAction["win.preferences"]?["accels"], ["<Control>comma"])
         XCTAssertEqual(byAction["app.about"]?["label"], "About Trellis")
         try app.screenshot("menu-catalog")
+        // Its popover is built on the first opening, not before the first frame.
+        XCTAssertEqual(try app.send("menu-open")["open"], true)
         XCTAssertEqual(app.finish(), 0)
     }
 
