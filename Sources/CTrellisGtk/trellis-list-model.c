@@ -9,6 +9,11 @@ struct _TrellisListModel
   GDestroyNotify payload_destroy;
   gpointer user_data;
   GDestroyNotify user_data_destroy;
+  /* During trellis_list_model_items_changed_reusing(): the items offered again, from
+   * reuse_position on (borrowed: GTK holds them). NULL otherwise. */
+  TrellisRowItem **reuse_items;
+  guint reuse_position;
+  guint reuse_count;
 };
 
 static void trellis_list_model_iface_init (GListModelInterface *iface);
@@ -45,6 +50,13 @@ trellis_list_model_get_item (GListModel *list, guint position)
   payload = self->item_func (position, self->user_data);
   if (payload == NULL)
     return NULL;
+  if (self->reuse_items != NULL && position >= self->reuse_position
+      && position - self->reuse_position < self->reuse_count)
+    {
+      TrellisRowItem *item = self->reuse_items[position - self->reuse_position];
+      trellis_row_item_replace_payload (item, position, payload);
+      return g_object_ref (item);
+    }
   return trellis_row_item_new (position, payload, self->payload_destroy);
 }
 
@@ -102,6 +114,27 @@ trellis_list_model_items_changed (TrellisListModel *self, guint position, guint 
 {
   g_return_if_fail (TRELLIS_IS_LIST_MODEL (self));
   g_list_model_items_changed (G_LIST_MODEL (self), position, removed, added);
+}
+
+void
+trellis_list_model_items_changed_reusing (TrellisListModel *self, guint position,
+                                           TrellisRowItem **items, guint n_items)
+{
+  guint i;
+
+  g_return_if_fail (TRELLIS_IS_LIST_MODEL (self));
+  g_return_if_fail (self->reuse_items == NULL);
+  /* Keep each item alive through the emission: GTK drops its own reference when it
+   * releases the row, before it asks for the new one. */
+  for (i = 0; i < n_items; i++)
+    g_object_ref (items[i]);
+  self->reuse_items = items;
+  self->reuse_position = position;
+  self->reuse_count = n_items;
+  g_list_model_items_changed (G_LIST_MODEL (self), position, n_items, n_items);
+  self->reuse_items = NULL;
+  for (i = 0; i < n_items; i++)
+    g_object_unref (items[i]);
 }
 
 GListModel *

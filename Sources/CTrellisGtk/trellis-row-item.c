@@ -64,6 +64,19 @@ trellis_row_item_get_position (TrellisRowItem *self)
   return self->position;
 }
 
+void
+trellis_row_item_replace_payload (TrellisRowItem *self, guint position, gpointer payload)
+{
+  gpointer previous;
+
+  g_return_if_fail (TRELLIS_IS_ROW_ITEM (self));
+  previous = self->payload;
+  self->payload = payload;
+  self->position = position;
+  if (self->payload_destroy != NULL && previous != NULL)
+    self->payload_destroy (previous);
+}
+
 gint
 trellis_row_item_live_count (void)
 {

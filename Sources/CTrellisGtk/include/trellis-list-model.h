@@ -48,6 +48,21 @@ TrellisListModel *trellis_list_model_new (TrellisListModelCountFunc count_func,
  */
 void trellis_list_model_items_changed (TrellisListModel *self, guint position, guint removed, guint added);
 
+/**
+ * trellis_list_model_items_changed_reusing:
+ * @items: (array length=n_items): the items GTK holds at positions @position … @position +
+ *   @n_items - 1, before the change
+ *
+ * Emits GListModel::items-changed (@position, @n_items, @n_items) for rows replaced in
+ * place, answering get_item at those positions, during the emission, with the same item
+ * objects carrying the new rows' payloads. GTK 4.8 keeps a row's widget across a change only
+ * for the very same item, so the widgets stay and only their contents change: a search that
+ * replaces the top rows of a long list rebinds its ~200 row widgets instead of destroying
+ * and building them again.
+ */
+void trellis_list_model_items_changed_reusing (TrellisListModel *self, guint position,
+                                               TrellisRowItem **items, guint n_items);
+
 /** trellis_list_model_as_list_model: Returns: (transfer none): @self as a GListModel. */
 GListModel *trellis_list_model_as_list_model (TrellisListModel *self);
 

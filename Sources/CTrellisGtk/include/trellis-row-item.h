@@ -29,6 +29,15 @@ gpointer trellis_row_item_get_payload (TrellisRowItem *self);
 /** trellis_row_item_get_position: Returns: the position given at construction. */
 guint trellis_row_item_get_position (TrellisRowItem *self);
 
+/**
+ * trellis_row_item_replace_payload:
+ *
+ * Makes @self the item of the row now at @position, carrying @payload (owned from now on);
+ * the previous payload is destroyed. For an item offered again at its position, so that GTK
+ * keeps its widget (see trellis_list_model_items_changed_reusing()).
+ */
+void trellis_row_item_replace_payload (TrellisRowItem *self, guint position, gpointer payload);
+
 /** trellis_row_item_live_count: Returns: how many row items exist now (leak tests). */
 gint trellis_row_item_live_count (void);
 

@@ -77,6 +77,30 @@ public final class VirtualListModel {
     /// million rows is hundreds of thousands of rows read per keystroke (0.6 s measured with
     /// `trellis-bench typing`). During the removal GTK sees the model without the added rows.
     public func itemsChanged(position: Int, removed: Int, added: Int) {
+        itemsChanged(position: position, removed: removed, added: added, reusing: [])
+    }
+
+    /// ``itemsChanged(position:removed:added:)``, keeping the row widgets GTK has at the first
+    /// positions of the change: `items` are the row items GTK holds at `position`,
+    /// `position + 1`, … (as many as have widgets, in order). Those rows are told as replaced
+    /// in place, with the same item objects now carrying the new rows
+    /// (`trellis_list_model_items_changed_reusing`): GTK 4.8 keeps a widget only for the same
+    /// item, and without this a search destroys and builds again the ~200 widgets a long list
+    /// keeps around what is shown. The rest of the change is told first, as any change.
+    func itemsChanged(position: Int, removed: Int, added: Int, reusing items: [GObjectPointer]) {
+        let reused = min(items.count, removed, added)
+        guard reused > 0 else { return announce(position: position, removed: removed, added: added) }
+        announce(position: position + reused, removed: removed - reused, added: added - reused)
+        var rowItems = items.prefix(reused).map { OpaquePointer($0) as OpaquePointer? }
+        rowItems.withUnsafeMutableBufferPointer { buffer in
+            // Safe: each element is a live TrellisRowItem (GTK's list items hold them, and the C
+            // side takes a reference for the call); the buffer outlives the call.
+            trellis_list_model_items_changed_reusing(pointer.as(), guint(position), buffer.baseAddress, guint(reused))
+        }
+    }
+
+    private func announce(position: Int, removed: Int, added: Int) {
+        guard removed > 0 || added > 0 else { return }
         // Rows updated in place (as many added as removed) stay one change up to a sort's size:
         // split, their rows would be read at shifted positions while GTK counts without them,
         // which for rows loaded on demand (a plugin's table) asks for rows nobody shows.

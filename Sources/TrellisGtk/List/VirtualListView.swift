@@ -27,8 +27,10 @@ public final class VirtualListView {
     /// Called with the position of a row whose checkbox the user toggled.
     public var onToggle: ((Int) -> Void)?
 
-    /// List items currently bound to a row (GTK binds the visible ones plus a few more).
+    /// List items currently bound to a row (GTK 4.8 binds about 200 around the visible ones).
     private var bound: Set<GObjectPointer> = []
+    /// How many row widgets GTK had the factory build (automation: a search keeps them).
+    private(set) var rowWidgetsBuilt = 0
     private var binding = false
 
     public init(source: any ListRowSource) {
@@ -56,13 +58,29 @@ public final class VirtualListView {
     }
 
     /// Announces a change of the source (see ``VirtualListModel/itemsChanged(position:removed:added:)``).
+    /// The row widgets at the first replaced positions are kept and filled with the new rows
+    /// (``VirtualListModel/itemsChanged(position:removed:added:reusing:)``).
     public func itemsChanged(position: Int, removed: Int, added: Int) {
-        model.itemsChanged(position: position, removed: removed, added: added)
+        let replaced = min(removed, added)
+        guard replaced > 0 else { return model.itemsChanged(position: position, removed: removed, added: added) }
+        var byPosition: [Int: GObjectPointer] = [:]
+        for listItem in bound {
+            let at = Int(gtk_list_item_get_position(listItem.opaque))
+            if at >= position && at < position + replaced { byPosition[at] = listItem }
+        }
+        var listItems: [GObjectPointer] = []
+        while let listItem = byPosition[position + listItems.count] { listItems.append(listItem) }
+        let items = listItems.compactMap { gtk_list_item_get_item($0.opaque) as GObjectPointer? }
+        guard items.count == listItems.count else { return model.itemsChanged(position: position, removed: removed, added: added) }
+        model.itemsChanged(position: position, removed: removed, added: added, reusing: items)
+        // GTK kept these widgets with the same items, now carrying the new rows: show them.
+        for listItem in listItems where bound.contains(listItem) { bind(listItem) }
     }
 
     // MARK: - Factory
 
     private func setup(_ listItem: GObjectPointer) {
+        rowWidgetsBuilt += 1
         let row = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
         let check = GObjectPointer(gtk_check_button_new())!
         let title = GObjectPointer(gtk_label_new(nil))!

@@ -34,6 +34,14 @@ final class TableWindowTests: XCTestCase {
                 return terms.allSatisfy(row.contains) ? count + 1 : count
             }
         }
+        /// The first `count` rows showing for `text`, in order.
+        func expectedFirstRows(_ text: String, _ count: Int) -> [String] {
+            let terms = text.split(separator: " ").map(String.init)
+            return Array((0..<200_000).lazy.map { "row \($0)" }.filter { row in terms.allSatisfy(row.contains) }.prefix(count))
+        }
+        let built = try app.send("dump")["rowWidgetsBuilt"]?.intValue ?? 0
+        var checkedNarrowing = false
+        XCTAssertGreaterThan(built, 0)
         for text in ["r", "ro", "row", "row 1", "row 12", "row 123", "row 1234", "row 12345",
                      "row 123", "row 12", "row 2", "row 2 7", ""] {
             let screen = try app.send(text.isEmpty ? "search" : "search \(text)")
@@ -41,6 +49,15 @@ final class TableWindowTests: XCTestCase {
             let dump = try app.send("dump")
             XCTAssertEqual(dump["search"]?.stringValue, text)
             XCTAssertEqual(dump["count"]?.intValue, expectedCount(text), "“\(text)”")
+            // The rows on screen are this keystroke's, in order, in the row widgets kept from before.
+            let shown = try app.visibleRowTexts()
+            XCTAssertEqual(shown, expectedFirstRows(text, shown.count), "“\(text)”")
+            if text == "row 12" && !checkedNarrowing {
+                checkedNarrowing = true
+                // Still thousands of rows: every one of the ~200 row widgets GTK keeps was
+                // filled again, none built (a shorter list drops some, a longer one adds them).
+                XCTAssertEqual(dump["rowWidgetsBuilt"]?.intValue, built, "narrowing built row widgets instead of filling them")
+            }
         }
         let rows = try app.visibleRowTexts()
         XCTAssertEqual(Array(rows.prefix(2)), ["row 0", "row 1"], "every row again, in order")
