@@ -19,6 +19,10 @@ public final class NoticeBoard {
     private var pendingUndo: (notice: Int, page: PageID?, action: @MainActor () -> Void)?
     private var lastID = 0
     private unowned let shell: Shell
+    /// How long a notice stays when its poster gives no duration: 8 seconds. Tests that read
+    /// notices without a clock set a long one, so a busy machine cannot hide a notice before
+    /// they look.
+    public var defaultDuration: Duration = .seconds(8)
 
     init(shell: Shell) {
         self.shell = shell
@@ -30,11 +34,12 @@ public final class NoticeBoard {
         return pendingUndo.page == shell.navigator.top?.id
     }
 
-    /// Shows `text` as a notice (replacing the one shown), with an `undo` button when given.
-    /// Returns the notice.
+    /// Shows `text` as a notice (replacing the one shown) for `duration` (by default
+    /// ``defaultDuration``), with an `undo` button when given. Returns the notice.
     @discardableResult
-    public func post(_ text: String, undoLabel: String = tr("Undo"), duration: Duration = .seconds(8),
+    public func post(_ text: String, undoLabel: String = tr("Undo"), duration: Duration? = nil,
                      undo: (@MainActor () -> Void)? = nil) -> Notice {
+        let duration = duration ?? defaultDuration
         lastID += 1
         let notice = Notice(id: lastID, text: text, undoLabel: undo == nil ? nil : undoLabel, duration: duration)
         pendingUndo = undo.map { (notice.id, shell.navigator.top?.id, $0) }
@@ -91,10 +96,11 @@ public final class NoticeBoard {
 }
 
 extension Shell {
-    /// Shows `text` in the window for a few seconds, with an Undo button running `undo` when
-    /// given (see ``NoticeBoard``).
+    /// Shows `text` in the window for a few seconds (`duration`, by default the board's
+    /// ``NoticeBoard/defaultDuration``), with an Undo button running `undo` when given (see
+    /// ``NoticeBoard``).
     @discardableResult
-    public func notify(_ text: String, undoLabel: String = tr("Undo"), duration: Duration = .seconds(8),
+    public func notify(_ text: String, undoLabel: String = tr("Undo"), duration: Duration? = nil,
                        undo: (@MainActor () -> Void)? = nil) -> Notice {
         notices.post(text, undoLabel: undoLabel, duration: duration, undo: undo)
     }

@@ -87,7 +87,7 @@ struct SearchOffMainTests {
     func parts() async {
         let rows = (0..<(2 * TableSearcher.minimumPart + 1_234)).map { "Row \($0)" }
         let container = TableContainer(source: ArraySource(rows), searchable: true)
-        for query in ["row 1", "row 12", "row 9 0", "row 1", "row"] {
+        for query in ["row 1", "row 9 0", "row"] {
             await container.search(query)
             expectSame(container, rows, query)
         }

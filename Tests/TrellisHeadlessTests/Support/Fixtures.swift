@@ -20,6 +20,9 @@ enum Fixtures {
     /// `pluginSettings`: where the plugins' settings live (the test's own, when it changes them).
     static func demo(storeURL: URL = temporaryStoreURL(), pluginSettings: PluginSettings = PluginSettings()) throws -> (Shell, HeadlessFrontend) {
         let shell = Shell()
+        // Notices stay until the test looks: with the suites running in parallel on the main
+        // actor, eight seconds can pass between a delete and the test reading its notice.
+        shell.notices.defaultDuration = .seconds(3_600)
         let store = try DemoStore.open(at: storeURL, dataDirectory: dataDirectory, bus: shell.bus)
         try DemoApp.install(on: shell, catalog: catalog(), store: store)
         DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: dataDirectory, settings: pluginSettings)
