@@ -78,6 +78,7 @@ package final class PluginWire: Sendable {
     package func write(_ bytes: ArraySlice<UInt8>, waiting: Bool) -> Int? {
         let flags = Int32(MSG_NOSIGNAL) | (waiting ? 0 : Int32(MSG_DONTWAIT))
         while true {
+            // Safe: send(2) reads at most `buffer.count` bytes of the slice, which outlives the call.
             let written = bytes.withUnsafeBytes { buffer in
                 Glibc.send(descriptor, buffer.baseAddress, buffer.count, flags)
             }
@@ -121,6 +122,7 @@ package final class PluginWire: Sendable {
                     buffer.removeFirst(start)
                     start = 0
                 }
+                // Safe: read(2) writes at most `count` bytes into the chunk, which outlives the call.
                 let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 guard count > 0 else {
