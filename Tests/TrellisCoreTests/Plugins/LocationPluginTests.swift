@@ -37,9 +37,9 @@ struct LocationPluginTests {
             log.record("\(data["latitude"] ?? nil) \(data["longitude"] ?? nil) \(data["accuracy"] ?? nil) fresh:\(fresh)")
         }
 
-        try harness.services.start("location", options: ["interval": 0.02, "latitude": 59.9343, "longitude": 30.3351, "accuracy": 25])
+        try await harness.start("location", options: ["interval": 0.02, "latitude": 59.9343, "longitude": 30.3351, "accuracy": 25])
         let seen = await lines(updates, count: 3)
-        try harness.services.stop("location")
+        try await harness.stop("location")
 
         #expect(seen.count >= 3)
         #expect(Set(seen) == ["59.9343 30.3351 25 fresh:true"])
@@ -57,9 +57,9 @@ struct LocationPluginTests {
             log.record("\(event.data["latitude"] ?? nil),\(event.data["longitude"] ?? nil),\(event.data["accuracy"] ?? nil)")
         }
 
-        try harness.services.start("location", options: ["interval": 0.01, "track": .string(track.path)])
+        try await harness.start("location", options: ["interval": 0.01, "track": .string(track.path)])
         let seen = await lines(updates, count: 5)
-        try harness.services.stop("location")
+        try await harness.stop("location")
 
         #expect(Array(seen.prefix(5)) == ["1,2,10", "3,4,5", "1,2,10", "3,4,5", "1,2,10"])
     }
@@ -71,9 +71,9 @@ struct LocationPluginTests {
         let updates = harness.record("location:update")
         let demo = BuiltPlugins.repository.appendingPathComponent("data/track-demo.json")
 
-        try harness.services.start("location", options: ["interval": 0.01, "track": .string(demo.path)])
+        try await harness.start("location", options: ["interval": 0.01, "track": .string(demo.path)])
         let seen = await lines(updates, count: 7)
-        try harness.services.stop("location")
+        try await harness.stop("location")
 
         #expect(seen.count >= 7)
         #expect(seen.allSatisfy { $0.hasPrefix("location:update ") })
@@ -86,7 +86,7 @@ struct LocationPluginTests {
         let events = harness.record("location:*")
         let missing = sandbox.root.appendingPathComponent("nowhere.json").path
 
-        try harness.services.start("location", options: ["track": .string(missing)])
+        try await harness.start("location", options: ["track": .string(missing)])
 
         // In both modes the events a start triggers reach their watchers before it returns.
         let all = events.all
@@ -119,7 +119,7 @@ struct LocationPluginTests {
             log.record("\(event.data["reason"]?.stringValue ?? "") | \(event.data["file"]?.stringValue ?? "")")
         }
 
-        try harness.services.start("location", options: ["interval": 0.01, "track": .string(file.path)])
+        try await harness.start("location", options: ["interval": 0.01, "track": .string(file.path)])
 
         #expect(try await errors.settled(count: 1) == ["\(reason) | \(file.path)"])
     }
@@ -130,15 +130,15 @@ struct LocationPluginTests {
         let harness = try await loaded(sandbox, isolation)
         let updates = harness.record("location:update")
 
-        try harness.services.start("location", options: ["interval": 0.005, "latitude": 0, "longitude": 0])
+        try await harness.start("location", options: ["interval": 0.005, "latitude": 0, "longitude": 0])
         _ = await lines(updates, count: 2)
-        try harness.services.stop("location")
+        try await harness.stop("location")
         let atStop = updates.all.count
         // Started again elsewhere: once an update of the new run has come, the old run's would
         // have too.
-        try harness.services.start("location", options: ["interval": 0.005, "latitude": 1, "longitude": 1])
+        try await harness.start("location", options: ["interval": 0.005, "latitude": 1, "longitude": 1])
         try await updates.wait(until: { $0.contains { $0.contains(#""latitude":1"#) } })
-        try harness.services.stop("location")
+        try await harness.stop("location")
 
         #expect(updates.all.filter { $0.contains(#""latitude":0"#) }.count <= atStop + 1)
     }
@@ -156,7 +156,7 @@ struct LocationPluginTests {
             stopped.withLock { $0 = true }
         }
 
-        try harness.services.start("location", options: ["interval": 0.005, "latitude": 0, "longitude": 0])
+        try await harness.start("location", options: ["interval": 0.005, "latitude": 0, "longitude": 0])
 
         #expect(await eventually { stopped.withLock { $0 } })
         #expect(!harness.services.isRunning("location"))
@@ -177,7 +177,7 @@ struct LocationPluginTests {
         let sandbox = try PluginSandbox()
         let harness = try await loaded(sandbox, isolation)
         do {
-            try harness.services.start("location", options: options)
+            try await harness.start("location", options: options)
             Issue.record("expected the start to fail")
         } catch ServiceError.startFailed(let name, let owner, let underlying) {
             #expect(name == "location")

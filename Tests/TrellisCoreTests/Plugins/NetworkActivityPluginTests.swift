@@ -69,9 +69,9 @@ struct NetworkActivityPluginTests {
     func stopHidesIndicator(isolation: PluginIsolation) async throws {
         let setup = try await Setup(isolation)
         setup.trigger("network:on", "network:on")
-        try setup.harness.services.stop("net_state")
+        try await setup.harness.stop("net_state")
         setup.trigger("network:on")
-        try setup.harness.services.start("net_state")
+        try await setup.harness.start("net_state")
         await setup.settle()  // the network:on sent while stopped did not count
         #expect(setup.changes.all == ["true/1", "false/0"])
     }
@@ -80,8 +80,8 @@ struct NetworkActivityPluginTests {
     func restartCountsFromZero(isolation: PluginIsolation) async throws {
         let setup = try await Setup(isolation)
         setup.trigger("network:on")
-        try setup.harness.services.stop("net_state")
-        try setup.harness.services.start("net_state")
+        try await setup.harness.stop("net_state")
+        try await setup.harness.start("net_state")
         setup.trigger("network:on", "network:off")
         #expect(try await setup.flips(4) == ["true/1", "false/0", "true/1", "false/0"])
     }

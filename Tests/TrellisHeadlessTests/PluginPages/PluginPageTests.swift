@@ -45,7 +45,7 @@ struct PluginPageTests {
             let app = try App(isolation: isolation, deadline: deadline, eventDeadline: eventDeadline,
                               appRoutes: appRoutes, secondCopy: secondCopy, secondCopyGranted: secondCopyGranted, activation: activation)
             let host = app.host
-            _ = await Task.detached { host.loadAll() }.value
+            _ = await offThePool { host.loadAll() }
             app.pages.registerRoutes()
             return app
         }
@@ -169,7 +169,7 @@ struct PluginPageTests {
     func disabled() async throws {
         let app = try await App.started(isolation: .process)
         let host = app.host
-        _ = try await Task.detached { try host.setEnabled("pages", false) }.value
+        _ = try await offThePool { try host.setEnabled("pages", false) }
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("The plugin “Pages” is turned off."), "\(app.screen.render())")
         try app.screen.pressPageAction("restart")
@@ -192,7 +192,7 @@ struct PluginPageTests {
         #expect(app.screen.render().contains("(Mark)"))
         // Disabled, the plugin's buttons go.
         let host = app.host
-        _ = try await Task.detached { try host.setEnabled("pages", false) }.value
+        _ = try await offThePool { try host.setEnabled("pages", false) }
         #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
     }
 

@@ -99,7 +99,7 @@ final class NotesServer: Sendable {
     private static func listen(port: UInt16) async throws -> (HTTPServer, Task<Void, any Error>, UInt16) {
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port), timeout: 5, logger: .disabled)
         let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: 30)
+        try await server.waitUntilListening(timeout: SyncFixtures.listeningDeadline)
         guard case .ip4(_, let actual)? = await server.listeningAddress else {
             throw URLError(.cannotConnectToHost)
         }

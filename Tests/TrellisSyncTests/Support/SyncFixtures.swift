@@ -25,9 +25,18 @@ enum SyncFixtures {
         return directory.appendingPathComponent("notes.sqlite")
     }
 
+    /// How much longer than usual the tests wait for what a healthy run does: 1, or
+    /// TRELLIS_TEST_PATIENCE (set by .ci/tsan, whose build runs everything several times
+    /// slower while the other suites keep both cores busy).
+    static let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+
+    /// How long a test server may take to listen: a deadline for a failure only. Under
+    /// ThreadSanitizer the parallel suites once held it back for more than 30 s.
+    static var listeningDeadline: TimeInterval { 30 * patience }
+
     /// Settings that keep tests fast: quick retries, and a timeout no healthy answer misses
     /// on a loaded machine (tests of timeouts give their own).
-    static func settings(timeout: TimeInterval = 10, retries: Int = 1, token: String? = nil) -> SyncSettings {
+    static func settings(timeout: TimeInterval = 10 * patience, retries: Int = 1, token: String? = nil) -> SyncSettings {
         SyncSettings(bearerToken: token, timeout: timeout, retries: retries, backoff: 0.02, maximumBackoff: 0.05)
     }
 
@@ -52,8 +61,6 @@ enum SyncFixtures {
     static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 30,
                            _ condition: () throws -> Bool) async throws -> Bool
     {
-        // TRELLIS_TEST_PATIENCE (set by .ci/tsan) stretches the wait, as in the headless tests.
-        let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
         let deadline = ContinuousClock.now + .seconds(seconds * patience)
         while ContinuousClock.now < deadline {
             if try condition() { return true }

@@ -130,6 +130,19 @@ final class PluginHarness: Sendable {
         return try await offThePool { try host.setEnabled(id, enabled) }
     }
 
+    /// `services.start`, on a thread of its own (a process plugin's service start waits for
+    /// the process's answer).
+    func start(_ name: String, options: JSONValue = .null) async throws {
+        let services = self.services
+        try await offThePool { try services.start(name, options: options) }
+    }
+
+    /// `services.stop`, on a thread of its own (it waits for a process plugin's answer).
+    func stop(_ name: String) async throws {
+        let services = self.services
+        try await offThePool { try services.stop(name) }
+    }
+
     /// Records every event matching `pattern` as "message data".
     func record(_ pattern: String) -> Trace {
         let log = Trace()
