@@ -18,6 +18,7 @@ guard arguments.count == 3, fcntl(3, F_GETFD) != -1 else {
     FileHandle.standardError.write(Data("usage: trellis-plugin-host LIBRARY PLUGIN-ID, started by the Trellis shell with its socket on fd 3\n".utf8))
     exit(2)
 }
+ShellWatch.start()
 let wire = PluginWire(descriptor: 3)
 var reader = PluginWire.Reader(wire)
 // The shell's first message: the plugin's permissions, read before any plugin code runs.

@@ -1,0 +1,88 @@
+import Foundation
+import Testing
+
+/// A plugin process outlives no shell: killed with SIGKILL while its plugin spins in an
+/// endless loop (the one moment its process reads nothing, so never sees the socket close),
+/// the shell leaves no plugin process behind.
+@Suite("plugin processes end with their shell")
+struct PluginOrphanTests {
+    /// A C plugin whose service start writes the process's pid to `marker`, then never returns.
+    static func spinner(marker: String) -> String {
+        """
+        #include <stdio.h>
+        #include <unistd.h>
+        #include "trellis_plugin.h"
+        static int32_t start (void *d, const char *o, char *e, size_t n) {
+          (void) d; (void) o; (void) e; (void) n;
+          FILE *f = fopen ("\(marker).tmp", "w");
+          if (f) { fprintf (f, "%d\\n", (int) getpid ()); fclose (f); rename ("\(marker).tmp", "\(marker)"); }
+          for (;;) {}
+          return TRELLIS_OK;
+        }
+        static void stop (void *d, const char *o) { (void) d; (void) o; }
+        static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+        const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) {
+          trellis_service_definition service = { sizeof service, "spin", 0, start, stop, 0 };
+          host->register_service (host->context, &service);
+          return &info;
+        }
+        """
+    }
+
+    /// Whether process `pid` has ended: gone, or a zombie its new parent did not reap.
+    static func ended(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let end = stat.lastIndex(of: ")") else { return true }
+        return stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
+    }
+
+    /// Waits until `condition` holds, for at most `seconds` (a deadline for a failure only).
+    static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if condition() { return true }
+            usleep(20_000)
+        }
+        return condition()
+    }
+
+    @Test("the shell killed while its plugin spins: the plugin's process ends too")
+    func shellKilled() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-orphan-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let folder = root.appendingPathComponent("plugins/spinner")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let marker = root.appendingPathComponent("spinner.pid").path
+        let source = folder.appendingPathComponent("spinner.c")
+        try Data(Self.spinner(marker: marker).utf8).write(to: source)
+        try CPlugin.compile(source, to: folder.appendingPathComponent("libspinner.so"))
+        try Data("""
+            {"id": "spinner", "name": "Spinner", "version": "0.0.1", "abiVersion": 2,
+             "library": "libspinner.so", "services": ["spin"], "autostart": {"spin": null}}
+            """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
+
+        let shell = Process()
+        shell.executableURL = AppDriver.executable
+        shell.arguments = ["--headless", "--plugin-dir", root.appendingPathComponent("plugins").path, "/catalog"]
+        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TRELLIS_") }
+        environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
+        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
+        shell.environment = environment
+        shell.standardOutput = FileHandle.nullDevice
+        shell.standardError = FileHandle.nullDevice
+        try shell.run()
+        defer { if shell.isRunning { shell.terminate() } }
+
+        // The plugin's start is spinning (its deadline, 5 s, has not passed): kill the shell.
+        #expect(Self.eventually(within: 60) { FileManager.default.fileExists(atPath: marker) }, "the plugin's start ran")
+        let text = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let plugin = try #require(Int32(text), "the marker holds a pid: \(text)")
+        defer { if !Self.ended(plugin) { kill(plugin, SIGKILL) } }
+        #expect(!Self.ended(plugin))
+        kill(shell.processIdentifier, SIGKILL)
+        shell.waitUntilExit()
+
+        #expect(Self.eventually(within: 30) { Self.ended(plugin) },
+                "the plugin process \(plugin) still spins after its shell was killed")
+    }
+}
