@@ -110,7 +110,12 @@ package final class PluginWire: Sendable {
                 if available >= 4 {
                     let length = Int(PluginWire.integer(UInt32.self, in: buffer[...], at: start))
                     guard length <= PluginWire.maximumMessageBytes else {
-                        throw Malformed(reason: "a frame of \(length) bytes, over the limit of \(PluginWire.maximumMessageBytes)")
+                        var reason = "a frame of \(length) bytes, over the limit of \(PluginWire.maximumMessageBytes)"
+                        if buffer[start] == UInt8(ascii: "{") {
+                            // What a trellis-plugin-host from before the framed wire sends.
+                            reason += "; it begins with \"{\" as a line of JSON does, the wire of earlier builds: are the shell and trellis-plugin-host from the same build?"
+                        }
+                        throw Malformed(reason: reason)
                     }
                     if available >= 4 + length {
                         let body = buffer[(start + 4)..<(start + 4 + length)]

@@ -50,7 +50,7 @@ enum WireFaultPlugin {
             case .unknownKind: "it sent a malformed message: a frame of unknown kind 238"
             case .nameTooLong: "it sent a malformed message: a name of 255 bytes in a frame of"
             case .nameNotUTF8: "it sent a malformed message: a name that is not UTF-8"
-            case .jsonLine: "it sent a malformed message: a frame of 1886331515 bytes, over the limit of 4194304"
+            case .jsonLine: #"it sent a malformed message: a frame of 1886331515 bytes, over the limit of 4194304; it begins with "{" as a line of JSON does, the wire of earlier builds: are the shell and trellis-plugin-host from the same build?"#
             case .truncated: "it sent a malformed message: a frame cut short by the end of the stream"
             }
         }
