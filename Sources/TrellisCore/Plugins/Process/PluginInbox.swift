@@ -10,14 +10,17 @@ import Foundation
 /// during its start reaches its watchers on the starting thread before the start returns, as
 /// an in-process plugin's does. Otherwise a worker of the inbox's own handles them. A handler
 /// that waits for an answer itself handles the messages after its own meanwhile (a nested call).
-/// An answer is delivered at once, out of turn, when a handler is busy on a thread other than
-/// the one waiting for it: that handler may be waiting for the thread the answer releases.
+/// An answer is handled in turn, after what the plugin sent before it (so a service's events
+/// end when its stop returns, as in process), unless a handler on another thread has stayed on
+/// one message for ``stuckAfter``: that handler may be waiting for the thread the answer
+/// releases, which then takes its answer out of turn.
 // @unchecked Sendable: every stored property is read and written only with `condition` held
 // (its lock), and the handler closure it calls is `@Sendable`; NSCondition is used rather than
 // LockedState because the waiting threads need its wait and broadcast.
 final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     private let condition = NSCondition()
-    private var messages: [Message] = []
+    /// The messages not handled yet, each with the thread waiting for it (an answer).
+    private var messages: [(message: Message, waiter: pthread_t?)] = []
     private var head = 0
     /// The thread inside a handler now, and how deeply (nested calls).
     private var handler: pthread_t?
@@ -25,6 +28,8 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     /// Threads waiting for an answer, which handle messages meanwhile.
     private var waiters = 0
     private var workerScheduled = false
+    /// When a handler last began or finished a message.
+    private var lastProgress = ContinuousClock.now
     private let capacity: Int
     private let worker: DispatchQueue
     private var handleMessage: (@Sendable (Message) -> Void)?
@@ -51,30 +56,19 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
 
     private var pending: Int { messages.count - head }
 
-    /// Whether a handler is running on a thread other than `thread`.
-    private func busy(apartFrom thread: pthread_t) -> Bool {
+    /// Whether a handler is running on a thread other than this one.
+    private var busyElsewhere: Bool {
         guard let handler else { return false }
-        return pthread_equal(handler, thread) == 0
+        return pthread_equal(handler, pthread_self()) == 0
     }
 
-    private var busyElsewhere: Bool { busy(apartFrom: pthread_self()) }
-
-    /// Adds `message` (from the reader thread). An answer (`awaitedBy` the thread waiting for
-    /// it) is handled at once when a handler is busy on another thread than that one; other
-    /// messages, and answers no thread waits for, in turn. Waits while the inbox is full.
+    /// Adds `message` (from the reader thread), in turn: an answer (`awaitedBy` the thread
+    /// waiting for it) too, so the events the plugin sent before it reach their watchers
+    /// before the call returns. Waits while the inbox is full.
     func add(_ message: Message, awaitedBy waiter: pthread_t? = nil) {
         condition.lock()
-        let outOfTurn = waiter.map { busy(apartFrom: $0) } ?? false
-        if outOfTurn {
-            condition.unlock()
-            handle(message)
-            condition.lock()
-            condition.broadcast()
-            condition.unlock()
-            return
-        }
         while pending >= capacity { condition.wait() }
-        messages.append(message)
+        messages.append((message, waiter))
         let schedule = waiters == 0 && !workerScheduled
         if schedule { workerScheduled = true }
         condition.broadcast()
@@ -110,9 +104,31 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
                 runNext()
                 continue
             }
-            if !condition.wait(until: deadline) && !done() { return false }
+            if busyElsewhere, ContinuousClock.now - lastProgress >= Self.stuckAfter, let answer = takeAnswer(for: pthread_self()) {
+                // The handler on another thread has not moved for a while: it may be waiting
+                // for this thread, which the answer releases. Out of turn, then.
+                condition.unlock()
+                handle(answer)
+                condition.lock()
+                condition.broadcast()
+                continue
+            }
+            let wake = busyElsewhere ? min(deadline, Date(timeIntervalSinceNow: PluginDeadlines.seconds(Self.stuckAfter))) : deadline
+            if !condition.wait(until: wake) && Date() >= deadline && !done() { return false }
         }
         return true
+    }
+
+    /// How long a handler on another thread may stay on one message before a waiting thread
+    /// takes its own answer out of turn.
+    static var stuckAfter: Duration { .milliseconds(100) }
+
+    /// Removes and returns the first message awaited by `thread`; called with the lock held.
+    private func takeAnswer(for thread: pthread_t) -> Message? {
+        guard let index = messages[head...].firstIndex(where: { $0.waiter.map { pthread_equal($0, thread) != 0 } ?? false }) else {
+            return nil
+        }
+        return messages.remove(at: index).message
     }
 
     /// Waits until every message added so far has been handled, at most until `deadline`.
@@ -139,7 +155,7 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
 
     /// Runs the next message on this thread; called and returns with the lock held.
     private func runNext() {
-        let message = messages[head]
+        let message = messages[head].message
         head += 1
         if head == messages.count {
             messages.removeAll(keepingCapacity: true)
@@ -151,10 +167,12 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
         let previous = handler
         handler = pthread_self()
         depth += 1
+        lastProgress = .now
         condition.broadcast()  // room for the reader
         condition.unlock()
         handle(message)
         condition.lock()
+        lastProgress = .now
         depth -= 1
         handler = depth == 0 ? nil : previous
         condition.broadcast()

@@ -56,6 +56,8 @@ final class PluginProcess: Sendable {
     /// `finished`. `waiter` is the thread that waits for it.
     private final class Answer: Sendable {
         let waiter = pthread_self()
+        /// Read from the socket (it may wait in the inbox behind what the plugin sent first).
+        let arrived = LockedState(false)
         let finished = LockedState(false)
         let message = LockedState<PluginMessage?>(nil)
     }
@@ -193,8 +195,13 @@ final class PluginProcess: Sendable {
         request.number = Int64(id)
         inbox.willWait()
         send(request)
-        let answered = inbox.wait(until: { answer.finished.withLock { $0 } },
+        var answered = inbox.wait(until: { answer.finished.withLock { $0 } },
                                   deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadline)), counted: true)
+        if !answered && answer.arrived.withLock({ $0 }) {
+            // The plugin answered in time; what it sent before the answer is still being
+            // handled here. The deadline is the plugin's, not the shell's: wait for the rest.
+            answered = inbox.wait(until: { answer.finished.withLock { $0 } }, deadline: .distantFuture)
+        }
         guard answered else {
             kill(because: "it did not answer \(what) within \(PluginDeadlines.text(deadline))")
             return nil
@@ -273,7 +280,11 @@ final class PluginProcess: Sendable {
             let waiter = state.withLock { state -> pthread_t? in
                 switch message.op {
                 case .entry: state.entryWaiter
-                case .started, .stopped: state.answers[UInt64(truncatingIfNeeded: message.number)]?.waiter
+                case .started, .stopped:
+                    state.answers[UInt64(truncatingIfNeeded: message.number)].map { answer in
+                        answer.arrived.withLock { $0 = true }
+                        return answer.waiter
+                    }
                 default: nil
                 }
             }
