@@ -19,8 +19,9 @@ struct PluginPageTests {
 
         /// `secondCopy`: install the plugin a second time under this id (same routes).
         /// `deadline`: how long a page waits for the plugin; `eventDeadline`: how long the
-        /// plugin's process may take over one event.
-        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
+        /// plugin's process may take over one event (by default stretched by testPatience, as
+        /// are the start and stop deadlines; the tests of a hang pass their own).
+        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3 * testPatience), eventDeadline: Duration = .seconds(3 * testPatience),
              appRoutes: [String] = [], secondCopy: String? = nil, secondCopyGranted: Bool = true, activation: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
             try PagesPlugin.install(in: root, activation: activation)
@@ -30,7 +31,7 @@ struct PluginPageTests {
                               searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
                               settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
                               isolation: isolation, routes: shell.routes,
-                              deadlines: PluginDeadlines(event: eventDeadline),
+                              deadlines: PluginDeadlines(start: .seconds(5 * testPatience), stop: .seconds(2 * testPatience), event: eventDeadline),
                               navigate: { _ in }, handleRequest: { _, _ in })
             screen = HeadlessFrontend(shell: shell)
             pages = PluginPageRoutes(shell: shell, host: host, deadline: deadline)
@@ -39,7 +40,7 @@ struct PluginPageTests {
         /// The app with its plugin loaded — off the main actor, which the other tests running
         /// meanwhile need (a plugin process starts slowly under ThreadSanitizer) — and its
         /// pages' routes registered.
-        static func started(isolation: PluginIsolation?, deadline: Duration = .seconds(3), eventDeadline: Duration = .seconds(3),
+        static func started(isolation: PluginIsolation?, deadline: Duration = .seconds(3 * testPatience), eventDeadline: Duration = .seconds(3 * testPatience),
                             appRoutes: [String] = [], secondCopy: String? = nil, secondCopyGranted: Bool = true,
                             activation: String? = nil) async throws -> App {
             let app = try App(isolation: isolation, deadline: deadline, eventDeadline: eventDeadline,

@@ -32,14 +32,16 @@ enum Fixtures {
     }
 }
 
+/// How much longer than usual the tests wait for what a healthy run does: 1, or
+/// TRELLIS_TEST_PATIENCE (set by .ci/tsan, whose build runs everything several times slower).
+let testPatience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+
 /// Waits (letting the main actor run) until `condition` holds or `seconds` pass; returns
 /// whether it held.
 @MainActor
 func eventually(_ seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-    // TRELLIS_TEST_PATIENCE (set by .ci/tsan, whose build runs everything several times
-    // slower) stretches the wait; a condition that holds still returns at once.
-    let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
-    let deadline = ContinuousClock.now + .seconds(seconds * patience)
+    // Stretched by testPatience; a condition that holds still returns at once.
+    let deadline = ContinuousClock.now + .seconds(seconds * testPatience)
     while !condition() {
         if ContinuousClock.now > deadline { return false }
         try? await Task.sleep(for: .milliseconds(10))
