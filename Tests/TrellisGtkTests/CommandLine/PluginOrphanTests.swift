@@ -36,18 +36,19 @@ struct PluginOrphanTests {
         return stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 
-    /// Waits until `condition` holds, for at most `seconds` (a deadline for a failure only).
-    static func eventually(within seconds: Double, _ condition: () -> Bool) -> Bool {
+    /// Waits until `condition` holds, for at most `seconds` (a deadline for a failure only),
+    /// sleeping between checks without holding a thread of Swift concurrency's pool.
+    static func eventually(within seconds: Double, _ condition: () -> Bool) async -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while Date() < deadline {
             if condition() { return true }
-            usleep(20_000)
+            try? await Task.sleep(for: .milliseconds(20))
         }
         return condition()
     }
 
     @Test("the shell killed while its plugin spins: the plugin's process ends too")
-    func shellKilled() throws {
+    func shellKilled() async throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-orphan-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("plugins/spinner")
@@ -74,7 +75,7 @@ struct PluginOrphanTests {
         defer { if shell.isRunning { shell.terminate() } }
 
         // The plugin's start is spinning (its deadline, 5 s, has not passed): kill the shell.
-        #expect(Self.eventually(within: 60) { FileManager.default.fileExists(atPath: marker) }, "the plugin's start ran")
+        #expect(await Self.eventually(within: 60) { FileManager.default.fileExists(atPath: marker) }, "the plugin's start ran")
         let text = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let plugin = try #require(Int32(text), "the marker holds a pid: \(text)")
         defer { if !Self.ended(plugin) { kill(plugin, SIGKILL) } }
@@ -82,7 +83,7 @@ struct PluginOrphanTests {
         kill(shell.processIdentifier, SIGKILL)
         shell.waitUntilExit()
 
-        #expect(Self.eventually(within: 30) { Self.ended(plugin) },
+        #expect(await Self.eventually(within: 30) { Self.ended(plugin) },
                 "the plugin process \(plugin) still spins after its shell was killed")
     }
 }
