@@ -34,6 +34,11 @@ enum SyncFixtures {
     /// ThreadSanitizer the parallel suites once held it back for more than 30 s.
     static var listeningDeadline: TimeInterval { 30 * patience }
 
+    /// How long the test server's handler may take to answer before the server answers 500
+    /// itself: a deadline for a failure only (tests of slow answers set ``NotesServer/delay``
+    /// and stop the server, which ends the handler).
+    static var handlerDeadline: TimeInterval { 30 * patience }
+
     /// Settings that keep tests fast: quick retries, and a timeout no healthy answer misses
     /// on a loaded machine (tests of timeouts give their own).
     static func settings(timeout: TimeInterval = 10 * patience, retries: Int = 1, token: String? = nil) -> SyncSettings {
