@@ -2,6 +2,7 @@ import Foundation
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// The repository's `data/` folder and the demo shell built on it, for headless tests.
 @MainActor
@@ -11,9 +12,10 @@ enum Fixtures {
 
     static func catalog() throws -> [String] { try Resources.loadCatalog(from: dataDirectory) }
 
-    /// A new store file in a temporary folder.
+    /// A new store file in a temporary folder (removed with the test process's others:
+    /// ``TestFolder``; the store creates the folder).
     static func temporaryStoreURL() -> URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("trellis-test-\(UUID().uuidString)/trellis.sqlite")
+        TestFolder.root.appendingPathComponent("store-\(UUID().uuidString)/trellis.sqlite")
     }
 
     /// A demo shell with a headless front end, at `/`, on a new store (or the one at `storeURL`).

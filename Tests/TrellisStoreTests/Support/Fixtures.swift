@@ -1,5 +1,6 @@
 import Foundation
 import TrellisStore
+import TrellisTesting
 
 /// Shared test material: the demo model file, temporary directories, small models.
 enum Fixtures {
@@ -15,12 +16,9 @@ enum Fixtures {
         try ManagedObjectModel(contentsOf: demoModelURL)
     }
 
-    /// A fresh, empty directory under the system temporary directory.
+    /// A fresh, empty directory, removed with the test process's others (``TestFolder``).
     static func temporaryDirectory() throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("trellis-store-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try TestFolder.make("store")
     }
 
     /// A store path in a fresh temporary directory.

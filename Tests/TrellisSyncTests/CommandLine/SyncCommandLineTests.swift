@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisTesting
 @testable import TrellisSync
 
 extension AgainstRealServers {
@@ -10,10 +11,10 @@ extension AgainstRealServers {
     struct SyncCommandLineTests {
         /// An empty HOME for the `trellis` processes of one test.
         struct Home {
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-home-\(UUID().uuidString)")
+            let folder: URL
 
             init() throws {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                folder = try TestFolder.make("home")
             }
 
             /// The built `trellis` beside the test bundle.

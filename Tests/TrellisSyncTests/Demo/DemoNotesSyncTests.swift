@@ -5,6 +5,7 @@ import TrellisDemo
 import TrellisHeadless
 import TrellisStore
 import TrellisSync
+import TrellisTesting
 
 /// The demo's notes page with `--server`: a note saved in the window reaches the server, and a
 /// note on the server shows in the list.
@@ -54,8 +55,7 @@ struct DemoNotesSyncTests {
 struct DemoSyncSettingsTests {
     @Test("the settings file's sync key configures the server and token; a bad value names the key")
     func settingsFile() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-settings-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try TestFolder.make("settings")
         let file = folder.appendingPathComponent("settings.json")
         try Data(#"{"sync": {"server": "https://notes.example/api", "token": "t0k"}}"#.utf8).write(to: file)
         let shell = Shell()

@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisStore
 import TrellisSync
+import TrellisTesting
 
 /// Shared test material: the demo model, temporary stores, fast sync settings, a server
 /// that is always stopped.
@@ -19,10 +20,7 @@ enum SyncFixtures {
 
     /// A store path in a fresh temporary directory.
     static func storeURL() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory
-            .appendingPathComponent("trellis-sync-tests-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory.appendingPathComponent("notes.sqlite")
+        try TestFolder.make("sync").appendingPathComponent("notes.sqlite")
     }
 
     /// How much longer than usual the tests wait for what a healthy run does: 1, or

@@ -36,10 +36,10 @@ final class PluginSandbox: Sendable {
     let root: URL
 
     init() throws {
-        root = FileManager.default.temporaryDirectory
-            .appendingPathComponent("trellis-plugins-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o755])
+        // Inside the test process's folder (TestFolder), so that a sandbox a plugin host keeps
+        // alive to the end of the run is removed then.
+        root = try TestFolder.make("plugins")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.path)
     }
 
     deinit {

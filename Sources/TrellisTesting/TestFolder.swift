@@ -1,0 +1,36 @@
+import Foundation
+
+/// Fresh folders for a test's files (a store, a plugins folder, a HOME), all inside one folder
+/// of the test process, `trellis-tests-<pid>` in the system's temporary folder, which is
+/// removed when the process exits: a test run leaves nothing behind, however many tests made
+/// folders and whether or not each cleaned up after itself.
+///
+/// ```swift
+/// let store = try TestFolder.make("store").appendingPathComponent("notes.sqlite")
+/// ```
+public enum TestFolder {
+    /// A new, empty folder named `<name>-<UUID>` inside ``root``.
+    public static func make(_ name: String = "test") throws -> URL {
+        let folder = root.appendingPathComponent("\(name)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// The folder of this process's test folders; created when first asked for, removed at
+    /// the process's exit (a crashed test process leaves it, named by its pid).
+    public static var root: URL {
+        _ = removeAtExit
+        return rootURL
+    }
+
+    private static var rootURL: URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("trellis-tests-\(getpid())", isDirectory: true)
+    }
+
+    /// Creates the folder and registers its removal, once. The closure captures nothing (a C
+    /// function pointer), so it finds the folder again from the pid.
+    private static let removeAtExit: Void = {
+        try? FileManager.default.createDirectory(at: rootURL, withIntermediateDirectories: true)
+        atexit { try? FileManager.default.removeItem(at: TestFolder.rootURL) }
+    }()
+}
