@@ -82,26 +82,18 @@ enum ProcessRunner {
     static func buildBaseline(_ name: String) throws -> String {
         let source = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("Baselines/\(name).c").path
-        let dir = baselineDirectory
+        // Beside this executable, in the build folder (nothing left in /tmp): compiled under a
+        // name of this process's, then renamed over the last run's, so that two benchmarks
+        // running at once never run a half-written program.
+        let dir = URL(fileURLWithPath: currentExecutable).deletingLastPathComponent().appendingPathComponent("bench-baselines")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
-        _ = removeBaselinesAtExit
         let output = dir.appendingPathComponent(name).path
-        let shell = "cc -O2 -o '\(output)' '\(source)' $(pkg-config --cflags --libs gtk4)"
+        let partial = "\(output).\(getpid())"
+        let shell = "cc -O2 -o '\(partial)' '\(source)' $(pkg-config --cflags --libs gtk4) && mv -f '\(partial)' '\(output)'"
         let status = try measure("/bin/sh", ["-c", shell])
         guard status.status == 0 else { throw Failure.exit(path: "cc", status: status.status) }
         return output
     }
-
-    /// Where this process builds the C baselines: removed when it exits.
-    private static var baselineDirectory: URL {
-        FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-\(getpid())")
-    }
-
-    /// Registers, once, the removal of ``baselineDirectory`` at the process's exit (ArgumentParser
-    /// ends every run with `exit`, which runs it).
-    private static let removeBaselinesAtExit: Void = {
-        atexit { try? FileManager.default.removeItem(at: ProcessRunner.baselineDirectory) }
-    }()
 
     /// This `trellis-bench` executable (to run one of its hidden subcommands as a child).
     static var currentExecutable: String {
