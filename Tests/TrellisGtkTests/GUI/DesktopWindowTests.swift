@@ -97,6 +97,7 @@ final class DesktopWindowTests: XCTestCase {
 
     func testALaunchNotificationSetsTheBadgeInTheTitleAndOpensItsPage() throws {
         let payload = try Self.payload(#"{"aps": {"alert": {"body": "Пять новых людей", "show-view": "/people"}, "badge": 5}}"#)
+        defer { try? FileManager.default.removeItem(at: payload) }
         let app = try AppDriver(arguments: ["--notification", payload.path])
         var screen = try app.send("dump")
         XCTAssertEqual(screen["path"], "/people")
