@@ -34,10 +34,6 @@ enum Fixtures {
     }
 }
 
-/// How much longer than usual the tests wait for what a healthy run does: 1, or
-/// TRELLIS_TEST_PATIENCE (set by .ci/tsan, whose build runs everything several times slower).
-let testPatience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
-
 /// Waits (letting the main actor run) until `condition` holds or `seconds` pass; returns
 /// whether it held.
 @MainActor

@@ -79,7 +79,7 @@ final class FaultProxy: Sendable {
             server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: 0), timeout: 60, logger: .disabled)
             let running = server
             task = Task { try await running.run() }
-            try await server.waitUntilListening(timeout: SyncFixtures.listeningDeadline)
+            try await server.waitUntilListening(timeout: SyncFixtures.serverDeadline)
             guard case .ip4(_, let actual)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
             port = actual
             if TestPorts.claim(Int(port)) { break }

@@ -102,9 +102,9 @@ final class NotesServer: Sendable {
         // so the server saw a request twice where the test expects it once. The deadline is
         // for a failure only.
         let server = HTTPServer(address: try .inet(ip4: "127.0.0.1", port: port),
-                                timeout: SyncFixtures.handlerDeadline, logger: .disabled)
+                                timeout: SyncFixtures.serverDeadline, logger: .disabled)
         let task = Task { try await server.run() }
-        try await server.waitUntilListening(timeout: SyncFixtures.listeningDeadline)
+        try await server.waitUntilListening(timeout: SyncFixtures.serverDeadline)
         guard case .ip4(_, let actual)? = await server.listeningAddress else {
             throw URLError(.cannotConnectToHost)
         }

@@ -23,23 +23,16 @@ enum SyncFixtures {
         try TestFolder.make("sync").appendingPathComponent("notes.sqlite")
     }
 
-    /// How much longer than usual the tests wait for what a healthy run does: 1, or
-    /// TRELLIS_TEST_PATIENCE (set by .ci/tsan, whose build runs everything several times
-    /// slower while the other suites keep both cores busy).
-    static let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
-
-    /// How long a test server may take to listen: a deadline for a failure only. Under
-    /// ThreadSanitizer the parallel suites once held it back for more than 30 s.
-    static var listeningDeadline: TimeInterval { 30 * patience }
-
-    /// How long the test server's handler may take to answer before the server answers 500
-    /// itself: a deadline for a failure only (tests of slow answers set ``NotesServer/delay``
-    /// and stop the server, which ends the handler).
-    static var handlerDeadline: TimeInterval { 30 * patience }
+    /// How long a test server may take to listen, and its handler to answer before the server
+    /// answers 500 itself: a deadline for a failure only, stretched by `testPatience`. Under
+    /// ThreadSanitizer the parallel suites once held a server back for more than 30 s, and a
+    /// handler for more than 5 s. (Tests of slow answers set ``NotesServer/delay`` and stop the
+    /// server, which ends the handler.)
+    static var serverDeadline: TimeInterval { 30 * testPatience }
 
     /// Settings that keep tests fast: quick retries, and a timeout no healthy answer misses
     /// on a loaded machine (tests of timeouts give their own).
-    static func settings(timeout: TimeInterval = 10 * patience, retries: Int = 1, token: String? = nil) -> SyncSettings {
+    static func settings(timeout: TimeInterval = 10 * testPatience, retries: Int = 1, token: String? = nil) -> SyncSettings {
         SyncSettings(bearerToken: token, timeout: timeout, retries: retries, backoff: 0.02, maximumBackoff: 0.05)
     }
 
@@ -64,7 +57,7 @@ enum SyncFixtures {
     static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 30,
                            _ condition: () throws -> Bool) async throws -> Bool
     {
-        let deadline = ContinuousClock.now + .seconds(seconds * patience)
+        let deadline = ContinuousClock.now + .seconds(seconds * testPatience)
         while ContinuousClock.now < deadline {
             if try condition() { return true }
             try await Task.sleep(for: .milliseconds(10))

@@ -174,8 +174,8 @@ extension PluginDeadlines {
     /// The product's deadlines, stretched by TRELLIS_TEST_PATIENCE (set by .ci/tsan, under which
     /// a plugin process answers several times slower); tests of the deadlines pass their own.
     static var forTests: PluginDeadlines {
-        let patience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
         let standard = PluginDeadlines()
-        return PluginDeadlines(start: standard.start * patience, stop: standard.stop * patience, event: standard.event * patience)
+        return PluginDeadlines(start: standard.start * testPatience, stop: standard.stop * testPatience,
+                               event: standard.event * testPatience)
     }
 }
