@@ -72,6 +72,7 @@ extension PluginHost {
             state.crashes[id] = []
             return state.options
         }
+        handle.process.willEnd()
         if reports[index].state == .loaded { deactivate(loaded.context, old) }
         handle.process.terminateAndWait()
         loaded.context.replacePermissions(manifest.permissions)

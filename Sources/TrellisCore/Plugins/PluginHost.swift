@@ -261,9 +261,12 @@ public final class PluginHost: Sendable {
             disarm(id)
             report.state = .disabled
         case (false, .loaded):
+            // A disabled plugin's process ends (not a crash, even if a stop misses its
+            // deadline); enabling it starts a new one.
+            let process = state.withLock { $0.loaded[id] }?.process?.process
+            process?.willEnd()
             if let context, let manifest = report.manifest { deactivate(context, manifest) }
-            // A disabled plugin's process ends (not a crash); enabling it starts a new one.
-            state.withLock { $0.loaded[id] }?.process?.process.terminateAndWait()
+            process?.terminateAndWait()
             report.state = .disabled
         case (true, .disabled):
             if let loaded = state.withLock({ $0.loaded[id] }), loaded.process != nil,

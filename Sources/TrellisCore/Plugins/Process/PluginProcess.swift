@@ -155,6 +155,13 @@ final class PluginProcess: Sendable {
                  deadline: deadlines.stop, what: "the stop of service \"\(name)\"")
     }
 
+    /// Says that the process is about to be ended on purpose (its plugin disabled or
+    /// reloaded): from now on its end is not a crash, even when a service's stop misses its
+    /// deadline and the process is killed for it before ``terminate()`` is called.
+    func willEnd() {
+        state.withLock { $0.stopping = true }
+    }
+
     /// Ends the process: closes its socket (the plugin host exits), and kills it if it has
     /// not exited within ``PluginDeadlines/stop``. Not a crash.
     func terminate() {
