@@ -32,16 +32,20 @@ trellis_private_home() {
   export TRELLIS_LOG_LEVEL="${TRELLIS_LOG_LEVEL:-warning}"
 }
 
-# trellis_run_tests NAME LOG COMMAND…: runs the test command; the screen shows what the tests
-# logged at warning or above, each failure with its message and the totals; LOG holds all of
-# it (XCTest's every case, the D-Bus session). Ends with a summary naming the failed tests;
-# returns non-zero when the command failed or any test did.
+# trellis_run_tests NAME LOG COMMAND…: runs the test command; the screen shows each failure
+# with its message as it happens, and the totals; LOG holds all of it (XCTest's every case, the
+# D-Bus session). What the tests printed or logged at warning or above (most of it provoked on
+# purpose: hostile plugins, damaged files) goes to LOG.notes, and to the screen only when a test
+# failed, before the summary naming the failed tests. Returns non-zero when the command failed
+# or any test did.
 trellis_run_tests() {
   local name=$1 log=$2; shift 2
   echo "$name: running the tests (log: $log)"
   local started=$SECONDS status failed
   set +e
-  "$@" 2>&1 | tee "$log" | awk '
+  local notes="$log.notes"
+  "$@" 2>&1 | tee "$log" | awk -v notes="$notes" '
+    BEGIN { printf "" > notes }
     /^Test Suite .(All tests|Selected tests). (passed|failed) at / { print; total = 1; next }
     total { print; total = 0; next }
     /^Test (Suite|Case) .* started at / { next }
@@ -51,7 +55,8 @@ trellis_run_tests() {
     /^◇ Test run started\.$/ || /^↳ (Testing Library Version|Target Platform): / { next }
     /^dbus-daemon\[[0-9]+\]: / || /^SpiRegistry daemon is running/ { next }
     /^warning: prohibited flag\(s\)/ || /^$/ { next }
-    { print }'
+    /^(✘|↳) / || /^✔ Test run with / || /^Test Case .* failed \(/ || /: error: / || /^error: / { print; fflush(); next }
+    { print > notes }'
   status=${PIPESTATUS[0]}
   set -e
   # XCTest's failed cases, Swift Testing's tests with issues, and test processes that crashed.
@@ -60,6 +65,10 @@ trellis_run_tests() {
               s/^error: Process '[^ ]* ([^']*)' exited with (.*)/\1 (the test process exited with \2)/" | sort -u || true)
   local elapsed=$((SECONDS - started))
   if [ "$status" -ne 0 ] || [ -n "$failed" ]; then
+    if [ -s "$notes" ]; then
+      echo "$name: what the tests printed or logged at warning or above:" >&2
+      sed 's/^/  | /' "$notes" >&2
+    fi
     echo "$name: TESTS FAILED (exit $status) after ${elapsed} s; full log: $log" >&2
     if [ -n "$failed" ]; then
       echo "$failed" | sed 's/^/  failed: /' >&2

@@ -63,9 +63,10 @@ public final class EventRecorder: Sendable {
     ///
     /// - Parameter timeout: how long to wait before giving up. It is a deadline for something
     ///   that should happen, not a measurement: keep it generous (a loaded machine is slow).
+    ///   By default ``testDeadline``.
     /// - Throws: ``WaitTimeout`` listing what was recorded instead.
     @discardableResult
-    public func wait(for message: String, count: Int = 1, timeout: Duration = .seconds(30)) async throws(WaitTimeout) -> [Event] {
+    public func wait(for message: String, count: Int = 1, timeout: Duration = testDeadline) async throws(WaitTimeout) -> [Event] {
         let events = try await wait(until: { events in events.lazy.filter { $0.message == message }.count >= count },
                                     describedAs: count == 1 ? "an event '\(message)'" : "\(count) events '\(message)'",
                                     timeout: timeout)
@@ -79,7 +80,7 @@ public final class EventRecorder: Sendable {
     /// - Throws: ``WaitTimeout`` listing what was recorded instead.
     @discardableResult
     public func wait(until condition: @escaping @Sendable ([Event]) -> Bool,
-                     timeout: Duration = .seconds(30)) async throws(WaitTimeout) -> [Event] {
+                     timeout: Duration = testDeadline) async throws(WaitTimeout) -> [Event] {
         try await wait(until: condition, describedAs: "the recorded events to satisfy a condition", timeout: timeout)
     }
 

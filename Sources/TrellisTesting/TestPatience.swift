@@ -10,3 +10,10 @@ import Foundation
 /// let deadline = ContinuousClock.now + .seconds(30 * testPatience)
 /// ```
 public let testPatience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+
+/// How long a wait for something that should happen lasts before the test fails, unless the
+/// test names its own: 30 seconds × ``testPatience``. The waits of ``EventRecorder`` and
+/// ``Trace`` use it. It is a deadline for a failure, not a measurement: under `.ci/tsan` a
+/// trivial task may wait behind hundreds of other tests' tasks on the two threads of the
+/// cooperative pool.
+public let testDeadline: Duration = .seconds(30 * testPatience)

@@ -37,11 +37,11 @@ public final class Trace: Sendable {
     /// task: it must only look at the entries it is given.
     ///
     /// - Parameter timeout: a generous deadline for something that should happen, not a
-    ///   measurement.
+    ///   measurement. By default ``testDeadline``.
     /// - Throws: ``WaitTimeout`` listing the entries recorded instead.
     @discardableResult
     public func wait(until condition: @escaping @Sendable ([String]) -> Bool,
-                     timeout: Duration = .seconds(30)) async throws(WaitTimeout) -> [String] {
+                     timeout: Duration = testDeadline) async throws(WaitTimeout) -> [String] {
         guard let entries = await recording.wait(until: condition, timeout: timeout) else {
             throw WaitTimeout(expectation: "the trace to satisfy a condition", timeout: timeout, recorded: all)
         }

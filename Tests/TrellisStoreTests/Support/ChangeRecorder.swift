@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 @testable import TrellisStore
 
 /// Records the changes a fetched results controller announces and waits for them.
@@ -14,7 +15,7 @@ final class ChangeRecorder {
     }
 
     /// Waits until `count` changes have arrived in all (polling with a deadline).
-    func waitForChanges(_ count: Int, timeout: Duration = .seconds(30)) async throws {
+    func waitForChanges(_ count: Int, timeout: Duration = testDeadline) async throws {
         let deadline = ContinuousClock.now + timeout
         while changes.count < count {
             guard ContinuousClock.now < deadline else { throw Timeout(what: "\(count) changes, got \(changes.count)") }
@@ -23,7 +24,7 @@ final class ChangeRecorder {
     }
 
     /// Waits until the results show the store's latest save.
-    func waitUntilCurrent(timeout: Duration = .seconds(30)) async throws {
+    func waitUntilCurrent(timeout: Duration = testDeadline) async throws {
         let latest = try results.context.store.read("sequence") { db in try StoreMetadata.commitSequence(in: db) }
         let deadline = ContinuousClock.now + timeout
         while results.pages.state.sequence < latest {

@@ -165,7 +165,7 @@ extension Trace {
     /// Waits until the trace holds at least `count` entries and returns them all. In process
     /// mode a plugin's answer crosses a socket, so it arrives after `trigger` returns.
     @discardableResult
-    func settled(count: Int, timeout: Duration = .seconds(30)) async throws -> [String] {
+    func settled(count: Int, timeout: Duration = testDeadline) async throws -> [String] {
         try await wait(until: { $0.count >= count }, timeout: timeout)
     }
 }
