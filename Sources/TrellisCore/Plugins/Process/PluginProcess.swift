@@ -23,8 +23,6 @@ import Glibc
 final class PluginProcess: Sendable {
     /// Messages queued for the plugin beyond which it is stopped as unresponsive.
     static let maximumQueuedMessages = 10_000
-    /// The lines of the plugin's stderr kept for the report of a crash.
-    static let keptOutputLines = 10
 
     private struct State {
         var nextRequest: UInt64 = 0
@@ -42,7 +40,6 @@ final class PluginProcess: Sendable {
         var launched = false
         var stopping = false
         var killReason: String?
-        var output: [String] = []
         /// The events sent and not yet handled, oldest first.
         var pendingEvents: [String] = []
         /// When the plugin last finished something (or could begin the oldest pending event).
@@ -69,7 +66,7 @@ final class PluginProcess: Sendable {
     private let outbox: PluginOutbox
     private let state = LockedState(State())
     private let inbox: PluginInbox<PluginMessage>
-    private let outputDone = DispatchSemaphore(value: 0)
+    private let output = PluginOutput()
     /// Signalled once, when the process has ended and its plugin's context is inactive.
     private let endDone = DispatchSemaphore(value: 0)
     private let onCrash: @Sendable (PluginFailure) -> Void
@@ -104,7 +101,7 @@ final class PluginProcess: Sendable {
         process.state.withLock { $0.entryWaiter = pthread_self() }
         process.send(PluginMessage(.grants, value: grants))
         process.watch()
-        Thread.detachNewThread { process.readOutput(spawned.stderr) }
+        process.output.follow(spawned.stderr)
         Thread.detachNewThread { process.readMessages() }
         let entered = process.inbox.wait(until: { process.state.withLock { $0.entry != nil || $0.ended } },
                                           deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.start)))
@@ -387,32 +384,6 @@ final class PluginProcess: Sendable {
         Thread.sleep(forTimeInterval: PluginDeadlines.seconds(wait))
     }
 
-    /// Keeps the last lines the process writes to stderr, and passes them on to the shell's.
-    private func readOutput(_ descriptor: Int32) {
-        defer { close(descriptor); outputDone.signal() }
-        var pending: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count > 0 else { break }
-            _ = chunk.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, count) }
-            pending.append(contentsOf: chunk[..<count])
-            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: pending[..<newline], as: UTF8.self)
-                pending.removeSubrange(...newline)
-                state.withLock { state in
-                    state.output.append(String(line.prefix(300)))
-                    if state.output.count > Self.keptOutputLines { state.output.removeFirst() }
-                }
-            }
-        }
-        if !pending.isEmpty {
-            let line = String(decoding: pending, as: UTF8.self)
-            state.withLock { $0.output.append(String(line.prefix(300))) }
-        }
-    }
-
     /// The socket reached its end: the process exited, crashed or was killed.
     private func ended() {
         var status: Int32 = 0
@@ -435,7 +406,7 @@ final class PluginProcess: Sendable {
             Glibc.kill(pid, SIGKILL)
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         }
-        _ = outputDone.wait(timeout: .now() + 1)
+        output.waitForEnd(timeout: .now() + 1)
         let (answers, stopping) = state.withLock { state in
             state.ended = true
             if state.killReason == nil { state.killReason = PluginProcessLaunch.describe(waitStatus: status) }
@@ -451,6 +422,6 @@ final class PluginProcess: Sendable {
 
     /// Why the process ended, with its last output, as a crash.
     private func endFailure(fallback: String) -> PluginFailure {
-        state.withLock { .crashed(reason: $0.killReason ?? fallback, lastOutput: $0.output) }
+        .crashed(reason: state.withLock { $0.killReason } ?? fallback, lastOutput: output.lastLines)
     }
 }
