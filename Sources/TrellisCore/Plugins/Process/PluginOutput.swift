@@ -16,7 +16,7 @@ final class PluginOutput: Sendable {
 
     /// Reads `descriptor` on a thread of its own until its end, then closes it.
     func follow(_ descriptor: Int32) {
-        Thread.detachNewThread { self.read(descriptor) }
+        Thread.detachNewThread { self.readToEnd(descriptor) }
     }
 
     /// Waits until the output has reached its end, at most `timeout`.
@@ -24,12 +24,14 @@ final class PluginOutput: Sendable {
         if done.wait(timeout: timeout) == .success { done.signal() }  // for any other waiter
     }
 
-    private func read(_ descriptor: Int32) {
+    private func readToEnd(_ descriptor: Int32) {
         defer { close(descriptor); done.signal() }
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)
         while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+            // The C boundary: `read` writes at most the buffer's count of bytes into it, and
+            // `write` reads the `count` bytes it got; the buffer outlives both calls.
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0 && errno == EINTR { continue }
             guard count > 0 else { break }
             _ = chunk.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, count) }
