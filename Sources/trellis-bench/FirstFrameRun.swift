@@ -13,7 +13,7 @@ struct FirstFrameRun {
         var description: String {
             switch self {
             case .noReport(let path, let output):
-                return "\(path) did not report its first frame (first-frame-monotonic-us) on standard output: \(output.suffix(500))"
+                return "\(path) did not report its first frame (first-frame-monotonic-us) on standard output; its last output:\n\(output.suffix(1500))"
             }
         }
     }
@@ -23,7 +23,7 @@ struct FirstFrameRun {
     /// Runs `path` to its exit; the bench's `CLOCK_MONOTONIC` just before the spawn is
     /// subtracted from the moment the child reports.
     static func measure(_ path: String, _ arguments: [String], environment: [String: String]) throws -> FirstFrameRun {
-        let run = try ProcessRunner.measure(path, arguments, environment: environment, captureOutput: true)
+        let run = try ProcessRunner.measure(path, arguments, environment: environment, capture: .outputAndErrors)
         let reported = run.output.split(separator: "\n").last { $0.hasPrefix(prefix) }
         guard let microseconds = reported.flatMap({ Int64($0.dropFirst(prefix.count)) }) else {
             throw Failure.noReport(path: path, output: run.output)

@@ -84,7 +84,7 @@ enum PluginProcessBenchmark {
     /// (`Baselines/socketpair-pingpong.c`), measured now: the floor under any plugin process's.
     private static func socketpairFloor() throws -> Double {
         let baseline = try ProcessRunner.buildBaseline("socketpair-pingpong")
-        let run = try ProcessRunner.measure(baseline, [], captureOutput: true)
+        let run = try ProcessRunner.measure(baseline, [], capture: .output)
         guard let microseconds = Double(run.output.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             throw BenchError.missing("a median from socketpair-pingpong, not \(run.output)")
         }

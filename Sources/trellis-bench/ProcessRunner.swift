@@ -4,12 +4,23 @@ import TrellisGtk
 /// Runs whole processes for benchmarks and measures wall time and peak resident memory
 /// (`wait4`'s `ru_maxrss`), which Foundation's `Process` does not report.
 enum ProcessRunner {
+    /// What of the child's output the bench reads instead of passing it on.
+    enum Capture {
+        /// Nothing: the child writes to the bench's own standard output and error.
+        case nothing
+        /// Its standard output, into ``Measurement/output``.
+        case output
+        /// Its standard output and error together: a window's warnings (such as GTK's about
+        /// the missing session bus under `xvfb-run`) are shown only if the run fails.
+        case outputAndErrors
+    }
+
     struct Measurement {
         /// From just before the spawn to the child's exit.
         var seconds: Double
         var peakRSSKiB: Int
         var status: Int32
-        /// What the child wrote on standard output (only when asked to capture it).
+        /// What the child wrote on what was captured (see ``Capture``).
         var output = ""
         /// `CLOCK_MONOTONIC` in seconds just before the spawn, to place moments the child reports.
         var started: Double = 0
@@ -17,21 +28,23 @@ enum ProcessRunner {
 
     enum Failure: Error, CustomStringConvertible {
         case spawn(path: String, errno: Int32)
-        case exit(path: String, status: Int32)
+        case exit(path: String, status: Int32, output: String = "")
 
         var description: String {
             switch self {
             case .spawn(let path, let code): return "cannot start \(path): \(String(cString: strerror(code)))"
-            case .exit(let path, let status): return "\(path) exited with status \(status)"
+            case .exit(let path, let status, let output):
+                let said = output.isEmpty ? "" : "; its last output:\n\(output.suffix(1500))"
+                return "\(path) exited with status \(status)\(said)"
             }
         }
     }
 
     /// Runs `path` with `arguments` to completion; throws if it cannot start or exits non-zero.
-    /// With `captureOutput`, its standard output is read (to its end, then the child is
-    /// waited for) into ``Measurement/output``.
+    /// With `capture`, its standard output (and error) is read (to its end, then the child
+    /// is waited for) into ``Measurement/output``.
     static func measure(_ path: String, _ arguments: [String], environment: [String: String] = [:],
-                        captureOutput: Bool = false) throws -> Measurement {
+                        capture: Capture = .nothing) throws -> Measurement {
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
@@ -41,9 +54,10 @@ enum ProcessRunner {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        if captureOutput {
+        if capture != .nothing {
             guard pipe(&pipeEnds) == 0 else { throw Failure.spawn(path: path, errno: errno) }
             posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDOUT_FILENO)
+            if capture == .outputAndErrors { posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], STDERR_FILENO) }
             posix_spawn_file_actions_addclose(&actions, pipeEnds[0])
             posix_spawn_file_actions_addclose(&actions, pipeEnds[1])
         }
@@ -51,7 +65,7 @@ enum ProcessRunner {
         let start = Report.now()
         let rc = posix_spawn(&pid, path, &actions, nil, argv, envp)
         var output = Data()
-        if captureOutput {
+        if capture != .nothing {
             close(pipeEnds[1])
             defer { close(pipeEnds[0]) }
             if rc == 0 { output = readToEnd(pipeEnds[0]) }
@@ -62,9 +76,9 @@ enum ProcessRunner {
         while wait4(pid, &status, 0, &usage) < 0 && errno == EINTR {}
         let seconds = Report.now() - start
         let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
-        guard exitStatus == 0 else { throw Failure.exit(path: path, status: exitStatus) }
-        return Measurement(seconds: seconds, peakRSSKiB: usage.ru_maxrss, status: exitStatus,
-                           output: String(decoding: output, as: UTF8.self), started: start)
+        let text = String(decoding: output, as: UTF8.self)
+        guard exitStatus == 0 else { throw Failure.exit(path: path, status: exitStatus, output: text) }
+        return Measurement(seconds: seconds, peakRSSKiB: usage.ru_maxrss, status: exitStatus, output: text, started: start)
     }
 
     private static func readToEnd(_ descriptor: Int32) -> Data {
