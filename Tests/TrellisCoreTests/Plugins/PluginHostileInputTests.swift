@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisPluginABI
 @testable import TrellisCore
+import TrellisTesting
 
 /// Oversized input from plugins: refused where it enters the host, with a message naming the
 /// plugin (or file) and the size, while the shell and the plugins go on. (Unsafe ownership

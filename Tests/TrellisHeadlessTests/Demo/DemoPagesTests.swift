@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 @testable import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// The demo's pages, driven headless as a person would drive the window.
 @MainActor

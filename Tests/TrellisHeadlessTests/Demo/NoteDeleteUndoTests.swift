@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// Deleting a note asks nothing more than a second press, and is undoable: the notes list shows
 /// "Deleted “Title” · Undo", and Undo (or Ctrl+Z on the list) brings the note back with its id.

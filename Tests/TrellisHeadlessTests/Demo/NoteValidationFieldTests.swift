@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 import TrellisHeadless
+import TrellisTesting
 
 /// A validation message names the field at fault (`PageController.messageField`), which front
 /// ends mark: the window draws it as an error and ties the message to it for screen readers.

@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// The demo's custom page headless: `/notes-per-day` renders its model's lines, one per day
 /// with a bar and the count, and follows the saves of the store live.

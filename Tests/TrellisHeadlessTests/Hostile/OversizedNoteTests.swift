@@ -50,7 +50,7 @@ struct OversizedNoteTests {
         try screen.fill("title", with: "Exactly at the limit")
         try screen.fill("body", with: body)
         try screen.press("save")
-        #expect(await eventually(30) { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 1 })
+        #expect(await eventually { screen.page?.values.path == "/notes" && screen.table?.container.flatCount == 1 })
         #expect(screen.table?.render().first?.hasPrefix("Exactly at the limit | яяя") == true)
 
         try screen.click(row: 0)

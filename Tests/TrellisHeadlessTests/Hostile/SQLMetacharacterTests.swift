@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisTesting
 
 /// SQL metacharacters typed by a person: into the catalog and notes searches, and into a
 /// note's title and text, through the headless front end. They are data, never SQL or

@@ -1,6 +1,7 @@
 import Testing
 import TrellisCore
 import TrellisHeadless
+import TrellisTesting
 
 /// Notices ("Deleted “Groceries” · Undo"): shown by the front end, hidden after their time or
 /// at the next navigation, their undo run once, by the button or by Ctrl+Z on their page.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 import TrellisHeadless
+import TrellisTesting
 
 /// The pages the shipped plugins contribute, in the demo, headless: Location's live history
 /// and NetworkActivity's recent requests (from the `network:on`/`off` TrellisSync announces).

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import TrellisCore
 import TrellisHeadless
+import TrellisTesting
 
 /// The Preferences page lists the plugins' settings with the right controls; a value that does
 /// not fit is refused with the reason and nothing stored; a good one is stored and the plugin

@@ -33,16 +33,3 @@ enum Fixtures {
         return (shell, screen)
     }
 }
-
-/// Waits (letting the main actor run) until `condition` holds or `seconds` pass; returns
-/// whether it held.
-@MainActor
-func eventually(_ seconds: Double = 30, _ condition: () -> Bool) async -> Bool {
-    // Stretched by testPatience; a condition that holds still returns at once.
-    let deadline = ContinuousClock.now + .seconds(seconds * testPatience)
-    while !condition() {
-        if ContinuousClock.now > deadline { return false }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return true
-}

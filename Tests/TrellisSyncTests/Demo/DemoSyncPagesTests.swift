@@ -5,6 +5,7 @@ import TrellisDemo
 import TrellisHeadless
 import TrellisStore
 @testable import TrellisSync
+import TrellisTesting
 
 extension AgainstRealServers {
     /// The demo with a server, as a person sees it: the notes list and an open editor follow
@@ -42,7 +43,7 @@ extension AgainstRealServers {
                 try screen.fill("title", with: title)
                 try screen.fill("body", with: body)
                 try screen.press("save")
-                #expect(try await SyncFixtures.eventually { shell.navigator.top?.values.path == "/notes" })
+                #expect(try await eventually { shell.navigator.top?.values.path == "/notes" })
             }
         }
 
@@ -55,12 +56,12 @@ extension AgainstRealServers {
                 try await demo.sync.syncNow()
                 server.edit("1", ["body": "from the server"])
                 try await demo.sync.syncNow()
-                #expect(try await SyncFixtures.eventually { demo.screen.table?.lines == ["Plan | from the server"] })
+                #expect(try await eventually { demo.screen.table?.lines == ["Plan | from the server"] })
                 for body in ["edited here", "edited again"] {
                     try demo.screen.click(row: 0)
                     try demo.screen.fill("body", with: body)
                     try demo.screen.press("save")
-                    #expect(try await SyncFixtures.eventually { demo.screen.table?.lines == ["Plan | \(body)"] })
+                    #expect(try await eventually { demo.screen.table?.lines == ["Plan | \(body)"] })
                 }
                 #expect(demo.screen.table?.inconsistencies == [])
             }
@@ -77,7 +78,7 @@ extension AgainstRealServers {
                 try demo.screen.fill("body", with: "typing, not saved")
                 server.edit("1", ["title": "Plan B", "body": "theirs"])
                 try await demo.sync.syncNow()
-                #expect(try await SyncFixtures.eventually { demo.screen.form?["title"] == "Plan B" })
+                #expect(try await eventually { demo.screen.form?["title"] == "Plan B" })
                 #expect(demo.screen.form?["body"] == "typing, not saved")
                 #expect(demo.screen.page?.title == "Plan B")
                 #expect(demo.screen.page?.message?.contains("your typing is kept") == true)
@@ -96,7 +97,7 @@ extension AgainstRealServers {
                 try await demo.sync.syncNow()
                 // As the Location plugin sets its status item (its own timer is too slow here).
                 demo.shell.bus.trigger("location:status", ["item": "position", "text": "59.93750, 30.30860"])
-                #expect(try await SyncFixtures.eventually {
+                #expect(try await eventually {
                     demo.screen.status == "Sync: offline, 1 change(s) waiting  ·  Location: 59.93750, 30.30860"
                 }, "\(demo.screen.status ?? "no status")")
                 try await server.restart()
@@ -107,9 +108,9 @@ extension AgainstRealServers {
                 try demo.screen.click(text: "Plan | v1")
                 try demo.screen.fill("body", with: "mine")
                 try demo.screen.press("save")
-                #expect(try await SyncFixtures.eventually { try demo.sync.pendingCount() == 1 })
+                #expect(try await eventually { try demo.sync.pendingCount() == 1 })
                 try await demo.sync.syncNow()
-                #expect(try await SyncFixtures.eventually {
+                #expect(try await eventually {
                     demo.screen.status?.hasPrefix("Sync: up to date; 1 conflict(s) to review  ·  Location:") == true
                 })
             }
@@ -131,7 +132,7 @@ extension AgainstRealServers {
                 try demo.screen.click(text: "Plan | v1")
                 try demo.screen.fill("body", with: "mine")
                 try demo.screen.press("save")
-                #expect(try await SyncFixtures.eventually { try demo.sync.pendingCount() == 1 })
+                #expect(try await eventually { try demo.sync.pendingCount() == 1 })
                 let report = try await demo.sync.syncNow()
                 #expect(report.conflicts.count == 1)
                 #expect(report.trashed == 1)
@@ -144,7 +145,7 @@ extension AgainstRealServers {
                 #expect(demo.screen.form?["body"] == "mine")
                 demo.screen.back()
                 try demo.screen.press("dismiss")
-                #expect(try await SyncFixtures.eventually { demo.screen.table?.lines == [] })
+                #expect(try await eventually { demo.screen.table?.lines == [] })
                 demo.screen.back()
 
                 try demo.screen.pressPageAction("trash")
@@ -152,7 +153,7 @@ extension AgainstRealServers {
                 try demo.screen.click(row: 0)
                 #expect(demo.screen.form?["body"] == "still wanted")
                 try demo.screen.press("restore")
-                #expect(try await SyncFixtures.eventually { demo.screen.table?.lines == [] })
+                #expect(try await eventually { demo.screen.table?.lines == [] })
                 try await demo.sync.syncNow()
                 #expect(server.notes.map { $0.attributes["title"]?.stringValue ?? "" }.sorted()
                     == ["Old", "Plan", "Plan (conflict copy)"])

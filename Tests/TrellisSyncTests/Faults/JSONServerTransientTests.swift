@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisStore
 @testable import TrellisSync
+import TrellisTesting
 
 extension AgainstRealServers {
     /// Transient failures between the app and json-server-py, injected by the proxy: 500 before
@@ -126,7 +127,7 @@ extension AgainstRealServers {
                 try await server.edit(id, ["body": "edited elsewhere"])
                 let pulled = try await local.sync.syncNow()
                 #expect(pulled.updated == 1)
-                #expect(try await SyncFixtures.eventually {
+                #expect(try await eventually {
                     list.item(at: TableIndexPath(row: 0)).value(as: ManagedObject.self)?["body"] == "edited elsewhere"
                 })
                 let before = proxy.requests.count

@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisStore
 @testable import TrellisSync
+import TrellisTesting
 
 extension AgainstRealServers {
     /// The faults that need a server with versions and `If-Match`, or one that creates only by
@@ -74,7 +75,7 @@ extension AgainstRealServers {
                 #expect(again.resolved == 0)
                 #expect(again.pushed == 1)
                 gate.open()
-                #expect(try await SyncFixtures.eventually(within: 30) { server.notes.count == 3 })
+                #expect(try await eventually { server.notes.count == 3 })
 
                 let report = try await local.sync.syncNow()
                 #expect(report.duplicates == 1)

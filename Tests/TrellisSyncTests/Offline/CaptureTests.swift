@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisStore
 @testable import TrellisSync
+import TrellisTesting
 
 @Suite("EntitySync: changes saved without the sync are queued too")
 @MainActor
@@ -13,13 +14,13 @@ struct CaptureTests {
             let local = try SyncedStore(server: server)
             let note = try local.insertNote("plain save")
             try local.context.save()
-            #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == 1 })
+            #expect(try await eventually { try local.sync.pendingCount() == 1 })
             note["body"] = "edited"
             try local.context.save()
-            #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == 2 })
+            #expect(try await eventually { try local.sync.pendingCount() == 2 })
             try local.context.delete(note)
             try local.context.save()
-            #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == 3 })
+            #expect(try await eventually { try local.sync.pendingCount() == 3 })
             let report = try await local.sync.syncNow()
             #expect(report.pushed == 3)
             #expect(server.received.filter { $0.method != "GET" }.map(\.method) == ["PUT", "POST", "PUT", "DELETE"])
@@ -37,7 +38,7 @@ struct CaptureTests {
                 try context.insert("Note", values: ["title": "imported", "created": .date(now), "updated": .date(now)])
                 try context.save()
             }
-            #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == 1 })
+            #expect(try await eventually { try local.sync.pendingCount() == 1 })
             try await local.sync.syncNow()
             #expect(server.notes.map { $0.attributes["title"] } == ["imported"])
             #expect(try local.sync.pendingCount() == 0)
@@ -85,7 +86,7 @@ struct CaptureTests {
             again["updated"] = .date(Date())
             try local.context.save()
             let queued = pushedFirst ? 2 : 3  // the deletion and the creation again (after a creation never pushed)
-            #expect(try await SyncFixtures.eventually { try local.sync.pendingCount() == queued })
+            #expect(try await eventually { try local.sync.pendingCount() == queued })
             try await local.sync.syncNow()
             #expect(try local.sync.pendingCount() == 0)
             #expect(server.notes.map { $0.attributes["title"] } == ["undone"])

@@ -51,17 +51,4 @@ enum SyncFixtures {
             throw error
         }
     }
-
-    /// Waits until `condition` holds, checking every 10 ms, for at most `seconds` (a deadline
-    /// for a failure only, generous for a loaded machine).
-    static func eventually(isolation: isolated (any Actor)? = #isolation, within seconds: Double = 30,
-                           _ condition: () throws -> Bool) async throws -> Bool
-    {
-        let deadline = ContinuousClock.now + .seconds(seconds * testPatience)
-        while ContinuousClock.now < deadline {
-            if try condition() { return true }
-            try await Task.sleep(for: .milliseconds(10))
-        }
-        return try condition()
-    }
 }
