@@ -26,12 +26,12 @@ struct DemoNotesSyncTests {
             let sync = try #require(try DemoSync.start(on: shell, store: store, server: server.baseURL, settingsFile: noSettings))
             defer { sync.stop() }
             try shell.navigate(to: "/notes")
-            #expect(try await eventually { screen.table?.render() == ["С сервера | привет"] })
-            #expect(try await eventually { screen.status == "Sync: up to date" })
+            #expect(await eventually { screen.table?.render() == ["С сервера | привет"] })
+            #expect(await eventually { screen.status == "Sync: up to date" })
             try shell.navigate(to: "/notes/new")
             try screen.fill("title", with: "Из окна")
             try screen.press("save")
-            #expect(try await eventually(timeout: .seconds(10) * testPatience) {
+            #expect(await eventually(timeout: .seconds(10) * testPatience) {
                 server.notes.contains { $0.attributes["title"] == "Из окна" }
             })
         }

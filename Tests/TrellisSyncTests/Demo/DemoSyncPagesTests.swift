@@ -43,7 +43,7 @@ extension AgainstRealServers {
                 try screen.fill("title", with: title)
                 try screen.fill("body", with: body)
                 try screen.press("save")
-                #expect(try await eventually { shell.navigator.top?.values.path == "/notes" })
+                #expect(await eventually { shell.navigator.top?.values.path == "/notes" })
             }
         }
 
@@ -56,12 +56,12 @@ extension AgainstRealServers {
                 try await demo.sync.syncNow()
                 server.edit("1", ["body": "from the server"])
                 try await demo.sync.syncNow()
-                #expect(try await eventually { demo.screen.table?.lines == ["Plan | from the server"] })
+                #expect(await eventually { demo.screen.table?.lines == ["Plan | from the server"] })
                 for body in ["edited here", "edited again"] {
                     try demo.screen.click(row: 0)
                     try demo.screen.fill("body", with: body)
                     try demo.screen.press("save")
-                    #expect(try await eventually { demo.screen.table?.lines == ["Plan | \(body)"] })
+                    #expect(await eventually { demo.screen.table?.lines == ["Plan | \(body)"] })
                 }
                 #expect(demo.screen.table?.inconsistencies == [])
             }
@@ -78,7 +78,7 @@ extension AgainstRealServers {
                 try demo.screen.fill("body", with: "typing, not saved")
                 server.edit("1", ["title": "Plan B", "body": "theirs"])
                 try await demo.sync.syncNow()
-                #expect(try await eventually { demo.screen.form?["title"] == "Plan B" })
+                #expect(await eventually { demo.screen.form?["title"] == "Plan B" })
                 #expect(demo.screen.form?["body"] == "typing, not saved")
                 #expect(demo.screen.page?.title == "Plan B")
                 #expect(demo.screen.page?.message?.contains("your typing is kept") == true)
@@ -97,7 +97,7 @@ extension AgainstRealServers {
                 try await demo.sync.syncNow()
                 // As the Location plugin sets its status item (its own timer is too slow here).
                 demo.shell.bus.trigger("location:status", ["item": "position", "text": "59.93750, 30.30860"])
-                #expect(try await eventually {
+                #expect(await eventually {
                     demo.screen.status == "Sync: offline, 1 change(s) waiting  ·  Location: 59.93750, 30.30860"
                 }, "\(demo.screen.status ?? "no status")")
                 try await server.restart()
@@ -110,7 +110,7 @@ extension AgainstRealServers {
                 try demo.screen.press("save")
                 #expect(try await eventually { try demo.sync.pendingCount() == 1 })
                 try await demo.sync.syncNow()
-                #expect(try await eventually {
+                #expect(await eventually {
                     demo.screen.status?.hasPrefix("Sync: up to date; 1 conflict(s) to review  ·  Location:") == true
                 })
             }
@@ -145,7 +145,7 @@ extension AgainstRealServers {
                 #expect(demo.screen.form?["body"] == "mine")
                 demo.screen.back()
                 try demo.screen.press("dismiss")
-                #expect(try await eventually { demo.screen.table?.lines == [] })
+                #expect(await eventually { demo.screen.table?.lines == [] })
                 demo.screen.back()
 
                 try demo.screen.pressPageAction("trash")
@@ -153,7 +153,7 @@ extension AgainstRealServers {
                 try demo.screen.click(row: 0)
                 #expect(demo.screen.form?["body"] == "still wanted")
                 try demo.screen.press("restore")
-                #expect(try await eventually { demo.screen.table?.lines == [] })
+                #expect(await eventually { demo.screen.table?.lines == [] })
                 try await demo.sync.syncNow()
                 #expect(server.notes.map { $0.attributes["title"]?.stringValue ?? "" }.sorted()
                     == ["Old", "Plan", "Plan (conflict copy)"])

@@ -127,7 +127,7 @@ extension AgainstRealServers {
                 try await server.edit(id, ["body": "edited elsewhere"])
                 let pulled = try await local.sync.syncNow()
                 #expect(pulled.updated == 1)
-                #expect(try await eventually {
+                #expect(await eventually {
                     list.item(at: TableIndexPath(row: 0)).value(as: ManagedObject.self)?["body"] == "edited elsewhere"
                 })
                 let before = proxy.requests.count

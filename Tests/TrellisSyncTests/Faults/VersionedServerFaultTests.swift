@@ -75,7 +75,7 @@ extension AgainstRealServers {
                 #expect(again.resolved == 0)
                 #expect(again.pushed == 1)
                 gate.open()
-                #expect(try await eventually { server.notes.count == 3 })
+                #expect(await eventually { server.notes.count == 3 })
 
                 let report = try await local.sync.syncNow()
                 #expect(report.duplicates == 1)

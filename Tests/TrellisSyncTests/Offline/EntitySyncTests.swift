@@ -141,7 +141,7 @@ struct EntitySyncTests {
             defer { local.sync.stop() }
             try local.insertNote("typed while running")
             try local.sync.save(local.context)
-            let arrived = try await eventually { server.notes.count == 1 }
+            let arrived = await eventually { server.notes.count == 1 }
             #expect(arrived)
         }
     }

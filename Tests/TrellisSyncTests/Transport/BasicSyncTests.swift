@@ -134,7 +134,7 @@ struct BasicSyncTests {
             let sync = BasicSync(settings: SyncFixtures.settings(timeout: 10), bus: bus)
             let url = server.notesURL
             let task = Task { try await sync.send(SyncRequest(.get, url)) }
-            let started = try await eventually { events.count("network:on") == 1 }
+            let started = await eventually { events.count("network:on") == 1 }
             #expect(started)
             task.cancel()
             let result = await task.result

@@ -32,7 +32,7 @@ struct NetworkActivityTests {
             let url = server.notesURL
             let task = Task { try await sync.send(SyncRequest(.get, url)) }
             if outcome == .cancelled {
-                let started = try await eventually { events.count(NetworkActivity.on) == 1 }
+                let started = await eventually { events.count(NetworkActivity.on) == 1 }
                 #expect(started)
                 task.cancel()
             }
