@@ -47,10 +47,10 @@ public final class ColorSchemeFollower {
     @discardableResult
     public static func start() -> ColorSchemeFollower? {
         guard let settings = gtk_settings_get_default() else { return nil }
-        var error: UnsafeMutablePointer<GError>?
-        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
-            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
-            if let error { g_error_free(error) }
+        let connection: OpaquePointer
+        switch sessionBus() {
+        case .success(let bus): connection = bus
+        case .failure(let reason):
             Logger(trellis: "trellis.gtk.appearance").info("no session bus; GTK's default colours apply", metadata: ["reason": "\(reason)"])
             return nil
         }
@@ -58,6 +58,33 @@ public final class ColorSchemeFollower {
         follower.subscribe()
         follower.readCurrent()
         return follower
+    }
+
+    /// Why there is no session bus to ask.
+    struct NoSessionBus: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// The session bus (a reference the follower owns). In a running application, the
+    /// application's own connection: GApplication asked for the bus when it registered, and
+    /// when it found none, asking again would only repeat the failed attempt — GDBus's
+    /// autolaunch forks the whole process to run `dbus-launch`, on the GTK thread, before the
+    /// first frame (about 5 ms under `xvfb-run`). With no application, a connection of its own.
+    private static func sessionBus() -> Result<OpaquePointer, NoSessionBus> {
+        if let application = g_application_get_default(), g_application_get_is_registered(application) != 0 {
+            guard let connection = g_application_get_dbus_connection(application) else {
+                return .failure(NoSessionBus(description: "the application found none when it registered"))
+            }
+            // Transfer none: the follower keeps its own reference (released in deinit).
+            return .success(OpaquePointer(g_object_ref(UnsafeMutableRawPointer(connection))))
+        }
+        var error: UnsafeMutablePointer<GError>?
+        guard let connection = g_bus_get_sync(G_BUS_TYPE_SESSION, nil, &error) else {
+            let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if let error { g_error_free(error) }
+            return .failure(NoSessionBus(description: reason))
+        }
+        return .success(connection)
     }
 
     private init(settings: GObjectPointer, connection: OpaquePointer) {

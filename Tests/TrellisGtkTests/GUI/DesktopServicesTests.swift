@@ -102,6 +102,51 @@ final class DesktopServicesTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    /// On a desktop with no session bus (a container, `xvfb-run`, an X session over SSH), every
+    /// synchronous request for the bus makes GDBus fork the process to run `dbus-launch`, on the
+    /// GTK thread, before the first frame. The window asks no more often than GTK's own bare
+    /// window does: the colour-scheme follower takes the application's answer from its
+    /// registration instead of asking again. A fake `dbus-launch` counts the attempts.
+    func testWithoutASessionBusTheWindowTriesToLaunchOneNoMoreOftenThanABareGtkWindow() throws {
+        try AppDriver.requireDisplay()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-no-bus-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("runtime"), withIntermediateDirectories: true)
+        let fake = bin.appendingPathComponent("dbus-launch")
+        try "#!/bin/sh\necho \"$*\" >> \"$LAUNCH_LOG\"\nexit 1\n".write(to: fake, atomically: true, encoding: .utf8)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: fake.path)
+
+        let flags = try CommandRunner.tool("pkg-config", ["--cflags", "--libs", "gtk4"])
+        XCTAssertEqual(flags.status, 0, flags.stderr)
+        let baseline = folder.appendingPathComponent("empty-window")
+        let source = CommandRunner.packageRoot.appendingPathComponent("Sources/trellis-bench/Baselines/empty-window.c")
+        let compiled = try CommandRunner.tool("cc", ["-o", baseline.path, source.path]
+            + flags.stdout.split(whereSeparator: \.isWhitespace).map(String.init))
+        XCTAssertEqual(compiled.status, 0, compiled.stderr)
+
+        /// Runs `program` to its first frame without a session bus; returns its launch attempts.
+        func launchAttempts(_ name: String, _ program: URL, _ arguments: [String]) throws -> [Substring] {
+            let log = folder.appendingPathComponent("\(name).log")
+            let run = try CommandRunner.tool("env", ["-u", "DBUS_SESSION_BUS_ADDRESS", program.path] + arguments, environment: [
+                "PATH": bin.path + ":" + (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"),
+                "LAUNCH_LOG": log.path,
+                "XDG_RUNTIME_DIR": folder.appendingPathComponent("runtime").path,
+                "XDG_DATA_HOME": folder.appendingPathComponent("\(name)-data").path,
+                "XDG_CONFIG_HOME": folder.appendingPathComponent("\(name)-config").path,
+            ])
+            XCTAssertEqual(run.status, 0, "\(name): \(run.stderr)")
+            return (try? String(contentsOf: log, encoding: .utf8))?.split(separator: "\n") ?? []
+        }
+        let gtk = try launchAttempts("baseline", baseline, [])
+        XCTAssertFalse(gtk.isEmpty, "the fake dbus-launch was never run: the test sees nothing")
+        XCTAssertTrue(gtk.allSatisfy { $0.contains("--autolaunch") }, "\(gtk)")
+        let trellis = try launchAttempts("trellis", AppDriver.executable, ["/", "--exit-after-first-frame"])
+        XCTAssertLessThanOrEqual(trellis.count, gtk.count,
+                                 "Trellis tried to launch a session bus \(trellis.count) times, a bare GTK window \(gtk.count)")
+    }
+
     private func waitForDarkTheme(_ app: AppDriver, _ expected: Bool) throws -> Bool? {
         let deadline = Date().addingTimeInterval(10)
         var dark = try app.send("dump")["darkTheme"]?.boolValue
