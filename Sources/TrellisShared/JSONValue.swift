@@ -107,12 +107,13 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Parses UTF-8 JSON text. Throws `JSONValueError.malformed` naming `source` on bad input.
+    /// Parses JSON text (UTF-8, or UTF-16 or UTF-32 as `JSONDecoder` reads them). Throws
+    /// `JSONValueError.malformed` naming `source`, and the line and column, on bad input.
     public init(jsonData data: Data, source: String = "JSON") throws {
-        do {
-            self = try JSONDecoder().decode(JSONValue.self, from: data)
+        do throws(JSONTextReader.Failure) {
+            self = try JSONTextReader.read(data)
         } catch {
-            throw JSONValueError.malformed(source: source, reason: JSONValueError.describe(error))
+            throw JSONValueError.malformed(source: source, reason: error.description)
         }
     }
 
@@ -152,16 +153,6 @@ public enum JSONValueError: Error, CustomStringConvertible, Equatable {
     public var description: String {
         switch self {
         case .malformed(let source, let reason): return "\(source): malformed JSON: \(reason)"
-        }
-    }
-
-    static func describe(_ error: any Error) -> String {
-        switch error {
-        case DecodingError.dataCorrupted(let context):
-            let underlying = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
-            return underlying ?? context.debugDescription
-        default:
-            return String(describing: error)
         }
     }
 }

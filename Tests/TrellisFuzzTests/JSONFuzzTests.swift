@@ -45,3 +45,43 @@ struct JSONFuzzTests {
         }
     }
 }
+
+/// The reader behind `JSONValue(jsonData:)` against `JSONDecoder` (through `JSONValue`'s
+/// `Decodable` conformance) on the same hostile bytes: both read them or both refuse them, and
+/// what they read is the same value.
+@Suite("Fuzz: the JSON text reader agrees with JSONDecoder")
+struct JSONReaderAgreementTests {
+    static func agree(_ data: Data) {
+        let reader = try? JSONValue(jsonData: data)
+        let decoder = try? JSONDecoder().decode(JSONValue.self, from: data)
+        #expect(reader == decoder, "\(Array(data)): reader \(reader.map(\.jsonString) ?? "refused"), JSONDecoder \(decoder.map(\.jsonString) ?? "refused")")
+    }
+
+    static let manifest = (try? Data(contentsOf: URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().appendingPathComponent("../../plugins/Location/plugin.json")))
+        .map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+
+    @Test("mostly-JSON token soup")
+    func tokens() async {
+        await propertyCheck(count: 3000, input: Hostile.jsonText) { text in
+            await Hostile.yieldToOtherTests()
+            Self.agree(Data(text.utf8))
+        }
+    }
+
+    @Test("a plugin manifest with bytes cut, repeated or inserted")
+    func mutatedManifest() async {
+        await propertyCheck(count: 3000, input: Hostile.mutatedBytes(of: Self.manifest)) { data in
+            await Hostile.yieldToOtherTests()
+            Self.agree(data)
+        }
+    }
+
+    @Test("raw bytes")
+    func bytes() async {
+        await propertyCheck(count: 3000, input: Hostile.bytes) { bytes in
+            await Hostile.yieldToOtherTests()
+            Self.agree(Data(bytes))
+        }
+    }
+}
