@@ -101,14 +101,7 @@ struct JSONTextReader {
             skipWhitespace()
             let value = try value()
             if members[name] == nil { members[name] = value }
-            skipWhitespace()
-            if take(ASCII.comma) {
-                skipWhitespace()
-            } else if position < bytes.count, bytes[position] == ASCII.closeBrace {
-                continue
-            } else {
-                throw failure("\(found) where ',' or '}' should be")
-            }
+            try separator(before: ASCII.closeBrace)
         }
         depth -= 1
         return .object(members)
@@ -121,17 +114,21 @@ struct JSONTextReader {
         skipWhitespace()
         while !take(ASCII.closeBracket) {
             elements.append(try value())
-            skipWhitespace()
-            if take(ASCII.comma) {
-                skipWhitespace()
-            } else if position < bytes.count, bytes[position] == ASCII.closeBracket {
-                continue
-            } else {
-                throw failure("\(found) where ',' or ']' should be")
-            }
+            try separator(before: ASCII.closeBracket)
         }
         depth -= 1
         return .array(elements)
+    }
+
+    /// What follows an element or member: a comma (the closing bracket may come next, a
+    /// trailing comma), or the closing bracket, which the caller's loop then takes.
+    private mutating func separator(before closing: UInt8) throws(Failure) {
+        skipWhitespace()
+        if take(ASCII.comma) {
+            skipWhitespace()
+        } else if byte(at: position) != closing {
+            throw failure("\(found) where ',' or '\(Character(Unicode.Scalar(closing)))' should be")
+        }
     }
 
     private mutating func enterNesting() throws(Failure) {
