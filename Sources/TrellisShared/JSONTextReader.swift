@@ -11,9 +11,9 @@ import Foundation
 /// It accepts what `JSONDecoder` accepts, so that no file read before is refused now: JSON as
 /// RFC 8259 has it, plus a byte-order mark, a comma after the last element or member, and
 /// UTF-16 or UTF-32 text (UTF-32 with a byte-order mark too, which `JSONDecoder` refuses). Of
-/// two members with the same name, the first is kept, as there. It
-/// refuses numbers a `Double` cannot hold (`1e400`, `1e-400`) and nesting deeper than
-/// ``maximumDepth``, and names the line and column of what it cannot read.
+/// two members with the same name, the first is kept, as there. It refuses numbers a `Double`
+/// cannot hold (`1e400`, `1e-400`) and nesting deeper than ``maximumDepth``, and names the
+/// line and column of what it cannot read.
 struct JSONTextReader {
     /// Deeper nesting is refused, as `JSONDecoder` refuses it: the reader recurses once per level.
     static let maximumDepth = 512
@@ -197,7 +197,8 @@ struct JSONTextReader {
                 text.unicodeScalars.append(try escape())
                 runStart = position
             case 0..<0x20:
-                throw failure("a control character (U+\(hex(byte, digits: 4))) inside a string: write it as an escape, such as \\n or \\u\(hex(byte, digits: 4))")
+                let code = hex(byte, digits: 4)
+                throw failure("a control character (U+\(code)) inside a string: write it as an escape, such as \\n or \\u\(code)")
             default:
                 position += 1
             }
@@ -236,7 +237,8 @@ struct JSONTextReader {
                 position += 2
                 let low = try hexUnit(escapeStart: second)
                 guard (0xDC00..<0xE000).contains(low) else {
-                    throw failure(at: start, "a UTF-16 surrogate \\u\(hex(unit, digits: 4)) followed by \\u\(hex(low, digits: 4)), not by its pair")
+                    let pair = "\\u\(hex(unit, digits: 4)) followed by \\u\(hex(low, digits: 4))"
+                    throw failure(at: start, "a UTF-16 surrogate \(pair), not by its pair")
                 }
                 return Unicode.Scalar(0x10000 + ((UInt32(unit) - 0xD800) << 10) + (UInt32(low) - 0xDC00))!
             case 0xDC00..<0xE000:
