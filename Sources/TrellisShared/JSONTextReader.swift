@@ -11,9 +11,10 @@ import Foundation
 /// It accepts what `JSONDecoder` accepts, so that no file read before is refused now: JSON as
 /// RFC 8259 has it, plus a byte-order mark, a comma after the last element or member, and
 /// UTF-16 or UTF-32 text (UTF-32 with a byte-order mark too, which `JSONDecoder` refuses). Of
-/// two members with the same name, the first is kept, as there. It refuses numbers a `Double`
-/// cannot hold (`1e400`, `1e-400`) and nesting deeper than ``maximumDepth``, and names the
-/// line and column of what it cannot read.
+/// two members with the same name, the first is kept, and the later one's value is checked
+/// for its structure only, as there. It refuses numbers a `Double` cannot hold (`1e400`,
+/// `1e-400`) and nesting deeper than ``maximumDepth``, and names the line and column of what
+/// it cannot read.
 struct JSONTextReader {
     /// Deeper nesting is refused, as `JSONDecoder` refuses it: the reader recurses once per level.
     static let maximumDepth = 512
@@ -40,30 +41,37 @@ struct JSONTextReader {
         return try reader.document()
     }
 
-    /// The text as UTF-8, transcoded when it is UTF-16 or UTF-32 (told by a byte-order mark or,
-    /// as RFC 4627 describes, by the zero bytes around the first character, which is ASCII).
+    /// The text as UTF-8 without a byte-order mark, transcoded when it is UTF-16 or UTF-32:
+    /// told as `JSONDecoder` tells it, by a byte-order mark or by where the first four bytes
+    /// are zero (RFC 4627, section 3: the first two characters of JSON text are ASCII).
     private static func utf8(_ data: Data) throws(Failure) -> [UInt8] {
-        let head = [UInt8](data.prefix(4)) + [1, 1, 1, 1]
-        let encoding: String.Encoding? = switch (head[0], head[1], head[2], head[3]) {
-        case (0, 0, 0xFE, 0xFF), (0, 0, 0, _): .utf32BigEndian
-        case (0xFF, 0xFE, 0, 0), (_, 0, 0, 0): .utf32LittleEndian
-        case (0xFE, 0xFF, _, _), (0, _, _, _): .utf16BigEndian
-        case (0xFF, 0xFE, _, _), (_, 0, _, _): .utf16LittleEndian
-        default: nil
+        let bytes = [UInt8](data)
+        func at(_ index: Int) -> UInt8? { index < bytes.count ? bytes[index] : nil }
+        let (encoding, mark): (String.Encoding, Int) = switch (at(0), at(1), at(2), at(3)) {
+        case (0, 0, 0xFE, 0xFF): (.utf32BigEndian, 4)
+        case (0xFF, 0xFE, 0, 0): (.utf32LittleEndian, 4)
+        case (0xFE, 0xFF, _, _): (.utf16BigEndian, 2)
+        case (0xFF, 0xFE, _, _): (.utf16LittleEndian, 2)
+        case (0xEF, 0xBB, 0xBF, _): (.utf8, 3)
+        case (0, 0, 0, let a?) where a != 0: (.utf32BigEndian, 0)
+        case (0, let a?, 0, let b?) where a != 0 && b != 0: (.utf16BigEndian, 0)
+        case (let a?, 0, 0, 0) where a != 0: (.utf32LittleEndian, 0)
+        case (let a?, 0, let b?, 0) where a != 0 && b != 0: (.utf16LittleEndian, 0)
+        // A single character in UTF-16, such as `1`: two bytes.
+        case (0, let a?, nil, nil) where a != 0: (.utf16BigEndian, 0)
+        case (let a?, 0, nil, nil) where a != 0: (.utf16LittleEndian, 0)
+        default: (.utf8, 0)
         }
-        guard let encoding, data.count >= 2 else { return [UInt8](data) }
-        guard let text = String(data: data, encoding: encoding) else {
+        if encoding == .utf8 { return mark == 0 ? bytes : Array(bytes.dropFirst(mark)) }
+        guard let text = String(bytes: bytes.dropFirst(mark), encoding: encoding) else {
             throw Failure(reason: "the text is neither UTF-8 nor valid \(encoding)", line: 1, column: 1)
         }
-        var bytes = [UInt8](text.utf8)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes.removeFirst(3) }
-        return bytes
+        return Array(text.utf8)
     }
 
     // MARK: Values
 
     private mutating func document() throws(Failure) -> JSONValue {
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { position = 3 }
         skipWhitespace()
         guard position < bytes.count else { throw failure("no JSON value: the text is empty") }
         let value = try value()
@@ -99,8 +107,11 @@ struct JSONTextReader {
             skipWhitespace()
             guard take(ASCII.colon) else { throw failure("\(found) where ':' should follow the member's name") }
             skipWhitespace()
-            let value = try value()
-            if members[name] == nil { members[name] = value }
+            if members[name] == nil {
+                members[name] = try value()
+            } else {
+                try skipValue()
+            }
             try separator(before: ASCII.closeBrace)
         }
         depth -= 1
@@ -118,6 +129,69 @@ struct JSONTextReader {
         }
         depth -= 1
         return .array(elements)
+    }
+
+    /// Moves past the value of a repeated member name, which is not kept, checking only its
+    /// structure: `JSONDecoder` never decodes that value, so it reads neither its strings'
+    /// characters nor its numbers' digits, and a file with a flaw there still loads.
+    private mutating func skipValue() throws(Failure) {
+        guard let first = byte(at: position) else { throw failure("the text ends where a value should be") }
+        switch first {
+        case ASCII.openBrace, ASCII.openBracket:
+            let closing = first == ASCII.openBrace ? ASCII.closeBrace : ASCII.closeBracket
+            try enterNesting()
+            position += 1
+            skipWhitespace()
+            while !take(closing) {
+                if closing == ASCII.closeBrace {
+                    guard byte(at: position) == ASCII.quote else {
+                        throw failure("\(found) where a member's name in double quotes should be")
+                    }
+                    try skipString()
+                    skipWhitespace()
+                    guard take(ASCII.colon) else { throw failure("\(found) where ':' should follow the member's name") }
+                    skipWhitespace()
+                }
+                try skipValue()
+                try separator(before: closing)
+            }
+            depth -= 1
+        case ASCII.quote: try skipString()
+        case ASCII.t: try literal("true")
+        case ASCII.f: try literal("false")
+        case ASCII.n: try literal("null")
+        case ASCII.minus, ASCII.zero...ASCII.nine:
+            let numberBytes = [ASCII.dot, ASCII.plus, ASCII.minus, ASCII.e, ASCII.capitalE]
+            while let current = byte(at: position), ASCII.isDigit(current) || numberBytes.contains(current) {
+                position += 1
+            }
+        default: throw failure("\(found) where a value should be")
+        }
+    }
+
+    /// Moves past a string to its closing quote, an escape's character and a `\u`'s four
+    /// characters included, as `JSONDecoder` scans one it does not decode.
+    private mutating func skipString() throws(Failure) {
+        let opening = position
+        position += 1
+        while let current = byte(at: position) {
+            switch current {
+            case ASCII.quote:
+                position += 1
+                return
+            case ASCII.backslash where byte(at: position + 1) == ASCII.u:
+                let digits = position + 2..<position + 6
+                guard digits.upperBound <= bytes.count, !bytes[digits].contains(ASCII.quote) else {
+                    throw failure(at: position, "a \\u escape without four hex digits")
+                }
+                position = digits.upperBound
+            case ASCII.backslash:
+                position += 2
+            default:
+                position += 1
+            }
+        }
+        throw failure(at: opening, "a string that is never closed")
     }
 
     /// What follows an element or member: a comma (the closing bracket may come next, a

@@ -38,9 +38,36 @@ struct JSONTextReaderTests {
         }
     }
 
+    @Test("a zero byte makes the text UTF-16 or UTF-32 only where JSONDecoder's pattern of zeros says so")
+    func encodingPatterns() throws {
+        // Found by the fuzz test: `"\0""aps"…` read as UTF-16 would be one string.
+        let soup = Data([34, 0, 34, 34, 97, 112, 115, 34, 91, 48, 46, 49, 0, 58, 123, 123, 44, 125, 34, 0])
+        #expect(Self.decoded(soup) == nil)
+        #expect(throws: JSONValueError.self) { try JSONValue(jsonData: soup) }
+        for bytes: [UInt8] in [[0x31, 0], [0, 0x31], [0x5B, 0, 0x5D, 0], [0, 0x5B, 0, 0x5D]] {
+            #expect(try JSONValue(jsonData: Data(bytes)) == Self.decoded(Data(bytes)), "\(bytes)")
+        }
+    }
+
     @Test("the first of two members with the same name is kept, as JSONDecoder keeps it")
     func firstOfEqualNames() throws {
         #expect(try Self.read(#"{"a": 1, "b": 2, "a": 3}"#) == ["a": 1, "b": 2])
+    }
+
+    @Test("the value of a repeated name is checked for its structure only, as JSONDecoder checks it")
+    func repeatedNameValue() throws {
+        // Found by the fuzz test: JSONDecoder never decodes such a value, so a flaw inside it
+        // (bytes that are not UTF-8, a control character, a number out of range, an unknown
+        // escape, a short \u escape) does not stop the file from loading.
+        var text = Data(#"{"title": "Update", "title": "U"#.utf8)
+        text.append(contentsOf: [0xC3, 0x70, 0x09])
+        text.append(contentsOf: Array(#"date\x", "n": 1, "n": 1e999, "n": [--1, {"a": "\u12xy"}]}"#.utf8))
+        #expect(Self.decoded(text) == ["title": "Update", "n": 1])
+        #expect(try JSONValue(jsonData: text) == ["title": "Update", "n": 1])
+        // Its structure is checked: an unclosed array there is refused by both.
+        let broken = Data(#"{"a": 1, "a": [1, 2}"#.utf8)
+        #expect(Self.decoded(broken) == nil)
+        #expect(throws: JSONValueError.self) { try JSONValue(jsonData: broken) }
     }
 
     @Test("an error names the source, the line and the column, and what was found there", arguments: [
