@@ -100,13 +100,9 @@ struct JSONTextReader {
         var members: [String: JSONValue] = [:]
         skipWhitespace()
         while !take(ASCII.closeBrace) {
-            guard position < bytes.count, bytes[position] == ASCII.quote else {
-                throw failure("\(found) where a member's name in double quotes should be")
-            }
+            try expectMemberName()
             let name = try string()
-            skipWhitespace()
-            guard take(ASCII.colon) else { throw failure("\(found) where ':' should follow the member's name") }
-            skipWhitespace()
+            try colonAfterMemberName()
             if members[name] == nil {
                 members[name] = try value()
             } else {
@@ -116,6 +112,18 @@ struct JSONTextReader {
         }
         depth -= 1
         return .object(members)
+    }
+
+    /// Checks that a member's name, in double quotes, comes next.
+    private func expectMemberName() throws(Failure) {
+        guard byte(at: position) == ASCII.quote else { throw failure("\(found) where a member's name in double quotes should be") }
+    }
+
+    /// Moves past the colon after a member's name, and the whitespace around it.
+    private mutating func colonAfterMemberName() throws(Failure) {
+        skipWhitespace()
+        guard take(ASCII.colon) else { throw failure("\(found) where ':' should follow the member's name") }
+        skipWhitespace()
     }
 
     private mutating func array() throws(Failure) -> JSONValue {
@@ -144,13 +152,9 @@ struct JSONTextReader {
             skipWhitespace()
             while !take(closing) {
                 if closing == ASCII.closeBrace {
-                    guard byte(at: position) == ASCII.quote else {
-                        throw failure("\(found) where a member's name in double quotes should be")
-                    }
+                    try expectMemberName()
                     try skipString()
-                    skipWhitespace()
-                    guard take(ASCII.colon) else { throw failure("\(found) where ':' should follow the member's name") }
-                    skipWhitespace()
+                    try colonAfterMemberName()
                 }
                 try skipValue()
                 try separator(before: closing)

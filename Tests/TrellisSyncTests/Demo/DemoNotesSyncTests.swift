@@ -31,9 +31,7 @@ struct DemoNotesSyncTests {
             try shell.navigate(to: "/notes/new")
             try screen.fill("title", with: "Из окна")
             try screen.press("save")
-            #expect(await eventually(timeout: .seconds(10) * testPatience) {
-                server.notes.contains { $0.attributes["title"] == "Из окна" }
-            })
+            #expect(await eventually { server.notes.contains { $0.attributes["title"] == "Из окна" } })
         }
     }
 
