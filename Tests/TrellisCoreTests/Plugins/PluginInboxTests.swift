@@ -83,4 +83,42 @@ struct PluginInboxTests {
         #expect(trace.all == ["busy", "answer"])
         release.signal()
     }
+
+    @Test("the reader handles a message itself when nothing else is handled or waited for; else it leaves it to the thread waiting")
+    func handledByTheReaderWhenIdle() async throws {
+        let trace = Trace()
+        let threads = LockedState<[String: pthread_t]>([:])
+        let answered = LockedState(false)
+        let inbox = Self.inbox(trace) { message in
+            let name = message["n"]?.stringValue ?? "?"
+            threads.withLock { $0[name] = pthread_self() }
+            if name == "answer" { answered.withLock { $0 = true } }
+        }
+        let reader = LockedState<pthread_t?>(nil)
+        await offThePool {
+            reader.withLock { $0 = pthread_self() }
+            inbox.add(["n": "alone"], handlingItHereIfIdle: true)
+        }
+        #expect(trace.all == ["alone"], "not handled before add returned")
+        let readerThread = try #require(reader.withLock { $0 })
+        #expect(threads.withLock { $0["alone"] }.map { pthread_equal($0, readerThread) != 0 } == true)
+
+        // A thread waiting for an answer handles what comes meanwhile, as before.
+        let waiter = LockedState<pthread_t?>(nil)
+        let waited = Task.detached {
+            await offThePool {
+                waiter.withLock { $0 = pthread_self() }
+                return inbox.wait(until: { answered.withLock { $0 } }, deadline: Date(timeIntervalSinceNow: 60))
+            }
+        }
+        #expect(await eventually { waiter.withLock { $0 } != nil })
+        let waiterThread = try #require(waiter.withLock { $0 })
+        await offThePool {
+            inbox.add(["n": "meanwhile"], handlingItHereIfIdle: true)
+            inbox.add(["n": "answer"], awaitedBy: waiterThread, handlingItHereIfIdle: true)
+        }
+        #expect(await waited.value)
+        #expect(trace.all == ["alone", "meanwhile", "answer"])
+        #expect(threads.withLock { $0["meanwhile"] }.map { pthread_equal($0, waiterThread) != 0 } == true)
+    }
 }

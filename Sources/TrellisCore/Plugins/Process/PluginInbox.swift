@@ -1,15 +1,17 @@
 import Foundation
 
 /// The messages a plugin process sent (``PluginMessage``s; any `Message` in the tests),
-/// handled in the order they came and one at a time, but never on the thread that reads its
-/// socket: a watcher of a plugin's event may call back into the plugin (stop its service,
-/// disable it) and wait for an answer that only that thread can read.
+/// handled in the order they came and one at a time.
 ///
 /// Who handles them, as in the shell's process: while a thread waits for one of the plugin's
 /// answers (a service start, say), that thread handles them, so an event the plugin triggers
 /// during its start reaches its watchers on the starting thread before the start returns, as
-/// an in-process plugin's does. Otherwise a worker of the inbox's own handles them. A handler
-/// that waits for an answer itself handles the messages after its own meanwhile (a nested call).
+/// an in-process plugin's does. Otherwise the thread that reads the socket handles them itself
+/// (``add(_:awaitedBy:handlingItHereIfIdle:)``): waking another thread would double the time
+/// a plugin's event takes to reach its watchers. When that thread would wait for the plugin
+/// itself (a watcher stopping the plugin's service), `PluginProcess` first gives the reading to
+/// a new thread. A worker of the inbox's own handles what no one else does. A handler that
+/// waits for an answer itself handles the messages after its own meanwhile (a nested call).
 /// An answer is handled in turn, after what the plugin sent before it (so a service's events
 /// end when its stop returns, as in process), unless a handler on another thread has stayed on
 /// one message for ``stuckAfter``: that handler may be waiting for the thread the answer
@@ -65,10 +67,20 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     /// Adds `message` (from the reader thread), in turn: an answer (`awaitedBy` the thread
     /// waiting for it) too, so the events the plugin sent before it reach their watchers
     /// before the call returns. Waits while the inbox is full.
-    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil) {
+    ///
+    /// `handlingItHereIfIdle`: when no handler is running and no thread waits for an answer,
+    /// the calling thread handles the message before returning, and what is added meanwhile.
+    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil, handlingItHereIfIdle: Bool = false) {
         condition.lock()
         while pending >= capacity { condition.wait() }
         messages.append((message, waiter))
+        if handlingItHereIfIdle && waiters == 0 && handler == nil {
+            while waiters == 0 && pending > 0 && handler == nil {
+                runNext()
+            }
+            condition.unlock()
+            return
+        }
         let schedule = waiters == 0 && !workerScheduled
         if schedule { workerScheduled = true }
         condition.broadcast()

@@ -12,7 +12,7 @@ import Glibc
 ///
 /// The plugin's calls arrive on a reader thread and are handled, in order, by a
 /// ``PluginInbox`` — on the thread that waits for one of the plugin's answers if there is one,
-/// as in the shell's process, never on the reader thread itself — and act through the plugin's
+/// as in the shell's process, else on the reader thread itself — and act through the plugin's
 /// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
 /// shell's bus; its triggers, navigations and requests are checked again here. Events for
 /// the plugin's watches are written at once when its socket takes them, else queued and
@@ -47,6 +47,25 @@ final class PluginProcess: Sendable {
         /// Its triggers, navigations and requests, slowed down past a flood.
         var budget = PluginCallBudget()
         var throttled = false
+        /// The thread that reads the socket now (see ``handOverReading(when:)``), and since
+        /// when it has been handling one of the plugin's messages, if it is.
+        var reader: pthread_t?
+        var readerHandlingSince: ContinuousClock.Instant?
+
+        func isReader(_ thread: pthread_t) -> Bool {
+            reader.map { pthread_equal($0, thread) != 0 } ?? false
+        }
+    }
+
+    /// The socket's read side with the bytes read and not yet handled, used by the one thread
+    /// that reads (`State.reader`).
+    // @unchecked Sendable: `reader` is used only by the thread `State.reader` names (set and
+    // cleared under the state's lock). That changes only while its thread is inside a handler,
+    // away from `reader` (``handOverReading(when:)``), and the next reader is a thread started
+    // after the change, under the same lock: each use happens before the next reader's.
+    private final class SocketReader: @unchecked Sendable {
+        var reader: PluginWire.Reader
+        init(_ wire: PluginWire) { reader = PluginWire.Reader(wire) }
     }
 
     /// One awaited answer: its handler (or the end of the process) fills it and sets
@@ -66,6 +85,7 @@ final class PluginProcess: Sendable {
     private let outbox: PluginOutbox
     private let state = LockedState(State())
     private let inbox: PluginInbox<PluginMessage>
+    private let socketReader: SocketReader
     private let output = PluginOutput()
     /// Signalled once, when the process has ended and its plugin's context is inactive.
     private let endDone = DispatchSemaphore(value: 0)
@@ -81,6 +101,7 @@ final class PluginProcess: Sendable {
         self.outbox = PluginOutbox(wire: wire, label: "trellis.plugin.\(context.pluginID).writes",
                                    capacity: Self.maximumQueuedMessages)
         self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
+        self.socketReader = SocketReader(wire)
         self.onCrash = onCrash
         inbox.setHandler { [weak self] message in self?.handle(message) }
     }
@@ -178,6 +199,7 @@ final class PluginProcess: Sendable {
     /// a second): a new process for the same plugin may start without the old one's end
     /// making the plugin inactive behind it.
     func terminateAndWait() {
+        handOverReading(when: { $0.isReader(pthread_self()) })
         terminate()
         if endDone.wait(timeout: .now() + PluginDeadlines.seconds(deadlines.stop) + 1) == .success {
             endDone.signal()  // for any other waiter
@@ -197,6 +219,9 @@ final class PluginProcess: Sendable {
         guard let id else { return nil }
         var request = message
         request.number = Int64(id)
+        // A watcher of the plugin's event, on the reader thread, calling the plugin: the
+        // answer needs a reader.
+        handOverReading(when: { $0.isReader(pthread_self()) })
         inbox.willWait()
         send(request)
         var answered = inbox.wait(until: { answer.finished.withLock { $0 } },
@@ -239,6 +264,12 @@ final class PluginProcess: Sendable {
                 }
                 return (false, ContinuousClock.now - state.progress > deadlines.event ? oldest : nil)
             }
+            // A thread waits for the plugin's answer while the reader has been stuck in a
+            // handler (a watcher waiting for that thread, say): a new reader reads the answer.
+            handOverReading(when: { state in
+                (!state.answers.isEmpty || state.entry == nil)
+                    && state.readerHandlingSince.map { ContinuousClock.now - $0 >= PluginInbox<PluginMessage>.stuckAfter } ?? false
+            })
             if let late {
                 kill(because: "it did not handle event \(late.debugDescription) within \(PluginDeadlines.text(deadlines.event))")
             }
@@ -274,12 +305,14 @@ final class PluginProcess: Sendable {
 
     // MARK: The reader threads
 
-    /// Reads the plugin's messages into the inbox; a flood of calls is slowed down here, so
+    /// Reads the plugin's messages into the inbox, handling each itself when no other thread
+    /// is handling or waiting (see ``PluginInbox``); a flood of calls is slowed down here, so
     /// that the plugin's socket fills and its own calls block. At the end of the stream, the
-    /// messages read are handled before the process counts as ended.
+    /// messages read are handled before the process counts as ended. Returns early when it
+    /// has handed the reading over to a new thread.
     private func readMessages() {
-        var reader = PluginWire.Reader(wire)
-        while let message = nextMessage(&reader) {
+        state.withLock { $0.reader = pthread_self() }
+        while let message = nextMessage(&socketReader.reader) {
             if message.op == .trigger || message.op == .navigate || message.op == .request { throttle() }
             let waiter = state.withLock { state -> pthread_t? in
                 switch message.op {
@@ -292,11 +325,26 @@ final class PluginProcess: Sendable {
                 default: nil
                 }
             }
-            inbox.add(message, awaitedBy: waiter)
+            inbox.add(message, awaitedBy: waiter, handlingItHereIfIdle: true)
+            guard state.withLock({ $0.isReader(pthread_self()) }) else { return }
         }
         state.withLock { $0.closed = true }
         inbox.drain(deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.stop)))
         ended()
+    }
+
+    /// Gives the reading to a new thread if the reader is inside a handler and `condition`
+    /// holds: before the reader waits for the plugin itself, or when it has been stuck in a
+    /// handler while another thread waits for an answer. The old reader handles on and then
+    /// ends.
+    private func handOverReading(when condition: (State) -> Bool) {
+        let handOver = state.withLock { state -> Bool in
+            guard state.readerHandlingSince != nil, condition(state) else { return false }
+            state.reader = nil
+            state.readerHandlingSince = nil
+            return true
+        }
+        if handOver { Thread.detachNewThread { self.readMessages() } }
     }
 
     /// The plugin's next message; nil at the end of the stream, or after a frame that could not
@@ -311,6 +359,16 @@ final class PluginProcess: Sendable {
     }
 
     private func handle(_ message: PluginMessage) {
+        let onReader = state.withLock { state in
+            guard state.isReader(pthread_self()) else { return false }
+            state.readerHandlingSince = .now
+            return true
+        }
+        defer {
+            if onReader {
+                state.withLock { state in if state.isReader(pthread_self()) { state.readerHandlingSince = nil } }
+            }
+        }
         switch message.op {
         case .register:
             let name = message.name
