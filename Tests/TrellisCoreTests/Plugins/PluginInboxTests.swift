@@ -18,6 +18,21 @@ struct PluginInboxTests {
         return inbox
     }
 
+    /// A thread of its own waiting in `inbox` until `answered` holds: the thread, and the
+    /// task that ends with what the wait returned.
+    private static func waitingThread(_ inbox: PluginInbox<JSONValue>, until answered: LockedState<Bool>)
+        async throws -> (pthread_t, Task<Bool, Never>) {
+        let waiter = LockedState<pthread_t?>(nil)
+        let waited = Task.detached {
+            await offThePool {
+                waiter.withLock { $0 = pthread_self() }
+                return inbox.wait(until: { answered.withLock { $0 } }, deadline: Date(timeIntervalSinceNow: 60))
+            }
+        }
+        #expect(await eventually { waiter.withLock { $0 } != nil })
+        return (try #require(waiter.withLock { $0 }), waited)
+    }
+
     @Test("messages are handled in the order they came, one at a time, past a full inbox")
     func inOrder() async throws {
         let trace = Trace()
@@ -70,15 +85,8 @@ struct PluginInboxTests {
         }
         inbox.add(["n": "busy"])
         try await trace.wait(until: { $0 == ["busy"] })
-        let waiter = LockedState<pthread_t?>(nil)
-        let waited = Task.detached {
-            await offThePool {
-                waiter.withLock { $0 = pthread_self() }
-                return inbox.wait(until: { answered.withLock { $0 } }, deadline: Date(timeIntervalSinceNow: 60))
-            }
-        }
-        #expect(await eventually { waiter.withLock { $0 } != nil })
-        inbox.add(["n": "answer"], awaitedBy: waiter.withLock { $0 })
+        let (waiter, waited) = try await Self.waitingThread(inbox, until: answered)
+        inbox.add(["n": "answer"], awaitedBy: waiter)
         #expect(await waited.value, "the answer waited behind the busy handler")
         #expect(trace.all == ["busy", "answer"])
         release.signal()
@@ -104,15 +112,7 @@ struct PluginInboxTests {
         #expect(threads.withLock { $0["alone"] }.map { pthread_equal($0, readerThread) != 0 } == true)
 
         // A thread waiting for an answer handles what comes meanwhile, as before.
-        let waiter = LockedState<pthread_t?>(nil)
-        let waited = Task.detached {
-            await offThePool {
-                waiter.withLock { $0 = pthread_self() }
-                return inbox.wait(until: { answered.withLock { $0 } }, deadline: Date(timeIntervalSinceNow: 60))
-            }
-        }
-        #expect(await eventually { waiter.withLock { $0 } != nil })
-        let waiterThread = try #require(waiter.withLock { $0 })
+        let (waiterThread, waited) = try await Self.waitingThread(inbox, until: answered)
         await offThePool {
             inbox.add(["n": "meanwhile"], handlingItHereIfIdle: true)
             inbox.add(["n": "answer"], awaitedBy: waiterThread, handlingItHereIfIdle: true)

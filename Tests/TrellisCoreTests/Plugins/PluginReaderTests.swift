@@ -11,14 +11,21 @@ import TrellisTesting
 /// the plugin would be killed as unresponsive.
 @Suite("Plugin process: the reader thread", .serialized)
 struct PluginReaderTests {
-    @Test("a watcher of a plugin's event may stop and start that plugin's service: both are answered, nothing is killed")
-    func watcherCallsThePlugin() async throws {
+    /// The C plugin c-hello in a process of its own, its service started, and a recorder of
+    /// plugin:crashed (the sandbox, which removes its folder when released, with them).
+    private static func helloInAProcess() async throws -> (PluginSandbox, PluginHarness, EventRecorder) {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
         let harness = PluginHarness(sandbox: sandbox, isolation: .process)
         #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
         try await harness.start("c_hello", options: ["greeting": "bonjour"])
-        let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
+        return (sandbox, harness, EventRecorder(bus: harness.bus, pattern: "plugin:crashed"))
+    }
+
+    @Test("a watcher of a plugin's event may stop and start that plugin's service: both are answered, nothing is killed")
+    func watcherCallsThePlugin() async throws {
+        let (sandbox, harness, crashes) = try await Self.helloInAProcess()
+        defer { withExtendedLifetime(sandbox) {} }
         let started = EventRecorder(bus: harness.bus, pattern: "hello:started")
         let outcome = LockedState<String?>(nil)
         let owner = Trace()
@@ -50,12 +57,8 @@ struct PluginReaderTests {
 
     @Test("a watcher stuck on the reader thread while another thread waits for the plugin: that answer is read all the same")
     func stuckWatcher() async throws {
-        let sandbox = try PluginSandbox()
-        try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
-        try await harness.start("c_hello", options: ["greeting": "bonjour"])
-        let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
+        let (sandbox, harness, crashes) = try await Self.helloInAProcess()
+        defer { withExtendedLifetime(sandbox) {} }
         let entered = LockedState(false)
         let release = DispatchSemaphore(value: 0)
         let owner = Trace()

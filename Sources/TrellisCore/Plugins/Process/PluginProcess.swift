@@ -47,25 +47,6 @@ final class PluginProcess: Sendable {
         /// Its triggers, navigations and requests, slowed down past a flood.
         var budget = PluginCallBudget()
         var throttled = false
-        /// The thread that reads the socket now (see ``handOverReading(when:)``), and since
-        /// when it has been handling one of the plugin's messages, if it is.
-        var reader: pthread_t?
-        var readerHandlingSince: ContinuousClock.Instant?
-
-        func isReader(_ thread: pthread_t) -> Bool {
-            reader.map { pthread_equal($0, thread) != 0 } ?? false
-        }
-    }
-
-    /// The socket's read side with the bytes read and not yet handled, used by the one thread
-    /// that reads (`State.reader`).
-    // @unchecked Sendable: `reader` is used only by the thread `State.reader` names (set and
-    // cleared under the state's lock). That changes only while its thread is inside a handler,
-    // away from `reader` (``handOverReading(when:)``), and the next reader is a thread started
-    // after the change, under the same lock: each use happens before the next reader's.
-    private final class SocketReader: @unchecked Sendable {
-        var reader: PluginWire.Reader
-        init(_ wire: PluginWire) { reader = PluginWire.Reader(wire) }
     }
 
     /// One awaited answer: its handler (or the end of the process) fills it and sets
@@ -85,7 +66,7 @@ final class PluginProcess: Sendable {
     private let outbox: PluginOutbox
     private let state = LockedState(State())
     private let inbox: PluginInbox<PluginMessage>
-    private let socketReader: SocketReader
+    private let reading: PluginSocketReading
     private let output = PluginOutput()
     /// Signalled once, when the process has ended and its plugin's context is inactive.
     private let endDone = DispatchSemaphore(value: 0)
@@ -101,7 +82,7 @@ final class PluginProcess: Sendable {
         self.outbox = PluginOutbox(wire: wire, label: "trellis.plugin.\(context.pluginID).writes",
                                    capacity: Self.maximumQueuedMessages)
         self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
-        self.socketReader = SocketReader(wire)
+        self.reading = PluginSocketReading(wire: wire)
         self.onCrash = onCrash
         inbox.setHandler { [weak self] message in self?.handle(message) }
     }
@@ -199,7 +180,7 @@ final class PluginProcess: Sendable {
     /// a second): a new process for the same plugin may start without the old one's end
     /// making the plugin inactive behind it.
     func terminateAndWait() {
-        handOverReading(when: { $0.isReader(pthread_self()) })
+        handOverReading(if: .fromThisThread)
         terminate()
         if endDone.wait(timeout: .now() + PluginDeadlines.seconds(deadlines.stop) + 1) == .success {
             endDone.signal()  // for any other waiter
@@ -221,7 +202,7 @@ final class PluginProcess: Sendable {
         request.number = Int64(id)
         // A watcher of the plugin's event, on the reader thread, calling the plugin: the
         // answer needs a reader.
-        handOverReading(when: { $0.isReader(pthread_self()) })
+        handOverReading(if: .fromThisThread)
         inbox.willWait()
         send(request)
         var answered = inbox.wait(until: { answer.finished.withLock { $0 } },
@@ -257,19 +238,17 @@ final class PluginProcess: Sendable {
         let interval = min(PluginDeadlines.seconds(deadlines.event) / 4, 0.5)
         DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [weak self] in
             guard let self else { return }
-            let (ended, late): (Bool, String?) = state.withLock { state in
+            let (ended, late, awaited): (Bool, String?, Bool) = state.withLock { state in
+                let awaited = !state.answers.isEmpty || state.entry == nil
                 guard !state.ended, state.answers.isEmpty, let oldest = state.pendingEvents.first else {
                     state.progress = .now
-                    return (state.ended, nil)
+                    return (state.ended, nil, awaited)
                 }
-                return (false, ContinuousClock.now - state.progress > deadlines.event ? oldest : nil)
+                return (false, ContinuousClock.now - state.progress > deadlines.event ? oldest : nil, awaited)
             }
             // A thread waits for the plugin's answer while the reader has been stuck in a
             // handler (a watcher waiting for that thread, say): a new reader reads the answer.
-            handOverReading(when: { state in
-                (!state.answers.isEmpty || state.entry == nil)
-                    && state.readerHandlingSince.map { ContinuousClock.now - $0 >= PluginInbox<PluginMessage>.stuckAfter } ?? false
-            })
+            if awaited && !ended { handOverReading(if: .stuck(for: PluginInbox<PluginMessage>.stuckAfter)) }
             if let late {
                 kill(because: "it did not handle event \(late.debugDescription) within \(PluginDeadlines.text(deadlines.event))")
             }
@@ -311,8 +290,8 @@ final class PluginProcess: Sendable {
     /// messages read are handled before the process counts as ended. Returns early when it
     /// has handed the reading over to a new thread.
     private func readMessages() {
-        state.withLock { $0.reader = pthread_self() }
-        while let message = nextMessage(&socketReader.reader) {
+        reading.take()
+        while let message = nextMessage() {
             if message.op == .trigger || message.op == .navigate || message.op == .request { throttle() }
             let waiter = state.withLock { state -> pthread_t? in
                 switch message.op {
@@ -326,32 +305,24 @@ final class PluginProcess: Sendable {
                 }
             }
             inbox.add(message, awaitedBy: waiter, handlingItHereIfIdle: true)
-            guard state.withLock({ $0.isReader(pthread_self()) }) else { return }
+            guard reading.isHeld else { return }
         }
         state.withLock { $0.closed = true }
         inbox.drain(deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.stop)))
         ended()
     }
 
-    /// Gives the reading to a new thread if the reader is inside a handler and `condition`
-    /// holds: before the reader waits for the plugin itself, or when it has been stuck in a
-    /// handler while another thread waits for an answer. The old reader handles on and then
-    /// ends.
-    private func handOverReading(when condition: (State) -> Bool) {
-        let handOver = state.withLock { state -> Bool in
-            guard state.readerHandlingSince != nil, condition(state) else { return false }
-            state.reader = nil
-            state.readerHandlingSince = nil
-            return true
-        }
-        if handOver { Thread.detachNewThread { self.readMessages() } }
+    /// A new reader thread, when ``PluginSocketReading/handOver(if:)`` gives up the role: the
+    /// old reader handles on and then ends.
+    private func handOverReading(if when: PluginSocketReading.HandOver) {
+        if reading.handOver(if: when) { Thread.detachNewThread { self.readMessages() } }
     }
 
     /// The plugin's next message; nil at the end of the stream, or after a frame that could not
     /// be read (the process is then killed: it does not follow the protocol).
-    private func nextMessage(_ reader: inout PluginWire.Reader) -> PluginMessage? {
+    private func nextMessage() -> PluginMessage? {
         do {
-            return try reader.next()
+            return try reading.next()
         } catch {
             kill(because: "it sent a malformed message: \(error)")
             return nil
@@ -359,16 +330,10 @@ final class PluginProcess: Sendable {
     }
 
     private func handle(_ message: PluginMessage) {
-        let onReader = state.withLock { state in
-            guard state.isReader(pthread_self()) else { return false }
-            state.readerHandlingSince = .now
-            return true
-        }
-        defer {
-            if onReader {
-                state.withLock { state in if state.isReader(pthread_self()) { state.readerHandlingSince = nil } }
-            }
-        }
+        reading.handling { handleMessage(message) }
+    }
+
+    private func handleMessage(_ message: PluginMessage) {
         switch message.op {
         case .register:
             let name = message.name
