@@ -121,4 +121,30 @@ struct PluginInboxTests {
         #expect(trace.all == ["alone", "meanwhile", "answer"])
         #expect(threads.withLock { $0["meanwhile"] }.map { pthread_equal($0, waiterThread) != 0 } == true)
     }
+
+    @Test("a thread waiting for an answer that is not there, behind a handler stuck on another thread, says so (a new reader may be needed)")
+    func stuckHandlerReported() async throws {
+        let trace = Trace()
+        let release = DispatchSemaphore(value: 0)
+        let answered = LockedState(false)
+        let reported = LockedState(0)
+        let inbox = PluginInbox<JSONValue>(label: "test.inbox", capacity: 16)
+        inbox.setHandler({ message in
+            trace.record(message["n"]?.stringValue ?? "?")
+            switch message["n"]?.stringValue {
+            case "busy": release.wait()
+            case "answer": answered.withLock { $0 = true }
+            default: break
+            }
+        }, whenStuck: { reported.withLock { $0 += 1 } })
+        inbox.add(["n": "busy"])
+        try await trace.wait(until: { $0 == ["busy"] })
+        let (waiter, waited) = try await Self.waitingThread(inbox, until: answered)
+
+        #expect(await eventually { reported.withLock { $0 } > 0 })
+        inbox.add(["n": "answer"], awaitedBy: waiter)
+        #expect(await waited.value)
+        release.signal()
+    }
 }
+

@@ -9,8 +9,8 @@ import Foundation
 /// an in-process plugin's does. Otherwise the thread that reads the socket handles them itself
 /// (``add(_:awaitedBy:handlingItHereIfIdle:)``): waking another thread would double the time
 /// a plugin's event takes to reach its watchers. When that thread would wait for the plugin
-/// itself (a watcher stopping the plugin's service), `PluginProcess` first gives the reading to
-/// a new thread. A worker of the inbox's own handles what no one else does. A handler that
+/// itself (a watcher stopping the plugin's service), or when a thread waiting for an answer finds
+/// it stuck in a handler, `PluginProcess` gives the reading to a new thread. A worker of the inbox's own handles what no one else does. A handler that
 /// waits for an answer itself handles the messages after its own meanwhile (a nested call).
 /// An answer is handled in turn, after what the plugin sent before it (so a service's events
 /// end when its stop returns, as in process), unless a handler on another thread has stayed on
@@ -35,6 +35,7 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     private let capacity: Int
     private let worker: DispatchQueue
     private var handleMessage: (@Sendable (Message) -> Void)?
+    private var handlerIsStuck: (@Sendable () -> Void)?
 
     /// `capacity` messages waiting make ``add(_:awaitedBy:)`` wait.
     init(label: String, capacity: Int) {
@@ -42,10 +43,13 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
         self.worker = DispatchQueue(label: label)
     }
 
-    /// Sets what runs each message; before the first is added.
-    func setHandler(_ handle: @escaping @Sendable (Message) -> Void) {
+    /// Sets what runs each message, and what a thread waiting for an answer calls when a
+    /// handler on another thread has been stuck for ``stuckAfter`` and the answer is not there
+    /// (that handler may be the one that reads them); before the first message is added.
+    func setHandler(_ handle: @escaping @Sendable (Message) -> Void, whenStuck: (@Sendable () -> Void)? = nil) {
         condition.lock()
         handleMessage = handle
+        handlerIsStuck = whenStuck
         condition.unlock()
     }
 
@@ -116,14 +120,21 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
                 runNext()
                 continue
             }
-            if busyElsewhere, ContinuousClock.now - lastProgress >= Self.stuckAfter, let answer = takeAnswer(for: pthread_self()) {
+            if busyElsewhere, ContinuousClock.now - lastProgress >= Self.stuckAfter {
                 // The handler on another thread has not moved for a while: it may be waiting
                 // for this thread, which the answer releases. Out of turn, then.
-                condition.unlock()
-                handle(answer)
-                condition.lock()
-                condition.broadcast()
-                continue
+                if let answer = takeAnswer(for: pthread_self()) {
+                    condition.unlock()
+                    handle(answer)
+                    condition.lock()
+                    condition.broadcast()
+                    continue
+                }
+                if let stuck = handlerIsStuck {
+                    condition.unlock()
+                    stuck()
+                    condition.lock()
+                }
             }
             let wake = busyElsewhere ? min(deadline, Date(timeIntervalSinceNow: PluginDeadlines.seconds(Self.stuckAfter))) : deadline
             if !condition.wait(until: wake) && Date() >= deadline && !done() { return false }

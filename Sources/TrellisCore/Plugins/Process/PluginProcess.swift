@@ -84,7 +84,10 @@ final class PluginProcess: Sendable {
         self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
         self.reading = PluginSocketReading(wire: wire)
         self.onCrash = onCrash
-        inbox.setHandler { [weak self] message in self?.handle(message) }
+        // A thread waiting for the plugin's answer while the reader has been stuck in a handler
+        // (a watcher waiting for that thread, say): a new reader reads the answer.
+        inbox.setHandler({ [weak self] message in self?.handle(message) },
+                         whenStuck: { [weak self] in self?.handOverReading(if: .stuck(for: PluginInbox<PluginMessage>.stuckAfter)) })
     }
 
     /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to
@@ -238,17 +241,13 @@ final class PluginProcess: Sendable {
         let interval = min(PluginDeadlines.seconds(deadlines.event) / 4, 0.5)
         DispatchQueue.global().asyncAfter(deadline: .now() + interval) { [weak self] in
             guard let self else { return }
-            let (ended, late, awaited): (Bool, String?, Bool) = state.withLock { state in
-                let awaited = !state.answers.isEmpty || state.entry == nil
+            let (ended, late): (Bool, String?) = state.withLock { state in
                 guard !state.ended, state.answers.isEmpty, let oldest = state.pendingEvents.first else {
                     state.progress = .now
-                    return (state.ended, nil, awaited)
+                    return (state.ended, nil)
                 }
-                return (false, ContinuousClock.now - state.progress > deadlines.event ? oldest : nil, awaited)
+                return (false, ContinuousClock.now - state.progress > deadlines.event ? oldest : nil)
             }
-            // A thread waits for the plugin's answer while the reader has been stuck in a
-            // handler (a watcher waiting for that thread, say): a new reader reads the answer.
-            if awaited && !ended { handOverReading(if: .stuck(for: PluginInbox<PluginMessage>.stuckAfter)) }
             if let late {
                 kill(because: "it did not handle event \(late.debugDescription) within \(PluginDeadlines.text(deadlines.event))")
             }
