@@ -9,9 +9,10 @@ import Foundation
 /// an in-process plugin's does. Otherwise the thread that reads the socket handles them itself
 /// (``add(_:awaitedBy:handlingItHereIfIdle:)``): waking another thread would double the time
 /// a plugin's event takes to reach its watchers. When that thread would wait for the plugin
-/// itself (a watcher stopping the plugin's service), or when a thread waiting for an answer finds
-/// it stuck in a handler, `PluginProcess` gives the reading to a new thread. A worker of the inbox's own handles what no one else does. A handler that
-/// waits for an answer itself handles the messages after its own meanwhile (a nested call).
+/// itself (a watcher stopping the plugin's service), or when a thread waiting for an answer
+/// finds it stuck in a handler, `PluginProcess` gives the reading to a new thread. A worker of
+/// the inbox's own handles what no one else does. A handler that waits for an answer itself
+/// handles the messages after its own meanwhile (a nested call).
 /// An answer is handled in turn, after what the plugin sent before it (so a service's events
 /// end when its stop returns, as in process), unless a handler on another thread has stayed on
 /// one message for ``stuckAfter``: that handler may be waiting for the thread the answer
@@ -37,7 +38,7 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     private var handleMessage: (@Sendable (Message) -> Void)?
     private var handlerIsStuck: (@Sendable () -> Void)?
 
-    /// `capacity` messages waiting make ``add(_:awaitedBy:)`` wait.
+    /// `capacity` messages waiting make ``add(_:awaitedBy:handlingItHereIfIdle:)`` wait.
     init(label: String, capacity: Int) {
         self.capacity = capacity
         self.worker = DispatchQueue(label: label)
