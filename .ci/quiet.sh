@@ -22,16 +22,24 @@ trellis_build() {
 
 # The tests and every `trellis` they start keep their data, settings and caches in a folder
 # of their own, removed at exit, never in the user's (~/.local/share/trellis holds real notes).
-# SwiftPM locks that folder's config and cache with files beside it in the temporary folder,
-# named after the path ("_tmp_trellis-test-home.XXXXXX_config_swiftpm.lock"): removed too.
 trellis_private_home() {
   trellis_test_home=$(mktemp -d -t trellis-test-home.XXXXXX)
-  trap 'rm -rf "$trellis_test_home" "$(dirname "$trellis_test_home")/${trellis_test_home//\//_}"_*.lock' EXIT
+  trap trellis_remove_private_home EXIT
   export XDG_DATA_HOME="$trellis_test_home/data" XDG_CONFIG_HOME="$trellis_test_home/config"
   export XDG_CACHE_HOME="$trellis_test_home/cache"
   mkdir -p "$XDG_DATA_HOME" "$XDG_CONFIG_HOME" "$XDG_CACHE_HOME"
   # Trellis's own loggers, in the tests and in the `trellis` processes they start.
   export TRELLIS_LOG_LEVEL="${TRELLIS_LOG_LEVEL:-warning}"
+}
+
+# Removes the private home, and the lock files SwiftPM left beside it and beside the tests'
+# own folders (those that build a package): SwiftPM puts them in the temporary folder, named
+# after the locked path ("_tmp_trellis-test-home.XXXXXX_config_swiftpm.lock").
+trellis_remove_private_home() {
+  local temporary
+  temporary=$(dirname "$trellis_test_home")
+  rm -rf "$trellis_test_home"
+  rm -f "$temporary/${trellis_test_home//\//_}"_*.lock "$temporary/${temporary//\//_}"_trellis-tests-*.lock
 }
 
 # trellis_run_tests NAME LOG COMMAND…: runs the test command; the screen shows each failure
