@@ -33,13 +33,15 @@ trellis_private_home() {
 }
 
 # Removes the private home, and the lock files SwiftPM left beside it and beside the tests'
-# own folders (those that build a package): SwiftPM puts them in the temporary folder, named
-# after the locked path ("_tmp_trellis-test-home.XXXXXX_config_swiftpm.lock").
+# own folders that build a package (TestFolder's trellis-tests-*, the README walk-through's
+# trellis-readme-*): SwiftPM puts them in the temporary folder, named after the locked path
+# ("_tmp_trellis-test-home.XXXXXX_config_swiftpm.lock").
 trellis_remove_private_home() {
-  local temporary
+  local temporary prefix
   temporary=$(dirname "$trellis_test_home")
+  prefix="$temporary/${temporary//\//_}"
   rm -rf "$trellis_test_home"
-  rm -f "$temporary/${trellis_test_home//\//_}"_*.lock "$temporary/${temporary//\//_}"_trellis-tests-*.lock
+  rm -f "$temporary/${trellis_test_home//\//_}"_*.lock "$prefix"_trellis-tests-*.lock "$prefix"_trellis-readme-*.lock
 }
 
 # trellis_run_tests NAME LOG COMMAND…: runs the test command; the screen shows each failure
