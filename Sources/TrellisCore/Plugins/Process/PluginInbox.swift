@@ -1,18 +1,15 @@
 import Foundation
 
 /// The messages a plugin process sent (``PluginMessage``s; any `Message` in the tests),
-/// handled in the order they came and one at a time.
+/// handled in the order they came and one at a time, but never on the thread that reads its
+/// socket: a watcher of a plugin's event may call back into the plugin (stop its service,
+/// disable it) and wait for an answer that only that thread can read.
 ///
 /// Who handles them, as in the shell's process: while a thread waits for one of the plugin's
 /// answers (a service start, say), that thread handles them, so an event the plugin triggers
 /// during its start reaches its watchers on the starting thread before the start returns, as
-/// an in-process plugin's does. Otherwise the thread that reads the socket handles them itself
-/// (``add(_:awaitedBy:handlingItHereIfIdle:)``): waking another thread would double the time
-/// a plugin's event takes to reach its watchers. When that thread would wait for the plugin
-/// itself (a watcher stopping the plugin's service), or when a thread waiting for an answer
-/// finds it stuck in a handler, `PluginProcess` gives the reading to a new thread. A worker of
-/// the inbox's own handles what no one else does. A handler that waits for an answer itself
-/// handles the messages after its own meanwhile (a nested call).
+/// an in-process plugin's does. Otherwise a worker of the inbox's own handles them. A handler
+/// that waits for an answer itself handles the messages after its own meanwhile (a nested call).
 /// An answer is handled in turn, after what the plugin sent before it (so a service's events
 /// end when its stop returns, as in process), unless a handler on another thread has stayed on
 /// one message for ``stuckAfter``: that handler may be waiting for the thread the answer
@@ -36,21 +33,17 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     private let capacity: Int
     private let worker: DispatchQueue
     private var handleMessage: (@Sendable (Message) -> Void)?
-    private var handlerIsStuck: (@Sendable () -> Void)?
 
-    /// `capacity` messages waiting make ``add(_:awaitedBy:handlingItHereIfIdle:)`` wait.
+    /// `capacity` messages waiting make ``add(_:awaitedBy:)`` wait.
     init(label: String, capacity: Int) {
         self.capacity = capacity
         self.worker = DispatchQueue(label: label)
     }
 
-    /// Sets what runs each message, and what a thread waiting for an answer calls when a
-    /// handler on another thread has been stuck for ``stuckAfter`` and the answer is not there
-    /// (that handler may be the one that reads them); before the first message is added.
-    func setHandler(_ handle: @escaping @Sendable (Message) -> Void, whenStuck: (@Sendable () -> Void)? = nil) {
+    /// Sets what runs each message; before the first is added.
+    func setHandler(_ handle: @escaping @Sendable (Message) -> Void) {
         condition.lock()
         handleMessage = handle
-        handlerIsStuck = whenStuck
         condition.unlock()
     }
 
@@ -72,20 +65,10 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     /// Adds `message` (from the reader thread), in turn: an answer (`awaitedBy` the thread
     /// waiting for it) too, so the events the plugin sent before it reach their watchers
     /// before the call returns. Waits while the inbox is full.
-    ///
-    /// `handlingItHereIfIdle`: when no handler is running and no thread waits for an answer,
-    /// the calling thread handles the message before returning, and what is added meanwhile.
-    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil, handlingItHereIfIdle: Bool = false) {
+    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil) {
         condition.lock()
         while pending >= capacity { condition.wait() }
         messages.append((message, waiter))
-        if handlingItHereIfIdle && waiters == 0 && handler == nil {
-            while waiters == 0 && pending > 0 && handler == nil {
-                runNext()
-            }
-            condition.unlock()
-            return
-        }
         let schedule = waiters == 0 && !workerScheduled
         if schedule { workerScheduled = true }
         condition.broadcast()
@@ -121,21 +104,14 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
                 runNext()
                 continue
             }
-            if busyElsewhere, ContinuousClock.now - lastProgress >= Self.stuckAfter {
+            if busyElsewhere, ContinuousClock.now - lastProgress >= Self.stuckAfter, let answer = takeAnswer(for: pthread_self()) {
                 // The handler on another thread has not moved for a while: it may be waiting
                 // for this thread, which the answer releases. Out of turn, then.
-                if let answer = takeAnswer(for: pthread_self()) {
-                    condition.unlock()
-                    handle(answer)
-                    condition.lock()
-                    condition.broadcast()
-                    continue
-                }
-                if let stuck = handlerIsStuck {
-                    condition.unlock()
-                    stuck()
-                    condition.lock()
-                }
+                condition.unlock()
+                handle(answer)
+                condition.lock()
+                condition.broadcast()
+                continue
             }
             let wake = busyElsewhere ? min(deadline, Date(timeIntervalSinceNow: PluginDeadlines.seconds(Self.stuckAfter))) : deadline
             if !condition.wait(until: wake) && Date() >= deadline && !done() { return false }
