@@ -24,4 +24,26 @@ struct FileChangePollerTests {
 
         #expect(await eventually { changes.withLock { $0 } == 1 })
     }
+
+    @Test("a change made while onChange runs is seen too: a disable followed at once by an enable is not lost")
+    func changeDuringOnChange() async throws {
+        let sandbox = try PluginSandbox()
+        let file = sandbox.root.appendingPathComponent("watched.json")
+        try Data("{}".utf8).write(to: file)
+        let changes = LockedState(0)
+        let poller = FileChangePoller(interval: .milliseconds(20), files: { [file] }, onChange: {
+            let call = changes.withLock { count in
+                count += 1
+                return count
+            }
+            // As `trellis plugins --enable` may, the moment the first change took effect.
+            if call == 1 { try? Data(#"{"enabled": true}"#.utf8).write(to: file) }
+        })
+        poller.start()
+        defer { poller.stop() }
+
+        try Data(#"{"enabled": false, "more": 1}"#.utf8).write(to: file)
+
+        #expect(await eventually { changes.withLock { $0 } == 2 }, "the write made during the first call was missed")
+    }
 }

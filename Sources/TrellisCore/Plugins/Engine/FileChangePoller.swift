@@ -49,8 +49,10 @@ final class FileChangePoller: Sendable {
             let now = signature()
             defer { previous = now }
             guard now != acted, now == previous else { continue }
+            // What is acted on is what was looked at: a change made while `onChange` runs
+            // (the file written again as soon as the first change took effect) is seen next.
+            acted = now
             onChange()
-            acted = signature()
         }
     }
 }
