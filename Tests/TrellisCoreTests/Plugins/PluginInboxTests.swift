@@ -18,6 +18,21 @@ struct PluginInboxTests {
         return inbox
     }
 
+    /// A thread of its own waiting in `inbox` until `answered` holds: the thread, and the
+    /// task that ends with what the wait returned.
+    private static func waitingThread(_ inbox: PluginInbox<JSONValue>, until answered: LockedState<Bool>)
+        async throws -> (pthread_t, Task<Bool, Never>) {
+        let waiter = LockedState<pthread_t?>(nil)
+        let waited = Task.detached {
+            await offThePool {
+                waiter.withLock { $0 = pthread_self() }
+                return inbox.wait(until: { answered.withLock { $0 } }, deadline: Date(timeIntervalSinceNow: 60))
+            }
+        }
+        #expect(await eventually { waiter.withLock { $0 } != nil })
+        return (try #require(waiter.withLock { $0 }), waited)
+    }
+
     @Test("messages are handled in the order they came, one at a time, past a full inbox")
     func inOrder() async throws {
         let trace = Trace()
@@ -70,17 +85,99 @@ struct PluginInboxTests {
         }
         inbox.add(["n": "busy"])
         try await trace.wait(until: { $0 == ["busy"] })
-        let waiter = LockedState<pthread_t?>(nil)
-        let waited = Task.detached {
-            await offThePool {
-                waiter.withLock { $0 = pthread_self() }
-                return inbox.wait(until: { answered.withLock { $0 } }, deadline: Date(timeIntervalSinceNow: 60))
-            }
-        }
-        #expect(await eventually { waiter.withLock { $0 } != nil })
-        inbox.add(["n": "answer"], awaitedBy: waiter.withLock { $0 })
+        let (waiter, waited) = try await Self.waitingThread(inbox, until: answered)
+        inbox.add(["n": "answer"], awaitedBy: waiter)
         #expect(await waited.value, "the answer waited behind the busy handler")
         #expect(trace.all == ["busy", "answer"])
         release.signal()
     }
+
+    @Test("a handler long on one message, now finishing it, keeps the next answer in turn: the waiter gives it stuckAfter of its own wait")
+    func finishingHandlerIsNotStuck() async throws {
+        let trace = Trace()
+        let (held, finishing) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+        let answered = LockedState(false)
+        let inbox = PluginInbox<JSONValue>(label: "test.inbox", capacity: 16, stuckAfter: .seconds(1))
+        inbox.setHandler { message in
+            trace.record(message["n"]?.stringValue ?? "?")
+            switch message["n"]?.stringValue {
+            case "slow":
+                held.wait()  // a watcher held by the waiting thread's previous call, say
+                finishing.wait()  // the rest of that watcher, after the call ended
+            case "answer": answered.withLock { $0 = true }
+            default: break
+            }
+        }
+        inbox.add(["n": "slow"])
+        try await trace.wait(until: { $0 == ["slow"] })
+        try await Task.sleep(for: .milliseconds(1_100))  // longer on "slow" than stuckAfter
+        held.signal()
+
+        let (waiter, waited) = try await Self.waitingThread(inbox, until: answered)
+        inbox.add(["n": "before"])  // a watch the plugin's start registers, say
+        inbox.add(["n": "answer"], awaitedBy: waiter)
+        // Time to take the answer out of turn, were a handler on one message since before the
+        // wait stuck; far less than stuckAfter of the wait.
+        try await Task.sleep(for: .milliseconds(100))
+        finishing.signal()
+
+        #expect(await waited.value)
+        #expect(trace.all == ["slow", "before", "answer"], "the answer was taken out of turn from a handler that was finishing")
+    }
+
+    @Test("the reader handles a message itself when nothing else is handled or waited for; else it leaves it to the thread waiting")
+    func handledByTheReaderWhenIdle() async throws {
+        let trace = Trace()
+        let threads = LockedState<[String: pthread_t]>([:])
+        let answered = LockedState(false)
+        let inbox = Self.inbox(trace) { message in
+            let name = message["n"]?.stringValue ?? "?"
+            threads.withLock { $0[name] = pthread_self() }
+            if name == "answer" { answered.withLock { $0 = true } }
+        }
+        let reader = LockedState<pthread_t?>(nil)
+        await offThePool {
+            reader.withLock { $0 = pthread_self() }
+            inbox.add(["n": "alone"], handlingItHereIfIdle: true)
+        }
+        #expect(trace.all == ["alone"], "not handled before add returned")
+        let readerThread = try #require(reader.withLock { $0 })
+        #expect(threads.withLock { $0["alone"] }.map { pthread_equal($0, readerThread) != 0 } == true)
+
+        // A thread waiting for an answer handles what comes meanwhile, as before.
+        let (waiterThread, waited) = try await Self.waitingThread(inbox, until: answered)
+        await offThePool {
+            inbox.add(["n": "meanwhile"], handlingItHereIfIdle: true)
+            inbox.add(["n": "answer"], awaitedBy: waiterThread, handlingItHereIfIdle: true)
+        }
+        #expect(await waited.value)
+        #expect(trace.all == ["alone", "meanwhile", "answer"])
+        #expect(threads.withLock { $0["meanwhile"] }.map { pthread_equal($0, waiterThread) != 0 } == true)
+    }
+
+    @Test("a thread waiting for an answer that is not there, behind a handler stuck on another thread, says so (a new reader may be needed)")
+    func stuckHandlerReported() async throws {
+        let trace = Trace()
+        let release = DispatchSemaphore(value: 0)
+        let answered = LockedState(false)
+        let reported = LockedState(0)
+        let inbox = PluginInbox<JSONValue>(label: "test.inbox", capacity: 16)
+        inbox.setHandler({ message in
+            trace.record(message["n"]?.stringValue ?? "?")
+            switch message["n"]?.stringValue {
+            case "busy": release.wait()
+            case "answer": answered.withLock { $0 = true }
+            default: break
+            }
+        }, whenStuck: { reported.withLock { $0 += 1 } })
+        inbox.add(["n": "busy"])
+        try await trace.wait(until: { $0 == ["busy"] })
+        let (waiter, waited) = try await Self.waitingThread(inbox, until: answered)
+
+        #expect(await eventually { reported.withLock { $0 } > 0 })
+        inbox.add(["n": "answer"], awaitedBy: waiter)
+        #expect(await waited.value)
+        release.signal()
+    }
 }
+

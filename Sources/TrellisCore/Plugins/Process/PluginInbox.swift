@@ -1,19 +1,24 @@
 import Foundation
 
 /// The messages a plugin process sent (``PluginMessage``s; any `Message` in the tests),
-/// handled in the order they came and one at a time, but never on the thread that reads its
-/// socket: a watcher of a plugin's event may call back into the plugin (stop its service,
-/// disable it) and wait for an answer that only that thread can read.
+/// handled in the order they came and one at a time.
 ///
 /// Who handles them, as in the shell's process: while a thread waits for one of the plugin's
 /// answers (a service start, say), that thread handles them, so an event the plugin triggers
 /// during its start reaches its watchers on the starting thread before the start returns, as
-/// an in-process plugin's does. Otherwise a worker of the inbox's own handles them. A handler
-/// that waits for an answer itself handles the messages after its own meanwhile (a nested call).
+/// an in-process plugin's does. Otherwise the thread that reads the socket handles them itself
+/// (``add(_:awaitedBy:handlingItHereIfIdle:)``): waking another thread would double the time
+/// a plugin's event takes to reach its watchers. When that thread would wait for the plugin
+/// itself (a watcher stopping the plugin's service), or when a thread waiting for an answer
+/// finds it stuck in a handler, `PluginProcess` gives the reading to a new thread. A worker of
+/// the inbox's own handles what no one else does. A handler that waits for an answer itself
+/// handles the messages after its own meanwhile (a nested call).
 /// An answer is handled in turn, after what the plugin sent before it (so a service's events
 /// end when its stop returns, as in process), unless a handler on another thread has stayed on
-/// one message for ``stuckAfter``: that handler may be waiting for the thread the answer
-/// releases, which then takes its answer out of turn.
+/// one message for ``stuckAfter`` of the waiting thread's own wait: that handler may be
+/// waiting for the thread the answer releases, which then takes its answer out of turn. (A
+/// handler on one message since before the wait began is given the whole `stuckAfter`: it
+/// may be just finishing, after what held it — the waiting thread's previous call — ended.)
 // @unchecked Sendable: every stored property is read and written only with `condition` held
 // (its lock), and the handler closure it calls is `@Sendable`; NSCondition is used rather than
 // LockedState because the waiting threads need its wait and broadcast.
@@ -31,19 +36,27 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     /// When a handler last began or finished a message.
     private var lastProgress = ContinuousClock.now
     private let capacity: Int
+    /// How long a handler on another thread may make no progress, while a thread waits for
+    /// an answer, before that thread takes its answer out of turn.
+    let stuckAfter: Duration
     private let worker: DispatchQueue
     private var handleMessage: (@Sendable (Message) -> Void)?
+    private var handlerIsStuck: (@Sendable () -> Void)?
 
-    /// `capacity` messages waiting make ``add(_:awaitedBy:)`` wait.
-    init(label: String, capacity: Int) {
+    /// `capacity` messages waiting make ``add(_:awaitedBy:handlingItHereIfIdle:)`` wait.
+    init(label: String, capacity: Int, stuckAfter: Duration = .milliseconds(100)) {
         self.capacity = capacity
+        self.stuckAfter = stuckAfter
         self.worker = DispatchQueue(label: label)
     }
 
-    /// Sets what runs each message; before the first is added.
-    func setHandler(_ handle: @escaping @Sendable (Message) -> Void) {
+    /// Sets what runs each message, and what a thread waiting for an answer calls when a
+    /// handler on another thread has been stuck for ``stuckAfter`` and the answer is not there
+    /// (that handler may be the one that reads them); before the first message is added.
+    func setHandler(_ handle: @escaping @Sendable (Message) -> Void, whenStuck: (@Sendable () -> Void)? = nil) {
         condition.lock()
         handleMessage = handle
+        handlerIsStuck = whenStuck
         condition.unlock()
     }
 
@@ -65,10 +78,20 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     /// Adds `message` (from the reader thread), in turn: an answer (`awaitedBy` the thread
     /// waiting for it) too, so the events the plugin sent before it reach their watchers
     /// before the call returns. Waits while the inbox is full.
-    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil) {
+    ///
+    /// `handlingItHereIfIdle`: when no handler is running and no thread waits for an answer,
+    /// the calling thread handles the message before returning, and what is added meanwhile.
+    func add(_ message: Message, awaitedBy waiter: pthread_t? = nil, handlingItHereIfIdle: Bool = false) {
         condition.lock()
         while pending >= capacity { condition.wait() }
         messages.append((message, waiter))
+        if handlingItHereIfIdle && waiters == 0 && handler == nil {
+            while waiters == 0 && pending > 0 && handler == nil {
+                runNext()
+            }
+            condition.unlock()
+            return
+        }
         let schedule = waiters == 0 && !workerScheduled
         if schedule { workerScheduled = true }
         condition.broadcast()
@@ -92,6 +115,7 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
     func wait(until done: () -> Bool, deadline: Date, counted: Bool = false) -> Bool {
         condition.lock()
         if !counted { waiters += 1 }
+        let waitingSince = ContinuousClock.now
         defer {
             waiters -= 1
             let reschedule = waiters == 0 && pending > 0 && !workerScheduled
@@ -104,24 +128,27 @@ final class PluginInbox<Message: Sendable>: @unchecked Sendable {
                 runNext()
                 continue
             }
-            if busyElsewhere, ContinuousClock.now - lastProgress >= Self.stuckAfter, let answer = takeAnswer(for: pthread_self()) {
+            if busyElsewhere, ContinuousClock.now - max(lastProgress, waitingSince) >= stuckAfter {
                 // The handler on another thread has not moved for a while: it may be waiting
                 // for this thread, which the answer releases. Out of turn, then.
-                condition.unlock()
-                handle(answer)
-                condition.lock()
-                condition.broadcast()
-                continue
+                if let answer = takeAnswer(for: pthread_self()) {
+                    condition.unlock()
+                    handle(answer)
+                    condition.lock()
+                    condition.broadcast()
+                    continue
+                }
+                if let stuck = handlerIsStuck {
+                    condition.unlock()
+                    stuck()
+                    condition.lock()
+                }
             }
-            let wake = busyElsewhere ? min(deadline, Date(timeIntervalSinceNow: PluginDeadlines.seconds(Self.stuckAfter))) : deadline
+            let wake = busyElsewhere ? min(deadline, Date(timeIntervalSinceNow: PluginDeadlines.seconds(stuckAfter))) : deadline
             if !condition.wait(until: wake) && Date() >= deadline && !done() { return false }
         }
         return true
     }
-
-    /// How long a handler on another thread may stay on one message before a waiting thread
-    /// takes its own answer out of turn.
-    static var stuckAfter: Duration { .milliseconds(100) }
 
     /// Removes and returns the first message awaited by `thread`; called with the lock held.
     private func takeAnswer(for thread: pthread_t) -> Message? {

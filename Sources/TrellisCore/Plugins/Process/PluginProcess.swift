@@ -12,7 +12,7 @@ import Glibc
 ///
 /// The plugin's calls arrive on a reader thread and are handled, in order, by a
 /// ``PluginInbox`` — on the thread that waits for one of the plugin's answers if there is one,
-/// as in the shell's process, never on the reader thread itself — and act through the plugin's
+/// as in the shell's process, else on the reader thread itself — and act through the plugin's
 /// ``PluginContext``, as the in-process table's do: its watches are the context's, on the
 /// shell's bus; its triggers, navigations and requests are checked again here. Events for
 /// the plugin's watches are written at once when its socket takes them, else queued and
@@ -66,6 +66,7 @@ final class PluginProcess: Sendable {
     private let outbox: PluginOutbox
     private let state = LockedState(State())
     private let inbox: PluginInbox<PluginMessage>
+    private let reading: PluginSocketReading
     private let output = PluginOutput()
     /// Signalled once, when the process has ended and its plugin's context is inactive.
     private let endDone = DispatchSemaphore(value: 0)
@@ -81,8 +82,14 @@ final class PluginProcess: Sendable {
         self.outbox = PluginOutbox(wire: wire, label: "trellis.plugin.\(context.pluginID).writes",
                                    capacity: Self.maximumQueuedMessages)
         self.inbox = PluginInbox(label: "trellis.plugin.\(context.pluginID).inbox", capacity: Self.maximumQueuedMessages)
+        self.reading = PluginSocketReading(wire: wire)
         self.onCrash = onCrash
-        inbox.setHandler { [weak self] message in self?.handle(message) }
+        // A thread waiting for the plugin's answer while the reader has been stuck in a handler
+        // (a watcher waiting for that thread, say): a new reader reads the answer.
+        inbox.setHandler({ [weak self] message in self?.handle(message) }, whenStuck: { [weak self] in
+            guard let self else { return }
+            handOverReading(if: .stuck(for: inbox.stuckAfter))
+        })
     }
 
     /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to
@@ -178,6 +185,7 @@ final class PluginProcess: Sendable {
     /// a second): a new process for the same plugin may start without the old one's end
     /// making the plugin inactive behind it.
     func terminateAndWait() {
+        handOverReading(if: .fromThisThread)
         terminate()
         if endDone.wait(timeout: .now() + PluginDeadlines.seconds(deadlines.stop) + 1) == .success {
             endDone.signal()  // for any other waiter
@@ -197,6 +205,9 @@ final class PluginProcess: Sendable {
         guard let id else { return nil }
         var request = message
         request.number = Int64(id)
+        // A watcher of the plugin's event, on the reader thread, calling the plugin: the
+        // answer needs a reader.
+        handOverReading(if: .fromThisThread)
         inbox.willWait()
         send(request)
         var answered = inbox.wait(until: { answer.finished.withLock { $0 } },
@@ -274,12 +285,14 @@ final class PluginProcess: Sendable {
 
     // MARK: The reader threads
 
-    /// Reads the plugin's messages into the inbox; a flood of calls is slowed down here, so
+    /// Reads the plugin's messages into the inbox, handling each itself when no other thread
+    /// is handling or waiting (see ``PluginInbox``); a flood of calls is slowed down here, so
     /// that the plugin's socket fills and its own calls block. At the end of the stream, the
-    /// messages read are handled before the process counts as ended.
+    /// messages read are handled before the process counts as ended. Returns early when it
+    /// has handed the reading over to a new thread.
     private func readMessages() {
-        var reader = PluginWire.Reader(wire)
-        while let message = nextMessage(&reader) {
+        reading.take()
+        while let message = nextMessage() {
             if message.op == .trigger || message.op == .navigate || message.op == .request { throttle() }
             let waiter = state.withLock { state -> pthread_t? in
                 switch message.op {
@@ -292,18 +305,26 @@ final class PluginProcess: Sendable {
                 default: nil
                 }
             }
-            inbox.add(message, awaitedBy: waiter)
+            inbox.add(message, awaitedBy: waiter, handlingItHereIfIdle: true)
+            guard reading.isHeld else { return }
         }
+        reading.reachedEnd()  // a second reader would end the process a second time
         state.withLock { $0.closed = true }
         inbox.drain(deadline: Date(timeIntervalSinceNow: PluginDeadlines.seconds(deadlines.stop)))
         ended()
     }
 
+    /// A new reader thread, when ``PluginSocketReading/handOver(if:)`` gives up the role: the
+    /// old reader handles on and then ends.
+    private func handOverReading(if when: PluginSocketReading.HandOver) {
+        if reading.handOver(if: when) { Thread.detachNewThread { self.readMessages() } }
+    }
+
     /// The plugin's next message; nil at the end of the stream, or after a frame that could not
     /// be read (the process is then killed: it does not follow the protocol).
-    private func nextMessage(_ reader: inout PluginWire.Reader) -> PluginMessage? {
+    private func nextMessage() -> PluginMessage? {
         do {
-            return try reader.next()
+            return try reading.next()
         } catch {
             kill(because: "it sent a malformed message: \(error)")
             return nil
@@ -311,6 +332,10 @@ final class PluginProcess: Sendable {
     }
 
     private func handle(_ message: PluginMessage) {
+        reading.handling { handleMessage(message) }
+    }
+
+    private func handleMessage(_ message: PluginMessage) {
         switch message.op {
         case .register:
             let name = message.name
