@@ -411,30 +411,22 @@ final class PluginProcess: Sendable {
 
     /// The socket reached its end: the process exited, crashed or was killed.
     private func ended() {
-        var status: Int32 = 0
         // A process that closed its socket but runs on is of no use: it is given the stop
         // deadline to exit, then killed, so that this thread never waits for it for ever.
-        let giveUp = ContinuousClock.now + deadlines.stop
-        var exited = false
-        while !exited {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || (result < 0 && errno != EINTR) { exited = true; break }
-            guard ContinuousClock.now < giveUp else { break }
-            usleep(20_000)
-        }
-        if !exited {
+        var status = PluginProcessLaunch.waitForExit(of: pid, within: deadlines.stop)
+        if status == nil {
             let stopping = state.withLock { state in
                 if state.killReason == nil && !state.stopping { state.killReason = "it closed its connection to the shell and went on running" }
                 return state.stopping
             }
             if !stopping { context.logger.error("plugin \(context.pluginID): it closed its connection to the shell; stopping its process") }
             Glibc.kill(pid, SIGKILL)
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            status = PluginProcessLaunch.waitForExit(of: pid)
         }
         output.waitForEnd(timeout: .now() + 1)
         let (answers, stopping) = state.withLock { state in
             state.ended = true
-            if state.killReason == nil { state.killReason = PluginProcessLaunch.describe(waitStatus: status) }
+            if state.killReason == nil { state.killReason = PluginProcessLaunch.describe(waitStatus: status ?? 0) }
             defer { state.answers = [:] }
             return (Array(state.answers.values), state.stopping || !state.launched)
         }
