@@ -86,10 +86,8 @@ final class PluginProcess: Sendable {
         self.onCrash = onCrash
         // A thread waiting for the plugin's answer while the reader has been stuck in a handler
         // (a watcher waiting for that thread, say): a new reader reads the answer.
-        inbox.setHandler({ [weak self] message in self?.handle(message) }, whenStuck: { [weak self] in
-            guard let self else { return }
-            handOverReading(if: .stuck(for: inbox.stuckAfter))
-        })
+        inbox.setHandler({ [weak self] message in self?.handle(message) },
+                         whenStuck: { [weak self] in self?.handOverReading(if: .stuck) })
     }
 
     /// Starts the plugin's process and waits (at most ``startDeadline``) for its entry to

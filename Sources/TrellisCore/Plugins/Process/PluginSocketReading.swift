@@ -11,8 +11,8 @@ import Foundation
 final class PluginSocketReading: Sendable {
     private struct Role {
         var reader: pthread_t?
-        /// Since when the reader has been inside a handler, if it is.
-        var handlingSince: ContinuousClock.Instant?
+        /// Whether the reader is inside a handler.
+        var isHandling = false
         /// Whether the reader found the end of the stream: it ends the process (handling
         /// what was read first), and no new reader would find anything to read.
         var atEnd = false
@@ -60,35 +60,33 @@ final class PluginSocketReading: Sendable {
     func handling<Result>(_ body: () -> Result) -> Result {
         let onReader = role.withLock { role in
             guard role.isHeldHere else { return false }
-            role.handlingSince = .now
+            role.isHandling = true
             return true
         }
         defer {
             if onReader {
-                role.withLock { role in if role.isHeldHere { role.handlingSince = nil } }
+                role.withLock { role in if role.isHeldHere { role.isHandling = false } }
             }
         }
         return body()
     }
 
     /// When the reader is inside a handler: the calling thread is the reader (it is about to
-    /// wait for the plugin), or the reader has been there `stuckFor` or longer.
+    /// wait for the plugin), or a thread waiting for an answer found the handler stuck (the
+    /// inbox decides that: ``PluginInbox/stuckAfter``).
     enum HandOver {
         case fromThisThread
-        case stuck(for: Duration)
+        case stuck
     }
 
     /// Gives up the role when the reader is inside a handler and `when` holds; returns whether
     /// it did, and the caller then starts a new reader thread.
     func handOver(if when: HandOver) -> Bool {
         role.withLock { role in
-            guard !role.atEnd, let since = role.handlingSince else { return false }
-            switch when {
-            case .fromThisThread: guard role.isHeldHere else { return false }
-            case .stuck(let duration): guard ContinuousClock.now - since >= duration else { return false }
-            }
+            guard !role.atEnd, role.isHandling else { return false }
+            if case .fromThisThread = when, !role.isHeldHere { return false }
             role.reader = nil
-            role.handlingSince = nil
+            role.isHandling = false
             return true
         }
     }
