@@ -14,6 +14,21 @@ let exportsThreadSanitizerEntryPoints: [LinkerSetting] = [
                   "__tsan_ignore_thread_end"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }),
 ]
 
+/// The demo executable's release build carries the Swift runtime and Foundation inside it
+/// (`-static-stdlib`) instead of loading them as 13 shared libraries: the window's first frame
+/// comes about 10 ms sooner (`trellis-bench startup`; Benchmarks.md). The libraries it opens at
+/// run time — libTrellisHTTP.so, and a shipped plugin that asks to run in this process — load
+/// their own copy of the runtime beside it: they cross only their C boundary, so that works (the
+/// meson install test runs both), at the cost of loading that copy. Nothing of the executable is
+/// exported (`--no-export-dynamic`), so no library opened later binds to its copy by mistake.
+/// Foundation's own C libraries are named explicitly, which lld (unlike ld.gold) finds wherever
+/// they stand on the command line. Debug builds (tests, `.ci/launch`) keep the shared runtime.
+let linksSwiftRuntimeStatically: [LinkerSetting] = [
+    .unsafeFlags(["-static-stdlib", "-use-ld=lld", "-Xlinker", "--no-export-dynamic"]
+                 + ["CoreFoundation", "_FoundationICU", "_FoundationCShims", "_FoundationCollections"].flatMap { ["-Xlinker", "-l\($0)"] },
+                 .when(platforms: [.linux], configuration: .release)),
+]
+
 let package = Package(
     name: "Trellis",
     platforms: [.macOS(.v14)],
@@ -151,7 +166,7 @@ let package = Package(
             ],
             // It opens libTrellisHTTP.so and the plugins: see TrellisCoreTests (the sync tests
             // run a sanitized `trellis sync`).
-            linkerSettings: exportsThreadSanitizerEntryPoints
+            linkerSettings: exportsThreadSanitizerEntryPoints + linksSwiftRuntimeStatically
         ),
         // One plugin in a process of its own (Sources/TrellisCore/Plugins/Process says why): no
         // GTK, no store. It opens the plugins' libraries, as `trellis` does.

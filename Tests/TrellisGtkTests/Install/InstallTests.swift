@@ -64,6 +64,12 @@ final class InstallTests: XCTestCase {
         let window = try CommandRunner.run(trellis, ["--exit-after-first-frame"], environment: environment, directory: slash)
         XCTAssertEqual(window.status, 0, window.stderr)
 
+        // The release build carries the Swift runtime; the libraries it opens bring their own.
+        try checkRuntimeIsInside(trellis)
+        let withData = environment.merging(["XDG_DATA_HOME": work.appendingPathComponent("data").path]) { _, new in new }
+        try checkSwiftPluginInProcess(tree: moved, environment: withData, directory: slash)
+        try checkHTTPLibrary(trellis, environment: withData, work: work)
+
         let entry = try CommandRunner.tool("desktop-file-validate", [moved.appendingPathComponent("share/applications/\(Self.appID).desktop").path])
         XCTAssertEqual(entry.status, 0, entry.stdout)
     }

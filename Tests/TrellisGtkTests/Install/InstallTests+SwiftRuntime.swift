@@ -1,0 +1,70 @@
+import Foundation
+import XCTest
+
+/// The installed (release) `trellis` carries the Swift runtime inside it (Package.swift says
+/// why). What it opens at run time links the shared runtime and loads that copy beside it:
+/// these checks run both kinds of library in the installed tree, where no test bundle's runtime
+/// is around to hide a mistake.
+extension InstallTests {
+    /// `bin/trellis` needs none of the Swift runtime's shared libraries.
+    func checkRuntimeIsInside(_ trellis: URL) throws {
+        let dynamic = try CommandRunner.tool("readelf", ["--dynamic", trellis.path])
+        XCTAssertEqual(dynamic.status, 0, dynamic.stderr)
+        let needed = dynamic.stdout.split(separator: "\n").filter { $0.contains("(NEEDED)") }
+        XCTAssertFalse(needed.isEmpty, dynamic.stdout)
+        for library in ["libswiftCore.so", "libFoundation.so", "libdispatch.so"] {
+            XCTAssertFalse(needed.contains { $0.contains("[\(library)]") }, "bin/trellis links \(library):\n\(needed.joined(separator: "\n"))")
+        }
+    }
+
+    /// The Location plugin, a Swift library, run in the shell's process (as an app may ship
+    /// it): its page fills and its status item reaches the shell.
+    func checkSwiftPluginInProcess(tree: URL, environment: [String: String], directory: URL) throws {
+        let manifest = tree.appendingPathComponent("lib/trellis/plugins/Location/plugin.json")
+        let original = try Data(contentsOf: manifest)
+        defer { try? original.write(to: manifest) }
+        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+        object["isolation"] = "inProcess"
+        try JSONSerialization.data(withJSONObject: object).write(to: manifest)
+
+        let script = tree.appendingPathComponent("location-script.txt")
+        try Data("navigate /location\nprint\n".utf8).write(to: script)
+        let trellis = tree.appendingPathComponent("bin/trellis")
+        let run = try CommandRunner.run(trellis, ["--headless", "--script", script.path], environment: environment, directory: directory)
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertTrue(run.stdout.contains("< Location History"), run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("| 48.85840, 2.29450 | ±12 m"), "a row of the history:\n" + run.stdout)
+        XCTAssertTrue(run.stdout.contains("-- Location: 48.85840, 2.29450 ±12 m"), "the status item:\n" + run.stdout)
+    }
+
+    /// `trellis sync` opens libTrellisHTTP.so (URLSession, with its own copy of the runtime)
+    /// and gets an answer back across its C boundary: from Python's own HTTP server, serving
+    /// an empty `notes` collection.
+    func checkHTTPLibrary(_ trellis: URL, environment: [String: String], work: URL) throws {
+        let served = work.appendingPathComponent("served")
+        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
+        try Data("[]".utf8).write(to: served.appendingPathComponent("notes"))
+        let server = Process()
+        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        // Port 0: the system picks a free one, which the server prints before it serves.
+        server.arguments = ["python3", "-u", "-c", """
+            import functools, http.server, sys
+            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
+            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+            print(server.server_address[1], flush=True)
+            server.serve_forever()
+            """, served.path]
+        let output = Pipe()
+        server.standardOutput = output
+        server.standardError = FileHandle.nullDevice
+        try server.run()
+        defer { server.terminate(); server.waitUntilExit() }
+        let firstLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
+        let port = try XCTUnwrap(Int(firstLine.trimmingCharacters(in: .whitespacesAndNewlines)), "the server's port: \(firstLine)")
+
+        let sync = try CommandRunner.run(trellis, ["sync", "--server", "http://127.0.0.1:\(port)"], environment: environment)
+        XCTAssertEqual(sync.status, 0, sync.stdout + sync.stderr)
+        XCTAssertTrue(sync.stdout.contains("server     http://127.0.0.1:\(port)/notes"), sync.stdout)
+        XCTAssertTrue(sync.stdout.contains("received   0 new, 0 changed, 0 to the Trash"), sync.stdout)
+    }
+}
