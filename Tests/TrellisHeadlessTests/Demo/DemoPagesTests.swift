@@ -126,21 +126,28 @@ struct DemoPagesTests {
         #expect(screen.table?.render().map { String($0.dropFirst(10)) } == ["demo:before {\"n\":1}"])
     }
 
+    /// NetworkActivity runs in a process of its own: its answers (`activity:changed`) come back
+    /// over its socket after `trigger` returns, and reach the page on the main actor after that,
+    /// so the test waits for both. The sequence of answers tells a plugin that hid the indicator
+    /// at the first `network:off` (it would show it again at the next `network:on`) from one that
+    /// counts; the last `network:on` is the barrier that shows the stray `network:off` before it
+    /// changed nothing (had it counted, that `network:on` would only bring the count to zero).
     @Test("network activity shows while network:on outnumbers network:off")
     func activityIndicator() async throws {
         let (shell, screen) = try Fixtures.demo()
-        shell.bus.trigger("network:on")
-        shell.bus.trigger("network:on")
-        try await screen.settle()
-        #expect(screen.isActivityVisible)
+        let changes = EventRecorder(bus: shell.bus, pattern: "activity:changed")
+        for message in ["network:on", "network:on", "network:off", "network:on", "network:off"] {
+            shell.bus.trigger(message)
+        }
+        try await changes.wait(for: "activity:changed")
+        #expect(await eventually { screen.isActivityVisible && screen.render().contains("[busy]") })
         shell.bus.trigger("network:off")
-        try await screen.settle()
-        #expect(screen.isActivityVisible, "one request is still running")
-        shell.bus.trigger("network:off")
+        try await changes.wait(for: "activity:changed", count: 2)
+        #expect(await eventually { !screen.isActivityVisible && !screen.render().contains("[busy]") })
         shell.bus.trigger("network:off")  // stray: logged and ignored
-        try await screen.settle()
-        #expect(!screen.isActivityVisible)
-        #expect(screen.render().contains("[busy]") == false)
+        shell.bus.trigger("network:on")
+        try await changes.wait(for: "activity:changed", count: 3)
+        #expect(changes.all.map { $0.data["active"]?.boolValue } == [true, false, true])
     }
 
     @Test("1,000 navigate/back cycles leave no page and no watcher behind")
