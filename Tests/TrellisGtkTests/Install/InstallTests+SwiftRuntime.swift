@@ -18,7 +18,8 @@ extension InstallTests {
     }
 
     /// The Location plugin, a Swift library, run in the shell's process (as an app may ship
-    /// it): its page fills and its status item reaches the shell.
+    /// it): its page fills and its status item reaches the shell. The plugin host is moved
+    /// away meanwhile, so the plugin cannot have run in a process of its own.
     func checkSwiftPluginInProcess(tree: URL, environment: [String: String], directory: URL) throws {
         let manifest = tree.appendingPathComponent("lib/trellis/plugins/Location/plugin.json")
         let original = try Data(contentsOf: manifest)
@@ -26,6 +27,10 @@ extension InstallTests {
         var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
         object["isolation"] = "inProcess"
         try JSONSerialization.data(withJSONObject: object).write(to: manifest)
+        let host = tree.appendingPathComponent("libexec/trellis/trellis-plugin-host")
+        let away = host.appendingPathExtension("away")
+        try FileManager.default.moveItem(at: host, to: away)
+        defer { try? FileManager.default.moveItem(at: away, to: host) }
 
         let script = tree.appendingPathComponent("location-script.txt")
         try Data("navigate /location\nprint\n".utf8).write(to: script)
