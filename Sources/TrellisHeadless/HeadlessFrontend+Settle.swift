@@ -20,7 +20,9 @@ extension HeadlessFrontend {
     /// (no page pushed, popped or changed, no table row announced, no status line) and no
     /// request of its front controller was running, and the page on top does not wait for its
     /// content (``PageController/isAwaitingContent``: a plugin's page until its plugin answered
-    /// or its deadline passed). While only those are left, it waits for them without spinning.
+    /// or its deadline passed), and no plugin in a process of its own was still handling an
+    /// event (``PluginHost/pluginsHandlingEvents``: what it triggers in answer comes after
+    /// `trigger` returned). While only those are left, it waits for them without spinning.
     ///
     /// What the shell cannot see is not waited for: a server's answer that no request is
     /// waiting for, a database observation still reading in the background. Wait for its
@@ -44,11 +46,13 @@ extension HeadlessFrontend {
             let after = activity
             let requests = shell.controller.requestsInFlight
             let pageAwaits = shell.navigator.top?.isAwaitingContent == true
+            let plugins = shell.resolve(PluginHost.self)?.pluginsHandlingEvents ?? []
             if after == before {
-                if requests == 0 && !pageAwaits { return }
+                if requests == 0 && !pageAwaits && plugins.isEmpty { return }
                 guard ContinuousClock.now < deadline else {
                     throw .neverSettled(requests > 0 ? "\(requests) request(s) of the front controller still running after \(timeout)"
-                                                     : "the page \(shell.navigator.top?.values.path ?? "") still waits for its content after \(timeout)")
+                                        : pageAwaits ? "the page \(shell.navigator.top?.values.path ?? "") still waits for its content after \(timeout)"
+                                        : "plugin(s) \(plugins.joined(separator: ", ")) still handling an event after \(timeout)")
                 }
                 // Only background work is left: let it run instead of spinning.
                 try? await Task.sleep(for: .milliseconds(1))

@@ -127,11 +127,11 @@ struct DemoPagesTests {
     }
 
     /// NetworkActivity runs in a process of its own: its answers (`activity:changed`) come back
-    /// over its socket after `trigger` returns, and reach the page on the main actor after that,
-    /// so the test waits for both. The sequence of answers tells a plugin that hid the indicator
-    /// at the first `network:off` (it would show it again at the next `network:on`) from one that
-    /// counts; the last `network:on` is the barrier that shows the stray `network:off` before it
-    /// changed nothing (had it counted, that `network:on` would only bring the count to zero).
+    /// over its socket after `trigger` returns, and `settle()` waits for them. The sequence of
+    /// answers tells a plugin that hid the indicator at the first `network:off` (it would show
+    /// it again at the next `network:on`) from one that counts; the last `network:on` is the
+    /// barrier that shows the stray `network:off` before it changed nothing (had it counted,
+    /// that `network:on` would only bring the count to zero).
     @Test("network activity shows while network:on outnumbers network:off")
     func activityIndicator() async throws {
         let (shell, screen) = try Fixtures.demo()
@@ -139,14 +139,16 @@ struct DemoPagesTests {
         for message in ["network:on", "network:on", "network:off", "network:on", "network:off"] {
             shell.bus.trigger(message)
         }
-        try await changes.wait(for: "activity:changed")
-        #expect(await eventually { screen.isActivityVisible && screen.render().contains("[busy]") })
+        try await screen.settle()
+        #expect(screen.isActivityVisible, "two requests are still running")
+        #expect(screen.render().contains("[busy]"))
         shell.bus.trigger("network:off")
-        try await changes.wait(for: "activity:changed", count: 2)
-        #expect(await eventually { !screen.isActivityVisible && !screen.render().contains("[busy]") })
+        try await screen.settle()
+        #expect(!screen.isActivityVisible)
+        #expect(screen.render().contains("[busy]") == false)
         shell.bus.trigger("network:off")  // stray: logged and ignored
         shell.bus.trigger("network:on")
-        try await changes.wait(for: "activity:changed", count: 3)
+        try await screen.settle()
         #expect(changes.all.map { $0.data["active"]?.boolValue } == [true, false, true])
     }
 

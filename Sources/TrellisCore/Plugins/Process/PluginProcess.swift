@@ -135,6 +135,10 @@ final class PluginProcess: Sendable {
     /// Whether the process has ended.
     var hasEnded: Bool { state.withLock { $0.ended } }
 
+    /// Whether the plugin was sent an event it has not finished handling (its `done` comes
+    /// after whatever it triggered in answer, on the same socket).
+    var isHandlingEvents: Bool { state.withLock { !$0.ended && !$0.pendingEvents.isEmpty } }
+
     // MARK: Calls to the plugin
 
     /// Asks the plugin to start service `name`; returns its status and error text, or throws
