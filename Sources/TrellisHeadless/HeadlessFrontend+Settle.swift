@@ -41,12 +41,14 @@ extension HeadlessFrontend {
         let deadline = ContinuousClock.now + timeout
         var busyRounds = 0
         while true {
+            // Read before the round: a plugin that finishes its event during the round has
+            // triggered its answers before, and the round's drain runs their main-actor part.
+            let plugins = shell.resolve(PluginHost.self)?.pluginsHandlingEvents ?? []
             let before = activity
             await Self.drainMainQueue()
             let after = activity
             let requests = shell.controller.requestsInFlight
             let pageAwaits = shell.navigator.top?.isAwaitingContent == true
-            let plugins = shell.resolve(PluginHost.self)?.pluginsHandlingEvents ?? []
             if after == before {
                 if requests == 0 && !pageAwaits && plugins.isEmpty { return }
                 guard ContinuousClock.now < deadline else {
