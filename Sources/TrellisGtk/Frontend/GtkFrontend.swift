@@ -95,13 +95,18 @@ public final class GtkFrontend: Frontend {
 
     public func pageDidChange(_ page: PageController) {
         guard let view = views[ObjectIdentifier(page)] else { return }
+        let isTop = page === shell.navigator.top
         if !view.shows(page.content) {
             let replacement = PageView(content: page.content, renderers: renderers)
             replacement.name = view.name
             views[ObjectIdentifier(page)] = replacement
             window.replace(view.name, with: replacement.widget)
+            // What the search field holds applies to the page's new list too.
+            if isTop, window.isSearchActive, !window.searchText.isEmpty { window.onSearchChanged?(window.searchText) }
         }
-        if page === shell.navigator.top, let view = views[ObjectIdentifier(page)] { showChrome(of: page, view: view) }
+        // The same page changed (its actions, its message): the search field keeps what was
+        // typed, even while that search is still being applied to the list.
+        if isTop, let view = views[ObjectIdentifier(page)] { showChrome(of: page, view: view, restoringSearch: false) }
     }
 
     public func showStatus(_ text: String?) {
@@ -114,7 +119,10 @@ public final class GtkFrontend: Frontend {
         shell.navigator.top.flatMap { views[ObjectIdentifier($0)] }
     }
 
-    private func showChrome(of page: PageController, view: PageView) {
+    /// The window's title, message, page actions and search field for `page`, shown now;
+    /// `restoringSearch`: the field shows what was searched on that page (it has just come
+    /// to the top).
+    private func showChrome(of page: PageController, view: PageView, restoringSearch: Bool = true) {
         window.setTitle(page.title)
         window.showMessage(page.message)
         view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel)
@@ -123,7 +131,7 @@ public final class GtkFrontend: Frontend {
         }
         let searchable = view.container?.isSearchable ?? false
         if searchable != window.isSearchable { window.setSearchable(searchable) }
-        if let container = view.container, container.searchText != window.searchText {
+        if restoringSearch, let container = view.container, container.searchText != window.searchText {
             window.setSearchText(container.searchText)
         }
     }
