@@ -13,6 +13,7 @@ public enum DemoServices {
         let host = makeHost(on: shell, pluginDirectories: pluginDirectories, settings: settings)
         let reports = loadPlugins(host, dataDirectory: dataDirectory)
         finish(on: shell)
+        checkActivityService(on: shell)
         return reports
     }
 
@@ -29,15 +30,18 @@ public enum DemoServices {
     }
 
     /// The second step, on any thread (the window runs it while GTK starts): loads the
-    /// plugins, starting `location` on the demo's track.
-    public nonisolated static func loadPlugins(_ host: PluginHost, dataDirectory: URL) -> [PluginReport] {
+    /// plugins, starting `location` on the demo's track. `deferringStartup`: finds them and
+    /// reads their manifests only, and leaves loading them to ``PluginHost/finishStartup()``
+    /// (the window's, after its first frame).
+    public nonisolated static func loadPlugins(_ host: PluginHost, dataDirectory: URL,
+                                               deferringStartup: Bool = false) -> [PluginReport] {
         let track = dataDirectory.appendingPathComponent("track-demo.json").path
-        return host.loadAll(serviceOptions: ["location": ["interval": 2, "track": .string(track)]])
+        return host.loadAll(serviceOptions: ["location": ["interval": 2, "track": .string(track)]],
+                            deferringStartup: deferringStartup)
     }
 
-    /// The last step: says in the log when no plugin provides `net_state`, the service behind
-    /// the activity indicator (which then stays hidden); the plugin's own failure, if it
-    /// failed, is logged by the host.
+    /// The last step: the plugins' pages and status items join the app's. Then, once the
+    /// plugins are loaded, ``checkActivityService(on:)``.
     public static func finish(on shell: Shell) {
         // The plugins' pages join the app's routes (after them: the app's own paths win).
         if let host = shell.resolve(PluginHost.self) { PluginPageRoutes(shell: shell, host: host).registerRoutes() }
@@ -50,6 +54,12 @@ public enum DemoServices {
                 DemoStatus.of(shell).showPluginLines(lines.map { tr("%@: %@", Localization.translate($0.item.title, plugin: $0.plugin), $0.text) })
             }
         }
+    }
+
+    /// Says in the log when no loaded plugin provides `net_state`, the service behind the
+    /// activity indicator (which then stays hidden); the plugin's own failure, if it failed,
+    /// is logged by the host.
+    public static func checkActivityService(on shell: Shell) {
         if !shell.services.services.contains(where: { $0.name == NetworkActivity.serviceName }) {
             shell.logger.warning("no plugin provides '\(NetworkActivity.serviceName)': the network activity indicator stays hidden")
         }

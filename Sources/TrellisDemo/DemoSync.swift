@@ -46,12 +46,17 @@ public enum DemoSync {
     /// Starts syncing when a server is configured; returns the sync engine, or `nil` when the
     /// notes stay local. Throws when the settings or the server URL are refused.
     ///
-    /// - Parameter background: run passes by themselves (at start, after saves, every 30 s);
-    ///   without, only the passes the caller asks for run (`trellis --headless`, which syncs
-    ///   before its first page and after its last step).
+    /// - Parameters:
+    ///   - background: run passes by themselves (at start, after saves, every 30 s) and on
+    ///     `sync:requested`; without, only the passes the caller asks for run
+    ///     (`trellis --headless`, which syncs before its first page and after its last step).
+    ///   - passesLater: with `background`, the passes by themselves begin at
+    ///     ``startPasses(on:)`` (the window's, once its plugins are loaded, so that the
+    ///     activity indicator shows the first pass too).
     @discardableResult
     public static func start(on shell: Shell, store: PersistentStore, server: URL?,
-                             settingsFile: URL = settingsURL(), background: Bool = true) throws -> EntitySync? {
+                             settingsFile: URL = settingsURL(), background: Bool = true,
+                             passesLater: Bool = false) throws -> EntitySync? {
         let settings = try settings(server: server, file: settingsFile)
         guard let url = settings.server else { return nil }
         let sync: EntitySync
@@ -62,7 +67,7 @@ public enum DemoSync {
         }
         shell.provide(sync)
         if background {
-            sync.start()
+            if !passesLater { sync.start() }
             shell.bus.watchOnMainActor("sync:requested", owner: sync) { sync, _ in
                 Task { _ = try? await sync.syncNow() }
             }
@@ -74,6 +79,12 @@ public enum DemoSync {
             showState(on: shell, after: nil)
         }
         return sync
+    }
+
+    /// Begins the passes that ``start(on:store:server:settingsFile:background:passesLater:)``
+    /// left for later (nothing when no server is configured).
+    public static func startPasses(on shell: Shell) {
+        shell.resolve(EntitySync.self)?.start()
     }
 
     /// The sync's part of the status line after a pass (`report`, the data of

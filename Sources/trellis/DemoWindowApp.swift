@@ -19,10 +19,15 @@ final class DemoWindowApp {
     private var finishShell: (@MainActor () throws -> Void)?
     /// Why completing the shell failed: the window was not opened, and the command fails with it.
     private(set) var startFailure: (any Error)?
+    /// What the start leaves until the first frame is on screen (the plugins), unless the app
+    /// quits right after that frame.
+    private var afterFirstFrame: (@MainActor () -> Void)?
 
     init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool,
-         applicationID: String? = nil, finishShell: (@MainActor () throws -> Void)? = nil) {
+         applicationID: String? = nil, finishShell: (@MainActor () throws -> Void)? = nil,
+         afterFirstFrame: (@MainActor () -> Void)? = nil) {
         self.finishShell = finishShell
+        self.afterFirstFrame = afterFirstFrame
         self.shell = shell
         self.path = path
         self.exitAfterFirstFrame = exitAfterFirstFrame
@@ -66,6 +71,9 @@ final class DemoWindowApp {
                 Self.printFirstFrameMoment(window.firstFramePaintedAt ?? 0)
                 app.quit()
             }
+        } else if let afterFirstFrame {
+            self.afterFirstFrame = nil
+            frontend.window.afterFirstFrame(afterFirstFrame)
         }
         if automation {
             GtkFrontend.disableAnimations()

@@ -73,11 +73,12 @@ struct ShellOptions: ParsableArguments {
     /// The part of start-up that needs no main thread: the data folder, the catalog, the
     /// store (created, migrated and seeded on a first launch) and the plugins. The window
     /// runs it on another thread while GTK starts.
-    func prepare(bus: EventBus, plugins: PluginHost) throws -> PreparedData {
+    /// `deferringStartup`: the plugins are found, and loaded by ``startDeferred(_:)``.
+    func prepare(bus: EventBus, plugins: PluginHost, deferringStartup: Bool = false) throws -> PreparedData {
         let data = try Resources.dataDirectory()
         let catalog = try Resources.loadCatalog(from: data)
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: bus)
-        _ = DemoServices.loadPlugins(plugins, dataDirectory: data)
+        _ = DemoServices.loadPlugins(plugins, dataDirectory: data, deferringStartup: deferringStartup)
         plugins.followSettings()  // trellis plugins --disable/--enable apply to this running app
         for folder in pluginsInDevelopment {
             PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: folder)).start()
@@ -86,12 +87,30 @@ struct ShellOptions: ParsableArguments {
     }
 
     /// The last, main-actor part: pages and routes, the built-in services, sync.
+    /// `deferred`: the plugins were left for ``startDeferred(_:)``, and so are the sync's passes.
     @MainActor
-    func finishShell(_ shell: Shell, _ prepared: PreparedData, backgroundSync: Bool = true) throws -> Shell {
+    func finishShell(_ shell: Shell, _ prepared: PreparedData, backgroundSync: Bool = true, deferred: Bool = false) throws -> Shell {
         try DemoApp.install(on: shell, catalog: prepared.catalog, store: prepared.store, syntheticRows: rows)
         DemoServices.finish(on: shell)
-        try DemoSync.start(on: shell, store: prepared.store, server: serverURL, background: backgroundSync)
+        if !deferred { DemoServices.checkActivityService(on: shell) }
+        try DemoSync.start(on: shell, store: prepared.store, server: serverURL, background: backgroundSync, passesLater: deferred)
         return shell
+    }
+
+    /// What the window leaves until its first frame is on screen, so that neither delays it
+    /// (a plugin process competes with GTK for the processor): loads the plugins, on a thread
+    /// of their own (``PluginHost/finishStartup()``), then begins the sync's passes, which the
+    /// activity indicator (a plugin's) then shows from the first.
+    @MainActor
+    static func startDeferred(_ shell: Shell) {
+        guard let host = shell.resolve(PluginHost.self) else { return }
+        Thread.detachNewThread {
+            host.finishStartup()
+            Task { @MainActor in
+                DemoServices.checkActivityService(on: shell)
+                DemoSync.startPasses(on: shell)
+            }
+        }
     }
 }
 
@@ -165,7 +184,7 @@ struct Open: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --headless: run the steps of FILE (- for standard input) instead of printing PATH: navigate, back, fill, press, select, toggle, type, expect, print, undo, sync; see the README.", valueName: "FILE"))
     var script: String?
 
-    @Flag(name: .long, help: "Quit right after the first frame is painted, printing its moment as `first-frame-monotonic-us: N` (CLOCK_MONOTONIC, µs) on standard output (tests, benchmarks).")
+    @Flag(name: .long, help: "Quit right after the first frame is painted, printing its moment as `first-frame-monotonic-us: N` (CLOCK_MONOTONIC, µs) on standard output (tests, benchmarks); the plugins, which start after that frame, do not start.")
     var exitAfterFirstFrame = false
 
     @Flag(name: .long, help: ArgumentHelp("Read test commands from standard input.", visibility: .hidden))
@@ -190,11 +209,11 @@ struct Open: ParsableCommand {
             let bus = shell.bus
             let options = shellOptions
             // The store opens while GTK starts; the window is built once both are done.
-            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins) }
+            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins, deferringStartup: true) }
             let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
-                                    automation: automation, applicationID: applicationId) {
-                _ = try options.finishShell(shell, try preparing.wait())
-            }
+                                    automation: automation, applicationID: applicationId,
+                                    finishShell: { _ = try options.finishShell(shell, try preparing.wait(), deferred: true) },
+                                    afterFirstFrame: { ShellOptions.startDeferred(shell) })
             app.launch = LaunchRequest(path: self.path, notification: payload)
             let status = app.run()
             // A second instance hands over without opening a window: let the start-up

@@ -1,27 +1,48 @@
 import Foundation
+import Logging
 
 /// The watches that wake one waiting plugin (their owner on the bus).
 final class ActivationWatch: Sendable {}
 
 extension PluginHost {
     /// Loads plugin `id` now if it waits for an activation event (see ``PluginActivation``),
-    /// and triggers `plugin:activated`. Blocks as ``loadAll`` does: call it from a thread of
+    /// after the waiting plugins it depends on, and triggers `plugin:activated` for each.
+    /// Blocks as ``loadAll(serviceOptions:deferringStartup:)`` does: call it from a thread of
     /// your own. Returns the plugin's report afterwards.
     @discardableResult
     public func activate(_ id: String) -> PluginReport? {
-        perform {
-            var reports = self.reports
-            guard let index = Self.index(of: id, in: reports), case .waiting = reports[index].state,
-                  self.settings.isEnabled(id) else { return }
-            self.disarm(id)
-            reports[index].state = .found
-            reports[index] = self.load(reports[index], loadedSoFar: reports)
-            let state = reports[index].state
-            self.state.withLock { $0.reports[index] = reports[index] }
-            self.logger.notice("plugin \(id) activated: \(state)")
-            self.bus.trigger("plugin:activated", ["plugin": .string(id), "state": .string(state.description)])
-        }
+        perform { self.activateWaiting(id) }
         return report(for: id)
+    }
+
+    /// Loads the plugins that ``loadAll(serviceOptions:deferringStartup:)`` left waiting for the
+    /// start to finish, in their load order (those opened or invoked since are loaded already),
+    /// triggering `plugin:activated` for each. Blocks as `loadAll` does: call it from a thread
+    /// of your own. Does nothing when nothing was deferred.
+    public func finishStartup() {
+        perform {
+            let deferred = self.state.withLock { state in
+                defer { state.deferred = [] }
+                return state.deferred
+            }
+            for id in deferred { self.activateWaiting(id, logLevel: .info) }
+        }
+    }
+
+    /// ``activate(_:)``'s work, within an operation: its waiting dependencies first. Logged at
+    /// `logLevel` (info for the plugins loaded at every start, as ``loadAll`` logs them).
+    private func activateWaiting(_ id: String, logLevel: Logger.Level = .notice) {
+        guard let index = Self.index(of: id, in: reports), case .waiting = reports[index].state,
+              settings.isEnabled(id) else { return }
+        disarm(id)
+        // Marked found before its dependencies: a cycle (refused when found) cannot recurse.
+        state.withLock { $0.reports[index].state = .found }
+        for dependency in reports[index].manifest?.dependencies ?? [] { activateWaiting(dependency, logLevel: logLevel) }
+        let reports = self.reports
+        let report = load(reports[index], loadedSoFar: reports)
+        state.withLock { $0.reports[index] = report }
+        logger.log(level: logLevel, "plugin \(id) activated: \(report.state)")
+        bus.trigger("plugin:activated", ["plugin": .string(id), "state": .string(report.state.description)])
     }
 
     /// Watches the `onEvent:` patterns of waiting plugin `id`; the first matching event loads

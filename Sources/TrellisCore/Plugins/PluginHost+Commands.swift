@@ -55,16 +55,17 @@ extension PluginHost {
     }
 
     /// Invokes a contributed command: triggers `<plugin>:command` with `{"command": id}` for
-    /// the plugin to act on. A plugin waiting for `onCommand:` of it is activated first, on a
-    /// thread of its own, and then receives the command. False, with nothing triggered, when
-    /// the plugin is not loaded now (disabled, or failed) and cannot be activated by it.
+    /// the plugin to act on. A waiting plugin (for `onCommand:` of it, for another activation
+    /// event, or for the end of a deferred start) is activated first, on a thread of its own,
+    /// and then receives the command, as opening one of its pages activates it. False, with
+    /// nothing triggered, when the plugin is not loaded now (disabled, or failed).
     ///
     /// `page`: the page whose button ran a `pageActions` command, sent along as `"path"` and
     /// `"parameters"`.
     @discardableResult
     public func invoke(_ contribution: PluginCommandContribution, page: RouteValues? = nil) -> Bool {
         let state = report(for: contribution.plugin)?.state
-        if case .waiting(let activation)? = state, activation.contains(.onCommand(contribution.command.id)) {
+        if case .waiting? = state {
             Thread.detachNewThread { [self] in
                 if activate(contribution.plugin)?.state == .loaded { invoke(contribution, page: page) }
             }

@@ -45,6 +45,8 @@ public final class PluginHost: Sendable {
         var settingsPoller: FileChangePoller?
         /// The owners of the watches that activate waiting plugins, by plugin.
         var activations: [String: ActivationWatch] = [:]
+        /// The plugins a `loadAll(deferringStartup: true)` left for ``finishStartup()``, in load order.
+        var deferred: [String] = []
     }
 
     /// The default ``init(bus:services:searchPaths:settings:security:isolation:routes:deadlines:memoryLimit:navigate:handleRequest:logger:)``
@@ -136,12 +138,18 @@ public final class PluginHost: Sendable {
     /// Reads the settings, finds every plugin and loads the enabled ones in dependency order.
     /// A later call only handles plugin folders that were not found before; the others keep
     /// their reports (a library is never loaded twice).
-    /// - Parameter serviceOptions: start options by service name, replacing the manifests'
-    ///   `autostart` options (for example a track file for `location`).
+    /// - Parameters:
+    ///   - serviceOptions: start options by service name, replacing the manifests'
+    ///     `autostart` options (for example a track file for `location`).
+    ///   - deferringStartup: leave the plugins that would load now waiting (reported as
+    ///     "inactive (waiting for onStartup)") until ``finishStartup()``: the window calls it
+    ///     after its first frame, so that no plugin delays it. Their manifests are read now:
+    ///     their pages, commands, settings and status items are there at once, and opening one
+    ///     of their pages or invoking one of their commands starts the plugin before then.
     /// - Returns: one report per plugin folder found, in search order.
     @discardableResult
-    public func loadAll(serviceOptions: [String: JSONValue] = [:]) -> [PluginReport] {
-        perform { self.discoverAndLoad(serviceOptions: serviceOptions) }
+    public func loadAll(serviceOptions: [String: JSONValue] = [:], deferringStartup: Bool = false) -> [PluginReport] {
+        perform { self.discoverAndLoad(serviceOptions: serviceOptions, deferringStartup: deferringStartup) }
         return reports
     }
 
@@ -155,7 +163,7 @@ public final class PluginHost: Sendable {
         return plan(after: []).reports
     }
 
-    private func discoverAndLoad(serviceOptions: [String: JSONValue]) {
+    private func discoverAndLoad(serviceOptions: [String: JSONValue], deferringStartup: Bool) {
         do { try settings.load() } catch { logger.error("\(error); every plugin stays enabled") }
         let previous = state.withLock { state in
             state.options.merge(serviceOptions) { _, new in new }
@@ -169,11 +177,21 @@ public final class PluginHost: Sendable {
                 Localization.bindPlugin(id, localeDirectory: locale)
             }
         }
+        var deferred: [String] = []
         for id in sequence {
             guard let index = reports.firstIndex(where: { $0.id == id && $0.state == .found }) else { continue }
-            reports[index] = load(reports[index], loadedSoFar: reports)
+            if deferringStartup, let activation = reports[index].manifest?.activation {
+                // A lazy plugin loads now when a plugin loading now needs it: at the start too.
+                reports[index].state = .waiting(activation: activation.contains(.onStartup) ? activation : [.onStartup] + activation)
+                deferred.append(id)
+            } else {
+                reports[index] = load(reports[index], loadedSoFar: reports)
+            }
         }
-        state.withLock { $0.reports = reports }
+        state.withLock { state in
+            state.reports = reports
+            state.deferred += deferred
+        }
         for report in reports {
             if case .waiting(let activation) = report.state { arm(report.id, activation) }
         }

@@ -8,7 +8,7 @@ import TrellisCore
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, buttons, content width |
+/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, buttons, content width, plugins still waiting to load |
 /// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
 /// | `toggle N` | clicks the checkbox of row N |
 /// | `back` | clicks the header bar's back button |
@@ -174,6 +174,9 @@ extension GtkFrontend {
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
+        // Plugins not loaded yet: lazy ones, and all of them until the window's deferred start is done.
+        result["pluginsWaiting"] = .array((shell.resolve(PluginHost.self)?.reports ?? [])
+            .filter(\.state.isWaiting).map { .string($0.id) })
         result["message"] = window.message.map { .string($0) } ?? .null
         result["notice"] = window.noticeBar.text.map { text in
             ["text": .string(text), "undo": window.noticeBar.undoLabel.map { .string($0) } ?? .null]

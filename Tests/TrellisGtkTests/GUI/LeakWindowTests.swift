@@ -6,6 +6,8 @@ import XCTest
 final class LeakWindowTests: XCTestCase {
     func testAThousandNavigateBackCyclesKeepMemoryAndWatchersFlat() throws {
         let app = try AppDriver()
+        // The plugins, loaded after the first frame, add their watches before the counting starts.
+        try app.waitForPlugins()
         // The first round warms GTK's caches (CSS, glyphs, renderer); the second must be flat.
         let warmUp = try app.send("cycle 1000")
         let measured = try app.send("cycle 1000", timeout: 120)

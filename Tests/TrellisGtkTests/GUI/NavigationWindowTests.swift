@@ -31,6 +31,7 @@ final class NavigationWindowTests: XCTestCase {
     func testTheSpinnerShowsWhileNetworkActivityIsOn() throws {
         let app = try AppDriver()
         XCTAssertEqual(try app.send("dump")["spinner"], false)
+        try app.waitForPlugins()
         // NetworkActivity answers from its own process: its activity:changed comes a moment later.
         try app.send("trigger network:on")
         XCTAssertEqual(try app.dump { $0["spinner"] == true }["spinner"], true)

@@ -46,30 +46,11 @@ extension InstallTests {
     /// and gets an answer back across its C boundary: from Python's own HTTP server, serving
     /// an empty `notes` collection.
     func checkHTTPLibrary(_ trellis: URL, environment: [String: String], work: URL) throws {
-        let served = work.appendingPathComponent("served")
-        try FileManager.default.createDirectory(at: served, withIntermediateDirectories: true)
-        try Data("[]".utf8).write(to: served.appendingPathComponent("notes"))
-        let server = Process()
-        server.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        // Port 0: the system picks a free one, which the server prints before it serves.
-        server.arguments = ["python3", "-u", "-c", """
-            import functools, http.server, sys
-            handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=sys.argv[1])
-            server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-            print(server.server_address[1], flush=True)
-            server.serve_forever()
-            """, served.path]
-        let output = Pipe()
-        server.standardOutput = output
-        server.standardError = FileHandle.nullDevice
-        try server.run()
-        defer { server.terminate(); server.waitUntilExit() }
-        let firstLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
-        let port = try XCTUnwrap(Int(firstLine.trimmingCharacters(in: .whitespacesAndNewlines)), "the server's port: \(firstLine)")
+        let server = try StaticHTTPServer(serving: try StaticHTTPServer.emptyNotes(in: work))
 
-        let sync = try CommandRunner.run(trellis, ["sync", "--server", "http://127.0.0.1:\(port)"], environment: environment)
+        let sync = try CommandRunner.run(trellis, ["sync", "--server", server.url], environment: environment)
         XCTAssertEqual(sync.status, 0, sync.stdout + sync.stderr)
-        XCTAssertTrue(sync.stdout.contains("server     http://127.0.0.1:\(port)/notes"), sync.stdout)
+        XCTAssertTrue(sync.stdout.contains("server     \(server.url)/notes"), sync.stdout)
         XCTAssertTrue(sync.stdout.contains("received   0 new, 0 changed, 0 to the Trash"), sync.stdout)
     }
 }

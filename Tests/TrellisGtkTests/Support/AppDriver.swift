@@ -126,6 +126,16 @@ final class AppDriver {
         try send("dump")["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? []
     }
 
+    /// Waits until the plugins the window loads after its first frame are loaded (no plugin
+    /// waits any more): for a test that triggers what a plugin answers, as sync does once
+    /// they are.
+    func waitForPlugins(file: StaticString = #filePath, line: UInt = #line) throws {
+        try dump(until: { $0["pluginsWaiting"] == [] }, timeout: 20, file: file, line: line)
+        // The last one's `plugin:activated` follows its state; a dump after the next frame
+        // comes after what that event queued on the main thread.
+        try send("dump", file: file, line: line)
+    }
+
     /// Saves a screenshot named `name`.png and returns its path.
     @discardableResult
     func screenshot(_ name: String) throws -> String {
