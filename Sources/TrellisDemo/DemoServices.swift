@@ -31,7 +31,7 @@ public enum DemoServices {
 
     /// The second step, on any thread (the window runs it while GTK starts): loads the
     /// plugins, starting `location` on the demo's track. `deferringStartup`: finds them and
-    /// reads their manifests only, and leaves loading them to ``PluginHost/finishStartup()``
+    /// reads their manifests only, and leaves loading them to `PluginHost.finishStartup()`
     /// (the window's, after its first frame).
     public nonisolated static func loadPlugins(_ host: PluginHost, dataDirectory: URL,
                                                deferringStartup: Bool = false) -> [PluginReport] {

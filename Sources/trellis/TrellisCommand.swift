@@ -99,7 +99,7 @@ struct ShellOptions: ParsableArguments {
 
     /// What the window leaves until its first frame is on screen, so that neither delays it
     /// (a plugin process competes with GTK for the processor): loads the plugins, on a thread
-    /// of their own (``PluginHost/finishStartup()``), then begins the sync's passes, which the
+    /// of their own (`PluginHost.finishStartup()`), then begins the sync's passes, which the
     /// activity indicator (a plugin's) then shows from the first.
     @MainActor
     static func startDeferred(_ shell: Shell) {

@@ -30,7 +30,7 @@ extension PluginHost {
     }
 
     /// ``activate(_:)``'s work, within an operation: its waiting dependencies first. Logged at
-    /// `logLevel` (info for the plugins loaded at every start, as ``loadAll`` logs them).
+    /// `logLevel` (info for the plugins loaded at every start, as ``loadAll(serviceOptions:deferringStartup:)`` logs them).
     private func activateWaiting(_ id: String, logLevel: Logger.Level = .notice) {
         guard let index = Self.index(of: id, in: reports), case .waiting = reports[index].state,
               settings.isEnabled(id) else { return }

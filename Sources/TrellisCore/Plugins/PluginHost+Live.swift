@@ -3,7 +3,7 @@
 extension PluginHost {
     /// Reads the settings file again and applies every change found in it now — a plugin
     /// disabled or enabled by `trellis plugins --disable/--enable` while the app runs — as
-    /// ``setEnabled(_:_:)`` would. Blocks as ``loadAll`` does.
+    /// ``setEnabled(_:_:)`` would. Blocks as ``loadAll(serviceOptions:deferringStartup:)`` does.
     public func applySettings() {
         let before = Set(settings.disabledIDs)
         do { try settings.load() } catch {
@@ -29,7 +29,7 @@ extension PluginHost {
     /// --plugin-dev` calls it after each rebuild), then triggers `plugin:reloaded`. The
     /// manifest may change anything but the id and the services (changing those needs a
     /// restart of the app): otherwise, or when the manifest is invalid, the running plugin
-    /// stays as it was and the reason is logged and returned. Blocks as ``loadAll`` does.
+    /// stays as it was and the reason is logged and returned. Blocks as ``loadAll(serviceOptions:deferringStartup:)`` does.
     /// - Returns: why the plugin was not reloaded, or nil.
     @discardableResult
     public func reload(_ id: String) -> String? {

@@ -12,7 +12,7 @@ extension PluginHost {
 
     /// Brings plugin `id` back because the user asked (the Restart button of its page): a
     /// waiting plugin is activated, a disabled or crashed one enabled (a new process). Blocks
-    /// as ``loadAll`` does: call it from a thread of your own. Returns the report afterwards.
+    /// as ``loadAll(serviceOptions:deferringStartup:)`` does: call it from a thread of your own. Returns the report afterwards.
     @discardableResult
     public func restartByUser(_ id: String) -> PluginReport? {
         switch report(for: id)?.state {
