@@ -30,15 +30,19 @@ extension PluginHost {
     }
 
     /// ``activate(_:)``'s work, within an operation: its waiting dependencies first. Logged at
-    /// `logLevel` (info for the plugins loaded at every start, as ``loadAll(serviceOptions:deferringStartup:)`` logs them).
-    private func activateWaiting(_ id: String, logLevel: Logger.Level = .notice) {
-        guard let index = Self.index(of: id, in: reports), case .waiting = reports[index].state,
-              settings.isEnabled(id) else { return }
+    /// `logLevel` (info for the plugins loaded at every start, as
+    /// ``loadAll(serviceOptions:deferringStartup:)`` logs them). The plugin is reported as
+    /// waiting until it is loaded; `dependents`: the plugins whose activation asked for this
+    /// one (a cycle, refused when found, cannot recurse).
+    private func activateWaiting(_ id: String, logLevel: Logger.Level = .notice, dependents: Set<String> = []) {
+        guard !dependents.contains(id), let index = Self.index(of: id, in: reports),
+              case .waiting = reports[index].state, settings.isEnabled(id) else { return }
         disarm(id)
-        // Marked found before its dependencies: a cycle (refused when found) cannot recurse.
-        state.withLock { $0.reports[index].state = .found }
-        for dependency in reports[index].manifest?.dependencies ?? [] { activateWaiting(dependency, logLevel: logLevel) }
-        let reports = self.reports
+        for dependency in reports[index].manifest?.dependencies ?? [] {
+            activateWaiting(dependency, logLevel: logLevel, dependents: dependents.union([id]))
+        }
+        var reports = self.reports
+        reports[index].state = .found
         let report = load(reports[index], loadedSoFar: reports)
         state.withLock { $0.reports[index] = report }
         logger.log(level: logLevel, "plugin \(id) activated: \(report.state)")

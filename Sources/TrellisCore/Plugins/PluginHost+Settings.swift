@@ -26,6 +26,22 @@ extension PluginHost {
 }
 
 extension PluginHost {
+    /// Tells a plugin that has just loaded of the settings changed while it started: it was
+    /// given the values of its launch, and ``setSetting(_:of:to:)`` tells loaded plugins only.
+    /// (That call stores a value before it looks whether the plugin is loaded, so a change is
+    /// told here, there, or both: never lost.)
+    func deliverSettingsChanged(during loaded: PluginLoader.Loaded, _ manifest: PluginManifest) {
+        let given = loaded.context.settings.withLock { $0 }
+        let current = settingValues.values(of: manifest)
+        let changed = current.keys.sorted().filter { given[$0] != current[$0] }
+        guard !changed.isEmpty else { return }
+        loaded.context.settings.withLock { $0 = .object(current) }
+        loaded.process?.process.sendSettings(.object(current))
+        bus.trigger("\(manifest.id):settings", ["values": .object(current), "changed": .array(changed.map { .string($0) })])
+    }
+}
+
+extension PluginHost {
     /// The data of plugin `id`'s latest `<id>:status` event per item, in no order (see
     /// ``PluginStatusLines``).
     public func latestStatus(of id: String) -> [JSONValue] {

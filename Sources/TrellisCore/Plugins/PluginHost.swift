@@ -353,6 +353,7 @@ public final class PluginHost: Sendable {
             }
             report.state = .loaded
             logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path) (\(mode == .process ? "in a process of its own" : "in the shell's process"))")
+            deliverSettingsChanged(during: loaded, manifest)
         case .failure(let failure):
             report.state = .failed(failure)
             logger.error("plugin \(manifest.id) (\(report.directory.path)): \(failure)")

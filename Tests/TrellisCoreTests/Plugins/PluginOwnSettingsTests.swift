@@ -72,6 +72,48 @@ struct PluginOwnSettingsTests {
         #expect(again.host.currentSettings(of: "asker")?["units"] == "imperial")
     }
 
+    /// A plugin whose start waits, after its watches, for the file `go` in `folder`, having
+    /// written `started` there: a setting changed meanwhile must still reach it.
+    static func slowStarter(_ folder: URL) -> String {
+        Self.source.replacingOccurrences(of: "#include <stdlib.h>", with: "#include <stdlib.h>\n#include <stdio.h>\n#include <unistd.h>")
+            .replacingOccurrences(of: "  return &info;\n}", with: """
+                  FILE *started = fopen ("\(folder.path)/started", "w");
+                  if (started) fclose (started);
+                  while (access ("\(folder.path)/go", F_OK) != 0) usleep (5000);
+                  return &info;
+                }
+                """)
+    }
+
+    @Test("a setting changed while the plugin starts reaches it once started", arguments: PluginIsolation.both)
+    func changedWhileStarting(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        let folder = try sandbox.writeManifest(folder: "asker", #"""
+            {"id": "asker", "name": "Asker", "version": "1", "abiVersion": 2, "library": "libasker.so", "permissions": {},
+             "settings": \#(Self.settings)}
+            """#)
+        let source = Self.slowStarter(folder)
+        #expect(source.contains("/go"), "the start waits for its file")
+        try CCompiler.build(source, to: folder.appendingPathComponent("libasker.so"))
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        _ = await offThePool { harness.host.loadAll(deferringStartup: true) }
+        let values = EventRecorder(bus: harness.bus, pattern: "asker:values")
+        let host = harness.host
+        let loading = Task.detached { await offThePool { host.finishStartup() } }
+        #expect(await eventually { FileManager.default.fileExists(atPath: folder.appendingPathComponent("started").path) })
+
+        try host.setSetting("units", of: "asker", to: "imperial")  // the plugin is not loaded yet
+        try Data().write(to: folder.appendingPathComponent("go"))
+        await loading.value
+
+        #expect(host.report(for: "asker")?.state == .loaded)
+        harness.bus.trigger("asker:ask")
+        #expect(await eventually { values.all.contains { $0.data["units"] == "imperial" } },
+                "the plugin still reads the values of its launch: \(values.all.map(\.data))")
+        // (Told of the change during its start, it may first have read the values of its launch.)
+        #expect(await eventually { values.all.last?.data["units"] == "imperial" }, "\(values.all.map(\.data))")
+    }
+
     static let misfits: [(key: String, value: JSONValue, reason: String)] = [
         ("interval", JSONValue.number(0), "must be a whole number from 1 to 60"),
         ("interval", .string("5"), "must be a whole number from 1 to 60"),

@@ -9,7 +9,10 @@ final class PluginsWindowTests: XCTestCase {
         let app = try AppDriver(arguments: ["/plugins"])
         // Listed at once from their manifests, loaded once the window's first frame is on screen.
         let texts = { (screen: JSONValue) in screen["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue } ?? [] }
-        let screen = try app.dump { texts($0).filter { $0.contains(" · 1.0.0 · loaded") }.count >= 2 }
+        try app.waitForPlugins()
+        let screen = try app.dump { screen in
+            ["Network Activity", "Location"].allSatisfy { name in texts(screen).contains { $0.hasPrefix("\(name) · 1.0.0 · loaded") } }
+        }
         let rows = texts(screen)
         XCTAssertTrue(rows.contains { $0.hasPrefix("Network Activity · 1.0.0 · loaded") }, "\(rows)")
         XCTAssertTrue(rows.contains { $0.hasPrefix("Location · 1.0.0 · loaded") }, "\(rows)")
