@@ -36,13 +36,7 @@ public final class GtkFrontend: Frontend {
         window.onBack = { [weak self] in self?.goBack() }
         // The rows are compared off the GTK thread (`TableContainer.search`): typing never
         // waits for a long list; a keystroke typed meanwhile replaces the search in flight.
-        window.onSearchChanged = { [weak self] text in
-            guard let view = self?.topView, let container = view.container else { return }
-            Task { @MainActor [weak view] in
-                await container.search(text)
-                view?.refreshPlaceholder()
-            }
-        }
+        window.onSearchChanged = { [weak self] text in self?.searchTopPage(for: text) }
         shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
             frontend.window.setActivity(event.data["active"]?.boolValue ?? false)
         }
@@ -102,7 +96,7 @@ public final class GtkFrontend: Frontend {
             views[ObjectIdentifier(page)] = replacement
             window.replace(view.name, with: replacement.widget)
             // What the search field holds applies to the page's new list too.
-            if isTop, window.isSearchActive, !window.searchText.isEmpty { window.onSearchChanged?(window.searchText) }
+            if isTop, window.isSearchActive, !window.searchText.isEmpty { searchTopPage(for: window.searchText) }
         }
         // The same page changed (its actions, its message): the search field keeps what was
         // typed, even while that search is still being applied to the list.
@@ -117,6 +111,17 @@ public final class GtkFrontend: Frontend {
 
     private var topView: PageView? {
         shell.navigator.top.flatMap { views[ObjectIdentifier($0)] }
+    }
+
+    /// Searches the list of the page on top for `text`, off the GTK thread
+    /// (`TableContainer.search`): typing never waits for a long list, and a keystroke typed
+    /// meanwhile replaces the search in flight.
+    private func searchTopPage(for text: String) {
+        guard let view = topView, let container = view.container else { return }
+        Task { @MainActor [weak view] in
+            await container.search(text)
+            view?.refreshPlaceholder()
+        }
     }
 
     /// The window's title, message, page actions and search field for `page`, shown now;

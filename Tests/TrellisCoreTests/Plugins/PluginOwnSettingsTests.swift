@@ -41,12 +41,15 @@ struct PluginOwnSettingsTests {
         }
         """#
 
-    func install(_ sandbox: PluginSandbox) throws {
+    /// Installs the asker plugin, built from `source` (given its folder); returns the folder.
+    @discardableResult
+    func install(_ sandbox: PluginSandbox, source: (URL) -> String = { _ in PluginOwnSettingsTests.source }) throws -> URL {
         let folder = try sandbox.writeManifest(folder: "asker", #"""
             {"id": "asker", "name": "Asker", "version": "1", "abiVersion": 2, "library": "libasker.so", "permissions": {},
              "settings": \#(Self.settings)}
             """#)
-        try CCompiler.build(Self.source, to: folder.appendingPathComponent("libasker.so"))
+        try CCompiler.build(source(folder), to: folder.appendingPathComponent("libasker.so"))
+        return folder
     }
 
     @Test("the plugin reads its settings, and the new values once one changes; the change is stored", arguments: PluginIsolation.both)
@@ -88,13 +91,8 @@ struct PluginOwnSettingsTests {
     @Test("a setting changed while the plugin starts reaches it once started", arguments: PluginIsolation.both)
     func changedWhileStarting(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
-        let folder = try sandbox.writeManifest(folder: "asker", #"""
-            {"id": "asker", "name": "Asker", "version": "1", "abiVersion": 2, "library": "libasker.so", "permissions": {},
-             "settings": \#(Self.settings)}
-            """#)
-        let source = Self.slowStarter(folder)
-        #expect(source.contains("/go"), "the start waits for its file")
-        try CCompiler.build(source, to: folder.appendingPathComponent("libasker.so"))
+        let folder = try install(sandbox, source: Self.slowStarter)
+        #expect(Self.slowStarter(folder).contains("/go"), "the start waits for its file")
         let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
         _ = await offThePool { harness.host.loadAll(deferringStartup: true) }
         let values = EventRecorder(bus: harness.bus, pattern: "asker:values")

@@ -112,8 +112,8 @@ public struct PluginDiscovery: Sendable {
         report.library = URL(fileURLWithPath: library, isDirectory: false)
         // The file that will be opened, and its folder, after symbolic links.
         let resolved = Self.resolvingSymlinks(library)
-        let resolvedFolder = resolved.lastIndex(of: "/").map { String(resolved[..<$0]) } ?? "."
-        if let problem = security.firstProblem(among: [URL(fileURLWithPath: resolvedFolder.isEmpty ? "/" : resolvedFolder, isDirectory: true),
+        let resolvedFolder = (resolved as NSString).deletingLastPathComponent
+        if let problem = security.firstProblem(among: [URL(fileURLWithPath: resolvedFolder, isDirectory: true),
                                                        URL(fileURLWithPath: resolved, isDirectory: false)]) {
             report.state = .failed(.insecure(problem: problem))
         }
