@@ -6,16 +6,18 @@ import TrellisPlugins
 /// location updates in the window's status area (after the sync's state: see ``DemoStatus``).
 @MainActor
 public enum DemoServices {
-    /// Loads the plugins from the standard places and `pluginDirectories`, and returns their reports.
+    /// Starts the plugins from the standard places and `pluginDirectories`, and returns their
+    /// reports once each has loaded or failed. `settings`: which plugins are off, and (beside its
+    /// file) the plugins' own settings.
     @discardableResult
-    /// `settings`: which plugins are off, and (beside its file) the plugins' own settings.
     public static func start(on shell: Shell, pluginDirectories: [String], dataDirectory: URL,
-                             settings: PluginSettings = PluginSettings()) -> [PluginReport] {
+                             settings: PluginSettings = PluginSettings()) async -> [PluginReport] {
         let host = makeHost(on: shell, pluginDirectories: pluginDirectories, settings: settings)
-        let reports = loadPlugins(host, dataDirectory: dataDirectory)
+        discoverPlugins(host, dataDirectory: dataDirectory)
         finish(on: shell)
+        await host.finishStartup()
         checkActivityService(on: shell)
-        return reports
+        return host.reports
     }
 
     /// The first step of ``start(on:pluginDirectories:dataDirectory:)``: the shell's plugin
@@ -30,15 +32,14 @@ public enum DemoServices {
         return host
     }
 
-    /// The second step, on any thread (the window runs it while GTK starts): loads the
-    /// plugins, starting `location` on the demo's track. `deferringStartup`: finds them and
-    /// reads their manifests only, and leaves loading them to `PluginHost.finishStartup()`
-    /// (the window's, after its first frame).
-    public nonisolated static func loadPlugins(_ host: PluginHost, dataDirectory: URL,
-                                               deferringStartup: Bool = false) -> [PluginReport] {
+    /// The second step, on any thread (the window runs it while GTK starts): finds the plugins
+    /// and reads their manifests, running none of their code, with `location` to be started
+    /// on the demo's track; `PluginHost.finishStartup()` starts them (the window's, after its
+    /// first frame).
+    @discardableResult
+    public nonisolated static func discoverPlugins(_ host: PluginHost, dataDirectory: URL) -> [PluginReport] {
         let track = dataDirectory.appendingPathComponent("track-demo.json").path
-        return host.loadAll(serviceOptions: ["location": ["interval": 2, "track": .string(track)]],
-                            deferringStartup: deferringStartup)
+        return host.discover(serviceOptions: ["location": ["interval": 2, "track": .string(track)]])
     }
 
     /// The last step: the plugins' pages and status items join the app's. Then, once the

@@ -11,18 +11,23 @@ extension Shell {
     /// ```swift
     /// let plugins = shell.pluginHost(searchPaths: PluginSearchPath.standard(pluginDirectories: dirs),
     ///                                handleRequest: { command, parameters in frontController.handle(command, parameters) })
-    /// let reports = plugins.loadAll(serviceOptions: ["location": ["interval": 2, "track": trackPath]])
+    /// let reports = await plugins.loadAll(serviceOptions: ["location": ["interval": 2, "track": trackPath]])
     /// ```
-    /// - Parameter handleRequest: receives a plugin's front-controller requests, on the
-    ///   plugin's thread.
-    /// - Parameter isolation: nil (the default) runs each plugin as ``PluginIsolation`` says;
-    ///   a mode runs every plugin so (tests use it to check both).
+    ///
+    /// The host is registered as a source of ``Shell/pendingWork``: a front end that settles
+    /// waits for the plugins starting and for their answers to events.
+    /// - Parameters:
+    ///   - handleRequest: receives a plugin's front-controller requests, from its connection's
+    ///     task (hop to the main actor to submit them).
+    ///   - deadlines: how long a plugin may take (see ``PluginDeadlines``).
+    ///   - clock: the time the host's deadlines and back-off run on (a test clock in tests).
     public func pluginHost(searchPaths: [PluginSearchPath], settings: PluginSettings = PluginSettings(),
-                           isolation: PluginIsolation? = nil,
+                           deadlines: PluginDeadlines = PluginDeadlines(), clock: PluginClock = .continuous,
                            handleRequest: @escaping @Sendable (String, JSONValue) -> Void) -> PluginHost {
         let logger = Logger(trellis: "trellis.plugins")
         let host = PluginHost(
-            bus: bus, services: services, searchPaths: searchPaths, settings: settings, isolation: isolation, routes: routes,
+            bus: bus, services: services, searchPaths: searchPaths, settings: settings, routes: routes,
+            deadlines: deadlines, clock: clock,
             navigate: { [weak self] request in
                 Task { @MainActor in
                     guard let self else { return }

@@ -34,8 +34,8 @@ enum PluginProcessBenchmark {
             let host = PluginHost(bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
                                   searchPaths: [PluginSearchPath(directory: folder, origin: .commandLine)],
                                   settings: PluginSettings(url: root.appendingPathComponent("settings-\(index).json")),
-                                  isolation: .process, navigate: { _ in }, handleRequest: { _, _ in }, logger: logger)
-            guard host.loadAll().first?.state == .loaded else { throw BenchError.missing("c-hello loaded in a process") }
+                                  navigate: { _ in }, handleRequest: { _, _ in }, logger: logger)
+            guard Report.waitFor({ await host.loadAll() }).first?.state == .loaded else { throw BenchError.missing("c-hello loaded in a process") }
             let pong = DispatchSemaphore(value: 0)
             let restarted = DispatchSemaphore(value: 0)
             let owner = Owner()

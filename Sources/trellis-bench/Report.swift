@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// Measuring and printing helpers shared by every benchmark.
 enum Report {
@@ -44,5 +45,21 @@ enum Report {
         let sorted = values.sorted()
         let rank = Int((p * Double(sorted.count)).rounded(.up)) - 1
         return sorted[min(max(rank, 0), sorted.count - 1)]
+    }
+}
+
+extension Report {
+    /// Runs `work` in a task and waits for its result on this thread: a benchmark's own
+    /// command-line thread, which has nothing else to do meanwhile (the shell never does this).
+    static func waitFor<T: Sendable>(_ work: @escaping @Sendable () async -> T) -> T {
+        let result = LockedState<T?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            let value = await work()
+            result.withLock { $0 = value }
+            done.signal()
+        }
+        done.wait()
+        return result.withLock { $0! }
     }
 }

@@ -30,7 +30,7 @@ final class PluginProcessHost: Sendable {
         var description: String { "the first message was not \"grants\"" }
     }
 
-    let wire: PluginWire
+    let wire: BlockingWire
     let pluginID: String
     /// The plugin's permissions, as the shell sent them: a denied call is answered
     /// `TRELLIS_ERROR_DENIED` here and never sent.
@@ -38,7 +38,7 @@ final class PluginProcessHost: Sendable {
     private let state = LockedState(State())
     private let settingsState: LockedState<JSONValue>
 
-    init(wire: PluginWire, pluginID: String, gate: PluginGate, settings: JSONValue) {
+    init(wire: BlockingWire, pluginID: String, gate: PluginGate, settings: JSONValue) {
         self.wire = wire
         self.pluginID = pluginID
         self.gate = gate
@@ -128,7 +128,7 @@ final class PluginProcessHost: Sendable {
     /// Opens the library, runs its entry and then serves the shell's calls, read by `reader`,
     /// until the shell closes the socket. Returns the process's exit status (1 when the shell
     /// sent a frame it cannot read).
-    func run(library url: URL, reader: inout PluginWire.Reader) -> Int32 {
+    func run(library url: URL, reader: inout BlockingWire.Reader) -> Int32 {
         let library: PluginLibrary
         switch PluginLibrary.open(url) {
         case .success(let opened): library = opened

@@ -29,9 +29,26 @@ enum PluginProcessHostTable {
             },
             context: nil,
             get_settings: { _, buffer, size in
-                HostAPITable.copy(processHost.settings.jsonString, to: buffer, size: size)
+                PluginProcessHostTable.copy(processHost.settings.jsonString, to: buffer, size: size)
             }
         ))
         return UnsafePointer(table)
     }
+
+    /// Copies `text` and a NUL into `buffer` (`size` bytes) when it fits (`get_settings`);
+    /// returns the text's length in bytes, or `TRELLIS_ERROR_INVALID_ARGUMENT`.
+    static func copy(_ text: String, to buffer: UnsafeMutablePointer<CChar>?, size: Int) -> Int64 {
+        let bytes = Array(text.utf8)
+        guard let buffer else { return size == 0 ? Int64(bytes.count) : Int64(TRELLIS_ERROR_INVALID_ARGUMENT) }
+        guard bytes.count < size else { return Int64(bytes.count) }
+        // The plugin passed `size` writable bytes at `buffer` (the header's contract); we write
+        // bytes.count + 1 <= size of them.
+        bytes.withUnsafeBufferPointer { source in
+            guard let start = source.baseAddress else { return }  // nothing to copy
+            UnsafeMutableRawPointer(buffer).copyMemory(from: start, byteCount: bytes.count)
+        }
+        buffer[bytes.count] = 0
+        return Int64(bytes.count)
+    }
+
 }

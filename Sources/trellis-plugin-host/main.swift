@@ -20,8 +20,8 @@ guard arguments.count == 3, fcntl(3, F_GETFD) != -1 else {
     exit(2)
 }
 ShellWatch.start()
-let wire = PluginWire(descriptor: 3)
-var reader = PluginWire.Reader(wire)
+let wire = BlockingWire(descriptor: 3)
+var reader = BlockingWire.Reader(wire)
 // The shell's first message: the plugin's permissions, read before any plugin code runs.
 let gate: PluginGate
 var settings = JSONValue.object([:])

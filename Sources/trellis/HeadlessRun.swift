@@ -36,7 +36,7 @@ struct HeadlessRun {
     }
 
     func run() async throws {
-        let shell = try options.makeShell(backgroundSync: false, logLevel: .warning)
+        let shell = try await options.makeShell(backgroundSync: false, logLevel: .warning)
         let screen = HeadlessFrontend(shell: shell)
         let sync = shell.resolve(EntitySync.self)
         if let sync {

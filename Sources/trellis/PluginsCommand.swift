@@ -43,14 +43,16 @@ struct Plugins: ParsableCommand {
         let host = PluginHost(
             bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
             searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories), settings: settings,
-            isolation: .process,
             navigate: { request in logger.notice("a plugin asked to navigate to \(request.path); there is no window here") },
             handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
             logger: logger)
         if check {
-            // Plugins waiting for an activation event are tried too.
-            for report in host.loadAll() where report.state.isWaiting { host.activate(report.id) }
-            print(PluginReport.table(host.reports))
+            let reports = try runOnMainActor {
+                // Plugins waiting for an activation event are tried too.
+                for report in await host.loadAll() where report.state.isWaiting { await host.activate(report.id) }
+                return host.reports
+            }
+            print(PluginReport.table(reports))
         } else {
             print(PluginReport.table(host.survey()))
             print("(manifests only: no plugin code ran; \"found\" plugins load at start — trellis plugins --check tries them)")

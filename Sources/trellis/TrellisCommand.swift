@@ -54,7 +54,17 @@ struct ShellOptions: ParsableArguments {
     ///   - backgroundSync: sync by itself (the window); without, only when asked.
     ///   - logLevel: the lowest level logged when `$TRELLIS_LOG_LEVEL` does not say.
     @MainActor
-    func makeShell(backgroundSync: Bool = true, logLevel: Logger.Level = .notice) throws -> Shell {
+    func makeShell(backgroundSync: Bool = true, logLevel: Logger.Level = .notice) async throws -> Shell {
+        let shell = try makeShellWithoutPlugins(backgroundSync: backgroundSync, logLevel: logLevel)
+        await Self.startPlugins(shell)
+        if backgroundSync { DemoSync.startPasses(on: shell) }
+        return shell
+    }
+
+    /// ``makeShell(backgroundSync:logLevel:)`` with the plugins found but not started: their
+    /// routes, commands and settings are known, none of their code runs (`trellis routes`).
+    @MainActor
+    func makeShellWithoutPlugins(backgroundSync: Bool = true, logLevel: Logger.Level = .notice) throws -> Shell {
         let (shell, plugins) = beginShell(logLevel: logLevel)
         return try finishShell(shell, try prepare(bus: shell.bus, plugins: plugins), backgroundSync: backgroundSync)
     }
@@ -72,14 +82,14 @@ struct ShellOptions: ParsableArguments {
     }
 
     /// The part of start-up that needs no main thread: the data folder, the catalog, the
-    /// store (created, migrated and seeded on a first launch) and the plugins. The window
-    /// runs it on another thread while GTK starts.
-    /// `deferringStartup`: the plugins are found, and loaded by ``startDeferred(_:)``.
-    func prepare(bus: EventBus, plugins: PluginHost, deferringStartup: Bool = false) throws -> PreparedData {
+    /// store (created, migrated and seeded on a first launch) and the plugins' manifests (the
+    /// plugins start in ``startDeferred(_:)``). The window runs it on another thread while GTK
+    /// starts.
+    func prepare(bus: EventBus, plugins: PluginHost) throws -> PreparedData {
         let data = try Resources.dataDirectory()
         let catalog = try Resources.loadCatalog(from: data)
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: bus)
-        _ = DemoServices.loadPlugins(plugins, dataDirectory: data, deferringStartup: deferringStartup)
+        DemoServices.discoverPlugins(plugins, dataDirectory: data)
         plugins.followSettings()  // trellis plugins --disable/--enable apply to this running app
         for folder in pluginsInDevelopment {
             PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: folder)).start()
@@ -87,31 +97,32 @@ struct ShellOptions: ParsableArguments {
         return PreparedData(dataDirectory: data, catalog: catalog, store: store)
     }
 
-    /// The last, main-actor part: pages and routes, the built-in services, sync.
-    /// `deferred`: the plugins were left for ``startDeferred(_:)``, and so are the sync's passes.
+    /// The last, main-actor part: pages and routes, the built-in services, sync (whose passes
+    /// wait for ``startDeferred(_:)``).
     @MainActor
-    func finishShell(_ shell: Shell, _ prepared: PreparedData, backgroundSync: Bool = true, deferred: Bool = false) throws -> Shell {
+    func finishShell(_ shell: Shell, _ prepared: PreparedData, backgroundSync: Bool = true) throws -> Shell {
         try DemoApp.install(on: shell, catalog: prepared.catalog, store: prepared.store, syntheticRows: rows)
         DemoServices.finish(on: shell)
-        if !deferred { DemoServices.checkActivityService(on: shell) }
-        try DemoSync.start(on: shell, store: prepared.store, server: serverURL, background: backgroundSync, passesLater: deferred)
+        try DemoSync.start(on: shell, store: prepared.store, server: serverURL, background: backgroundSync, passesLater: true)
         return shell
     }
 
-    /// What the window leaves until its first frame is on screen, so that neither delays it
-    /// (a plugin process competes with GTK for the processor): loads the plugins, on a thread
-    /// of their own (`PluginHost.finishStartup()`), then begins the sync's passes, which the
-    /// activity indicator (a plugin's) then shows from the first.
+    /// What start-up leaves until last (the window: until its first frame is on screen, so that
+    /// no plugin process competes with GTK for the processor): starts the plugins
+    /// (`PluginHost.finishStartup()`), then begins the sync's passes, which the activity
+    /// indicator (a plugin's) then shows from the first.
     @MainActor
-    static func startDeferred(_ shell: Shell) {
+    static func startDeferred(_ shell: Shell) async {
+        await startPlugins(shell)
+        DemoSync.startPasses(on: shell)
+    }
+
+    /// Starts the plugins that start-up found (`PluginHost.finishStartup()`).
+    @MainActor
+    static func startPlugins(_ shell: Shell) async {
         guard let host = shell.resolve(PluginHost.self) else { return }
-        Thread.detachNewThread {
-            host.finishStartup()
-            Task { @MainActor in
-                DemoServices.checkActivityService(on: shell)
-                DemoSync.startPasses(on: shell)
-            }
-        }
+        await host.finishStartup()
+        DemoServices.checkActivityService(on: shell)
     }
 }
 
@@ -210,11 +221,11 @@ struct Open: ParsableCommand {
             let bus = shell.bus
             let options = shellOptions
             // The store opens while GTK starts; the window is built once both are done.
-            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins, deferringStartup: true) }
+            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins) }
             let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
                                     automation: automation, applicationID: applicationId,
-                                    finishShell: { _ = try options.finishShell(shell, try preparing.wait(), deferred: true) },
-                                    afterFirstFrame: { ShellOptions.startDeferred(shell) })
+                                    finishShell: { _ = try options.finishShell(shell, try preparing.wait()) },
+                                    afterFirstFrame: { Task { await ShellOptions.startDeferred(shell) } })
             app.launch = LaunchRequest(path: self.path, notification: payload)
             let status = app.run()
             // A second instance hands over without opening a window: let the start-up
@@ -235,7 +246,7 @@ struct Routes: ParsableCommand {
 
     func run() throws {
         try MainActor.assumeIsolated {
-            let shell = try shellOptions.makeShell()
+            let shell = try shellOptions.makeShellWithoutPlugins()
             print(RouteListing.table(shell.routes.entries))
         }
     }

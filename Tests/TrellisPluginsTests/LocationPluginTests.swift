@@ -4,15 +4,15 @@ import Testing
 import TrellisCore
 import TrellisTesting
 
-/// Each test runs in both isolation modes: in a process of its own, the plugin's events cross
-/// a socket, those of a start or a stop arriving before the call returns.
+/// The plugin runs in a process of its own: its events cross a socket, those of a start or a
+/// stop arriving before the call returns.
 @Suite("Location plugin")
 struct LocationPluginTests {
     /// A harness with the Location plugin loaded but not started (no autostart), so that each
     /// test starts `location` with its own options.
-    private func loaded(_ sandbox: PluginSandbox, _ isolation: PluginIsolation) async throws -> PluginHarness {
+    private func loaded(_ sandbox: PluginSandbox) async throws -> PluginHarness {
         try sandbox.install("Location") { $0["autostart"] = [:] }
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load()[id: "location"]?.state == .loaded)
         #expect(!harness.services.isRunning("location"))
         return harness
@@ -24,10 +24,10 @@ struct LocationPluginTests {
         return log.all
     }
 
-    @Test("fixed mode triggers location:update with the position, accuracy and a timestamp, repeatedly", arguments: PluginIsolation.both)
-    func fixedPosition(isolation: PluginIsolation) async throws {
+    @Test("fixed mode triggers location:update with the position, accuracy and a timestamp, repeatedly")
+    func fixedPosition() async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let updates = Trace()
         let started = Date().timeIntervalSince1970
         harness.bus.watch("location:update", owner: updates) { log, event in
@@ -46,10 +46,10 @@ struct LocationPluginTests {
         #expect(Set(seen) == ["59.9343 30.3351 25 fresh:true"])
     }
 
-    @Test("track mode replays the track file point by point, starting over after the last", arguments: PluginIsolation.both)
-    func trackReplay(isolation: PluginIsolation) async throws {
+    @Test("track mode replays the track file point by point, starting over after the last")
+    func trackReplay() async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let track = sandbox.root.appendingPathComponent("track.json")
         try Data(#"{"points": [{"latitude": 1, "longitude": 2}, {"latitude": 3, "longitude": 4, "accuracy": 5}]}"#.utf8)
             .write(to: track)
@@ -65,10 +65,10 @@ struct LocationPluginTests {
         #expect(Array(seen.prefix(5)) == ["1,2,10", "3,4,5", "1,2,10", "3,4,5", "1,2,10"])
     }
 
-    @Test("the demo track in data/ is a valid track", arguments: PluginIsolation.both)
-    func demoTrack(isolation: PluginIsolation) async throws {
+    @Test("the demo track in data/ is a valid track")
+    func demoTrack() async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let updates = harness.record("location:update")
         let demo = BuiltPlugins.repository.appendingPathComponent("data/track-demo.json")
 
@@ -80,10 +80,10 @@ struct LocationPluginTests {
         #expect(seen.allSatisfy { $0.hasPrefix("location:update ") })
     }
 
-    @Test("an unreadable track triggers location:error with the reason and the file", arguments: PluginIsolation.both)
-    func unreadableTrack(isolation: PluginIsolation) async throws {
+    @Test("an unreadable track triggers location:error with the reason and the file")
+    func unreadableTrack() async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let events = harness.record("location:*")
         let missing = sandbox.root.appendingPathComponent("nowhere.json").path
 
@@ -108,11 +108,11 @@ struct LocationPluginTests {
         ("[1, 2", "malformed track: not valid JSON"),
     ]
 
-    @Test("a malformed track triggers location:error naming the bad point", arguments: PluginIsolation.both, malformedTracks)
-    func malformedTrack(isolation: PluginIsolation, track: (text: String, reason: String)) async throws {
+    @Test("a malformed track triggers location:error naming the bad point", arguments: malformedTracks)
+    func malformedTrack(track: (text: String, reason: String)) async throws {
         let (text, reason) = track
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let file = sandbox.root.appendingPathComponent("bad.json")
         try Data(text.utf8).write(to: file)
         let errors = Trace()
@@ -126,10 +126,10 @@ struct LocationPluginTests {
     }
 
     @Test("updates end when stop returns (one already under way may still arrive), also while a watcher lags behind them: what the plugin sent before its answer is handled first",
-          arguments: PluginIsolation.both, [false, true])
-    func stopIsFinal(isolation: PluginIsolation, slowWatcher: Bool) async throws {
+          arguments: [false, true])
+    func stopIsFinal(slowWatcher: Bool) async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let updates = harness.record("location:update")
         let owner = Trace()
         if slowWatcher {
@@ -150,17 +150,21 @@ struct LocationPluginTests {
         #expect(updates.all.filter { $0.contains(#""latitude":0"#) }.count <= atStop + 1)
     }
 
-    @Test("a watcher of location:update may stop the service", arguments: PluginIsolation.both)
-    func watcherStops(isolation: PluginIsolation) async throws {
+    @Test("a watcher of location:update may stop the service")
+    func watcherStops() async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         let owner = Trace()
         let stopped = LockedState(false)
         harness.bus.watch("location:update", owner: owner) { _, _ in
             // The first update may come while the registry is still starting the service: a
-            // stop is refused as busy then, and the next update tries again.
-            guard !stopped.withLock({ $0 }), (try? harness.services.stop("location")) != nil else { return }
-            stopped.withLock { $0 = true }
+            // stop is refused as busy then, and the next update tries again. A watcher cannot
+            // wait for a plugin: it asks, and the stop runs in a task of its own.
+            guard !stopped.withLock({ $0 }) else { return }
+            Task {
+                guard (try? await harness.services.stop("location")) != nil else { return }
+                stopped.withLock { $0 = true }
+            }
         }
 
         try await harness.start("location", options: ["interval": 0.005, "latitude": 0, "longitude": 0])
@@ -178,11 +182,11 @@ struct LocationPluginTests {
         (["latitude": "north", "longitude": 1], #"location option "latitude" must be a number"#),
     ]
 
-    @Test("options without a position or a track, or with a bad interval, fail the start", arguments: PluginIsolation.both, badOptionCases)
-    func badOptions(isolation: PluginIsolation, bad: (options: JSONValue, message: String)) async throws {
+    @Test("options without a position or a track, or with a bad interval, fail the start", arguments: badOptionCases)
+    func badOptions(bad: (options: JSONValue, message: String)) async throws {
         let (options, message) = bad
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox, isolation)
+        let harness = try await loaded(sandbox)
         do {
             try await harness.start("location", options: options)
             Issue.record("expected the start to fail")

@@ -4,9 +4,9 @@ import Testing
 import TrellisCore
 import TrellisTesting
 
-/// The NetworkActivity plugin, Trellis's `net_state` service, loaded from the build, in each
-/// isolation mode: in a process of its own, its flips arrive after `trigger` returns, so each
-/// test waits for the flip its last event causes.
+/// The NetworkActivity plugin, Trellis's `net_state` service, loaded from the build in a
+/// process of its own: its flips arrive after `trigger` returns, so each test waits for the
+/// flip its last event causes.
 @Suite("NetworkActivity plugin")
 struct NetworkActivityPluginTests {
     /// `net_state` running on a fresh bus, with every `activity:changed` recorded as "active/count".
@@ -15,10 +15,10 @@ struct NetworkActivityPluginTests {
         let harness: PluginHarness
         let changes: Trace
 
-        init(_ isolation: PluginIsolation) async throws {
+        init() async throws {
             sandbox = try PluginSandbox()
             try sandbox.install("NetworkActivity")
-            harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+            harness = PluginHarness(sandbox: sandbox)
             #expect(await harness.load()[id: "network-activity"]?.state == .loaded)
             changes = Trace()
             harness.bus.watch(NetworkActivity.changed, owner: changes) { log, event in
@@ -50,25 +50,25 @@ struct NetworkActivityPluginTests {
         }
     }
 
-    @Test("activity:changed is triggered only when the visible state flips", arguments: PluginIsolation.both)
-    func publishesFlipsOnly(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
+    @Test("activity:changed is triggered only when the visible state flips")
+    func publishesFlipsOnly() async throws {
+        let setup = try await Setup()
         setup.trigger("network:on", "network:on", "network:off", "network:off", "network:on")
         #expect(try await setup.flips(3) == ["true/1", "false/0", "true/1"])
     }
 
-    @Test("a stray network:off at zero is logged as a warning and ignored", arguments: PluginIsolation.both)
-    func strayOffIsIgnored(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
+    @Test("a stray network:off at zero is logged as a warning and ignored")
+    func strayOffIsIgnored() async throws {
+        let setup = try await Setup()
         await setup.settle()  // a stray network:off
         #expect(setup.changes.all.isEmpty)
         setup.trigger("network:on")
         #expect(try await setup.flips(1) == ["true/1"])
     }
 
-    @Test("stopping while active hides the indicator, and a stopped service no longer counts", arguments: PluginIsolation.both)
-    func stopHidesIndicator(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
+    @Test("stopping while active hides the indicator, and a stopped service no longer counts")
+    func stopHidesIndicator() async throws {
+        let setup = try await Setup()
         setup.trigger("network:on", "network:on")
         try await setup.harness.stop("net_state")
         setup.trigger("network:on")
@@ -77,9 +77,9 @@ struct NetworkActivityPluginTests {
         #expect(setup.changes.all == ["true/1", "false/0"])
     }
 
-    @Test("restarted, it counts from zero again", arguments: PluginIsolation.both)
-    func restartCountsFromZero(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
+    @Test("restarted, it counts from zero again")
+    func restartCountsFromZero() async throws {
+        let setup = try await Setup()
         setup.trigger("network:on")
         try await setup.harness.stop("net_state")
         try await setup.harness.start("net_state")
@@ -87,15 +87,17 @@ struct NetworkActivityPluginTests {
         #expect(try await setup.flips(4) == ["true/1", "false/0", "true/1", "false/0"])
     }
 
-    // In a process, the plugin's flips are paced by its call budget (500 a second): fewer
-    // reports keep the test short there.
-    @Test("activity reported from many threads ends at zero with strictly alternating flips", arguments: PluginIsolation.both)
-    func concurrentReports(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
-        let rounds = isolation == .process ? 20 : 500
-        await offThePool {
-            DispatchQueue.concurrentPerform(iterations: 8) { _ in
-                for _ in 0..<rounds { setup.trigger("network:on", "network:off") }
+    // The plugin's flips are paced by its call budget (500 a second): few reports keep the
+    // test short.
+    @Test("activity reported from many threads ends at zero with strictly alternating flips")
+    func concurrentReports() async throws {
+        let setup = try await Setup()
+        await withCheckedContinuation { done in
+            DispatchQueue.global().async {
+                DispatchQueue.concurrentPerform(iterations: 8) { _ in
+                    for _ in 0..<20 { setup.trigger("network:on", "network:off") }
+                }
+                done.resume()
             }
         }
         await setup.settle()
@@ -104,9 +106,9 @@ struct NetworkActivityPluginTests {
         #expect(flips.enumerated().allSatisfy { index, flip in flip == (index % 2 == 0 ? "true/1" : "false/0") })
     }
 
-    @Test("a watcher of activity:changed may report activity itself: its flip follows, in order", arguments: PluginIsolation.both)
-    func reentrantReport(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
+    @Test("a watcher of activity:changed may report activity itself: its flip follows, in order")
+    func reentrantReport() async throws {
+        let setup = try await Setup()
         let reported = LockedState(false)
         setup.harness.bus.watch(NetworkActivity.changed, owner: setup.changes) { _, event in
             guard event.data["active"] == false, !reported.withLock({ $0 }) else { return }
@@ -119,9 +121,9 @@ struct NetworkActivityPluginTests {
         #expect(try await setup.flips(4) == ["true/1", "false/0", "true/1", "false/0"])
     }
 
-    @Test("a watcher of activity:changed may wait for another thread that reports activity", arguments: PluginIsolation.both)
-    func watcherWaitsForAnotherThread(isolation: PluginIsolation) async throws {
-        let setup = try await Setup(isolation)
+    @Test("a watcher of activity:changed may wait for another thread that reports activity")
+    func watcherWaitsForAnotherThread() async throws {
+        let setup = try await Setup()
         let waited = LockedState<DispatchTimeoutResult?>(nil)
         setup.harness.bus.watch(NetworkActivity.changed, owner: setup.changes) { _, event in
             guard event.data["active"] == true else { return }

@@ -30,18 +30,15 @@ struct OutOfTreePluginTests {
         let output = (try? String(contentsOf: log, encoding: .utf8)) ?? ""
         try #require(status == 0, "swift build failed:\n\(output.suffix(3000))")
 
-        // The one build is loaded in each mode (a test per mode would build twice).
-        for isolation in PluginIsolation.both {
-            let harness = PluginHarness(searchPaths: [PluginSearchPath(directory: package, origin: .commandLine)],
-                                        settingsURL: sandbox.settingsURL, isolation: isolation)
-            let pongs = harness.record("echo:pong")
-            let report = try #require(await harness.load()[id: "echo"])
-            #expect(report.state == .loaded, "\(isolation): \(report)")
-            #expect(report.library?.path.contains("/.build/") == true)
+        let harness = PluginHarness(searchPaths: [PluginSearchPath(directory: package, origin: .commandLine)],
+                                    settingsURL: sandbox.settingsURL)
+        let pongs = harness.record("echo:pong")
+        let report = try #require(await harness.load()[id: "echo"])
+        #expect(report.state == .loaded, "\(report)")
+        #expect(report.library?.path.contains("/.build/") == true)
 
-            harness.bus.trigger("echo:ping", "out of tree")  // its own namespace: no permission needed
-            #expect(try await pongs.settled(count: 1) == [#"echo:pong {"greeting":"pong","ping":"out of tree"}"#], "\(isolation)")
-        }
+        harness.bus.trigger("echo:ping", "out of tree")  // its own namespace: no permission needed
+        #expect(try await pongs.settled(count: 1) == [#"echo:pong {"greeting":"pong","ping":"out of tree"}"#])
     }
 
     /// Gives the copy its own product, library, id and event namespace (`echo:`).

@@ -6,13 +6,13 @@ import TrellisTesting
 
 /// ABI 2 keeps version-1 plugins working: the c-hello plugin as it was released for ABI 1 — its
 /// source, manifest and header copied unchanged into `Fixtures/ABI1` — is compiled against that
-/// header at test time and loads, in both isolation modes, beside the host's ABI 2 table.
+/// header at test time and loads, in a process of its own, beside the host's ABI 2 table.
 @Suite("Plugin ABI compatibility")
 struct PluginABICompatibilityTests {
     static let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures/ABI1")
 
-    @Test("a plugin built against the version-1 header loads and answers as it did", arguments: [PluginIsolation.process, .inProcess])
-    func versionOnePlugin(isolation: PluginIsolation) async throws {
+    @Test("a plugin built against the version-1 header loads and answers as it did")
+    func versionOnePlugin() async throws {
         let sandbox = try PluginSandbox()
         let folder = sandbox.root.appendingPathComponent("c-hello")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -21,9 +21,9 @@ struct PluginABICompatibilityTests {
                             include: Self.fixture.path, to: folder.appendingPathComponent("libTrellisPluginCHello.so"))
         #expect(try PluginManifest.load(from: folder.appendingPathComponent("plugin.json")).abiVersion == 1)
 
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         let started = EventRecorder(bus: harness.bus, pattern: "hello:started")
-        let reports = await offThePool { harness.host.loadAll() }
+        let reports = await harness.host.loadAll()
         #expect(reports[id: "c-hello"]?.state == .loaded, "\(reports)")
         #expect(try await started.wait(for: "hello:started").first?.data == ["greeting": "bonjour"])
         let pongs = EventRecorder(bus: harness.bus, pattern: "hello:pong")

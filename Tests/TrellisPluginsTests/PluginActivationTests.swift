@@ -17,43 +17,46 @@ struct PluginActivationTests {
         return library
     }
 
-    /// Whether this process has opened `library` (`RTLD_NOLOAD` finds it without opening it).
-    static func isMapped(_ library: URL) throws -> Bool {
-        guard let handle = dlopen(library.path, RTLD_NOW | RTLD_NOLOAD) else { return false }
-        dlclose(handle)
-        return true
+    /// The plugin processes this test process started that run plugin `id` now.
+    static func processes(running id: String) -> [Int32] {
+        let children = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return children.compactMap(Int32.init).filter { pid in
+            guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  let close = stat.lastIndex(of: ")"),
+                  Int32(stat[stat.index(close, offsetBy: 4)...].split(separator: " ").first ?? "") == getpid(),
+                  let command = try? Data(contentsOf: URL(fileURLWithPath: "/proc/\(pid)/cmdline")) else { return false }
+            return command.split(separator: 0).last.map { String(decoding: $0, as: UTF8.self) } == id
+        }
     }
 
-    @Test("onEvent: the library is not opened at start; the first matching event loads it", arguments: PluginIsolation.both)
-    func onEvent(isolation: PluginIsolation) async throws {
+    @Test("onEvent: the library is not opened at start; the first matching event loads it")
+    func onEvent() async throws {
         let sandbox = try PluginSandbox()
-        let library = try Self.install(sandbox, "sleepy", extra: #""activation": ["onEvent:wake:*"]"#)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        _ = try Self.install(sandbox, "sleepy", extra: #""activation": ["onEvent:wake:*"]"#)
+        let harness = PluginHarness(sandbox: sandbox)
         let report = try #require(await harness.load()[id: "sleepy"])
         #expect(report.state == .waiting(activation: [.onEvent("wake:*")]))
         #expect(report.state.description == "inactive (waiting for onEvent:wake:*)")
         #expect(PluginReport.table(harness.host.reports).contains("    inactive (waiting for onEvent:wake:*)"))
-        // Only an in-process plugin's library is mapped into this process (RTLD_NOLOAD sees it).
-        let mapped = isolation == .inProcess
-        #expect(try !Self.isMapped(library), "the library was opened before its activation event")
+        #expect(Self.processes(running: "sleepy").isEmpty, "the plugin was started before its activation event")
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         harness.bus.trigger("wake:up")
 
         let activated = try #require(try await events.wait(for: "plugin:activated").first)
         #expect(activated.data["plugin"] == "sleepy" && activated.data["state"] == "loaded")
-        #expect(try Self.isMapped(library) == mapped)
+        #expect(Self.processes(running: "sleepy").count == 1)
         harness.bus.trigger("sleepy:go")
         _ = try await events.wait(for: "sleepy:codes")
         harness.bus.trigger("wake:again")  // activates nothing twice
         #expect(events.count("plugin:activated") == 1)
     }
 
-    @Test("onCommand: invoking the command loads the plugin, which then receives it", arguments: PluginIsolation.both)
-    func onCommand(isolation: PluginIsolation) async throws {
+    @Test("onCommand: invoking the command loads the plugin, which then receives it")
+    func onCommand() async throws {
         let sandbox = try PluginSandbox()
         _ = try Self.install(sandbox, "lazy", extra: #""commands": [{"id": "go", "title": "Go"}], "activation": ["onCommand:go"]"#)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load()[id: "lazy"]?.state.isWaiting == true)
         let command = try #require(harness.host.commandContributions().first, "a waiting plugin's command is in the menu")
         let events = EventRecorder(bus: harness.bus, pattern: "*")
@@ -65,12 +68,12 @@ struct PluginActivationTests {
         #expect(harness.host.report(for: "lazy")?.state == .loaded)
     }
 
-    @Test("a waiting plugin another plugin depends on loads at startup", arguments: PluginIsolation.both)
-    func neededAtStartup(isolation: PluginIsolation) async throws {
+    @Test("a waiting plugin another plugin depends on loads at startup")
+    func neededAtStartup() async throws {
         let sandbox = try PluginSandbox()
         _ = try Self.install(sandbox, "base", extra: #""activation": ["onEvent:never"]"#)
         _ = try Self.install(sandbox, "user", extra: #""dependencies": ["base"]"#)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         let reports = await harness.load()
         #expect(reports[id: "base"]?.state == .loaded && reports[id: "user"]?.state == .loaded, "\(reports)")
     }

@@ -50,16 +50,15 @@ struct PluginCommandTests {
         #expect(PluginCommand.normalized("<Control>h") != PluginCommand.normalized("<Control><Shift>h"))
     }
 
-    @Test("two plugins asking for one accelerator: the first keeps it, the second's command stays without it, both named in the log; one the app has is refused too",
-          arguments: PluginIsolation.both)
-    func conflicts(isolation: PluginIsolation) async throws {
+    @Test("two plugins asking for one accelerator: the first keeps it, the second's command stays without it, both named in the log; one the app has is refused too")
+    func conflicts() async throws {
         let sandbox = try PluginSandbox()
         for (id, commands) in [("alpha", #"[{"id": "go", "title": "Alpha Go", "accelerator": "<Control><Shift>k"}, {"id": "new", "title": "New", "accelerator": "<Control>n"}]"#),
                                ("beta", #"[{"id": "go", "title": "Beta Go", "accelerator": "<Shift><Control>K"}]"#)] {
             let folder = try sandbox.writeManifest(folder: id, Self.manifest(id, commands: commands))
             try ProbingPlugin.build(id: id, to: folder.appendingPathComponent("lib\(id).so"))
         }
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load().allSatisfy { $0.state == .loaded })
 
         let contributions = harness.host.commandContributions(taken: ["<Control>n": "the app's New note"])
@@ -72,13 +71,12 @@ struct PluginCommandTests {
         #expect(contributions.map(\.actionName) == ["plugin-alpha-go", "plugin-alpha-new", "plugin-beta-go"])
     }
 
-    @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing",
-          arguments: PluginIsolation.both)
-    func invoked(isolation: PluginIsolation) async throws {
+    @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing")
+    func invoked() async throws {
         let sandbox = try PluginSandbox()
         let folder = try sandbox.writeManifest(folder: "alpha", Self.manifest("alpha", commands: #"[{"id": "go", "title": "Go"}]"#))
         try ProbingPlugin.build(id: "alpha", to: folder.appendingPathComponent("libalpha.so"))
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         await harness.load()
         let events = EventRecorder(bus: harness.bus, pattern: "alpha:command")
         let command = try #require(harness.host.commandContributions().first)
@@ -95,12 +93,11 @@ struct PluginCommandTests {
 /// Status items contributed in a manifest and set by the plugin over its namespace.
 @Suite("Plugin status items")
 struct PluginStatusItemTests {
-    @Test("the Location plugin sets its status item; a stray item or text is ignored and said once; stopping hides it",
-          arguments: PluginIsolation.both)
-    func location(isolation: PluginIsolation) async throws {
+    @Test("the Location plugin sets its status item; a stray item or text is ignored and said once; stopping hides it")
+    func location() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Location")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load()[id: "location"]?.state == .loaded)
         let lines = PluginStatusLines(host: harness.host, logger: harness.logs.logger(label: "trellis.plugins"))
         let seen = LockedState<[[String]]>([])
@@ -116,7 +113,7 @@ struct PluginStatusItemTests {
         #expect(warnings.count == 2, "\(warnings)")
         #expect(warnings.contains { $0.contains(#"item "altitude": ignored: names no item of its manifest's statusItems (position)"#) })
 
-        try harness.services.stop("location")
+        try await harness.services.stop("location")
         #expect(await eventually { seen.withLock { $0.last } == [] })
     }
 
@@ -137,15 +134,15 @@ struct PluginStatusItemTests {
         }
         """#
 
-    @Test("a C plugin sets its status item while it loads (shown by status lines started after) and changes it; null hides it", arguments: PluginIsolation.both)
-    func cPlugin(isolation: PluginIsolation) async throws {
+    @Test("a C plugin sets its status item while it loads (shown by status lines started after) and changes it; null hides it")
+    func cPlugin() async throws {
         let sandbox = try PluginSandbox()
         let folder = try sandbox.writeManifest(folder: "thermometer", #"""
             {"id": "thermometer", "name": "Thermometer", "version": "1", "abiVersion": 2, "library": "libthermometer.so",
              "permissions": {}, "statusItems": [{"id": "temperature", "title": "Temperature"}]}
             """#)
         try CCompiler.build(Self.thermometer, to: folder.appendingPathComponent("libthermometer.so"))
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load()[id: "thermometer"]?.state == .loaded)
         // Started after the load, as an app does: the item the plugin set while it loaded shows.
         let lines = PluginStatusLines(host: harness.host, logger: harness.logs.logger(label: "trellis.plugins"))

@@ -5,29 +5,27 @@ import TrellisCore
 import TrellisTesting
 
 /// A start that leaves its plugins for later (the window's, until its first frame is on
-/// screen): `loadAll(deferringStartup: true)` reads every manifest and opens no library;
+/// screen): `discover()` reads every manifest and starts no plugin;
 /// `finishStartup()` loads what would have loaded, in dependency order; a page or command
 /// used before then loads its plugin at once.
 @Suite("Deferred plugin start-up", .serialized)
 struct PluginDeferredStartupTests {
     func loadDeferred(_ harness: PluginHarness) async -> [PluginReport] {
-        let host = harness.host
-        return await offThePool { host.loadAll(deferringStartup: true) }
+        harness.host.discover()
     }
 
     func finishStartup(_ harness: PluginHarness) async {
-        let host = harness.host
-        await offThePool { host.finishStartup() }
+        await harness.host.finishStartup()
     }
 
-    @Test("onStartup plugins wait, unopened, until finishStartup loads them in dependency order", arguments: PluginIsolation.both)
-    func waitsThenLoadsInOrder(isolation: PluginIsolation) async throws {
+    @Test("onStartup plugins wait, unopened, until finishStartup loads them in dependency order")
+    func waitsThenLoadsInOrder() async throws {
         let sandbox = try PluginSandbox()
         // Folder names sort the dependent first: the order comes from the dependencies.
-        let user = try PluginActivationTests.install(sandbox, "a-user", extra: #""dependencies": ["z-base"]"#)
-        let base = try PluginActivationTests.install(sandbox, "z-base", extra: #""activation": ["onEvent:never"]"#)
+        _ = try PluginActivationTests.install(sandbox, "a-user", extra: #""dependencies": ["z-base"]"#)
+        _ = try PluginActivationTests.install(sandbox, "z-base", extra: #""activation": ["onEvent:never"]"#)
         _ = try PluginActivationTests.install(sandbox, "lazy", extra: #""activation": ["onEvent:never"]"#)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         let events = EventRecorder(bus: harness.bus, pattern: "plugin:*")
 
         let reports = await loadDeferred(harness)
@@ -37,15 +35,15 @@ struct PluginDeferredStartupTests {
         // Loaded at the start because a plugin loading then needs it, whatever it waits for.
         #expect(reports[id: "z-base"]?.state == .waiting(activation: [.onStartup, .onEvent("never")]))
         #expect(reports[id: "lazy"]?.state == .waiting(activation: [.onEvent("never")]))
-        #expect(try !PluginActivationTests.isMapped(user) && !PluginActivationTests.isMapped(base),
-                "a library was opened before finishStartup")
+        #expect(PluginActivationTests.processes(running: "a-user").isEmpty && PluginActivationTests.processes(running: "z-base").isEmpty,
+                "a plugin was started before finishStartup")
 
         await finishStartup(harness)
 
         #expect(harness.host.report(for: "a-user")?.state == .loaded)
         #expect(harness.host.report(for: "z-base")?.state == .loaded)
         #expect(harness.host.report(for: "lazy")?.state.isWaiting == true, "a lazy plugin nobody needs still waits")
-        #expect(try PluginActivationTests.isMapped(user) == (isolation == .inProcess))
+        #expect(PluginActivationTests.processes(running: "a-user").count == 1)
         let activated = events.events(named: "plugin:activated").compactMap { $0.data["plugin"]?.stringValue }
         #expect(activated == ["z-base", "a-user"])
         // Once: a second call, or a later loadAll, loads nothing again.
@@ -54,12 +52,12 @@ struct PluginDeferredStartupTests {
         #expect(events.count("plugin:activated") == 2)
     }
 
-    @Test("a deferred plugin's command, used before finishStartup, loads it and the plugin it needs", arguments: PluginIsolation.both)
-    func commandBeforeFinish(isolation: PluginIsolation) async throws {
+    @Test("a deferred plugin's command, used before finishStartup, loads it and the plugin it needs")
+    func commandBeforeFinish() async throws {
         let sandbox = try PluginSandbox()
         _ = try PluginActivationTests.install(sandbox, "base", extra: #""activation": ["onStartup"]"#)
         _ = try PluginActivationTests.install(sandbox, "user", extra: #""dependencies": ["base"], "commands": [{"id": "go", "title": "Go"}]"#)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         _ = await loadDeferred(harness)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
         let command = try #require(harness.host.commandContributions().first { $0.plugin == "user" })

@@ -39,8 +39,8 @@ struct PluginDevelopmentTests {
         let sandbox = try PluginSandbox()
         let folder = try sandbox.writeManifest(folder: "dev", Self.manifest(granting: ["dev:*"]))
         try Self.build(version: 1, into: folder)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "dev"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(await harness.host.loadAll()[id: "dev"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
         let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
         harness.bus.trigger("dev:ping")
@@ -75,11 +75,11 @@ struct PluginDevelopmentTests {
         let sandbox = try PluginSandbox()
         let folder = try sandbox.writeManifest(folder: "dev", Self.manifest(granting: ["dev:*"]))
         try Self.build(version: 1, into: folder)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "dev"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(await harness.host.loadAll()[id: "dev"]?.state == .loaded)
 
         try Data("{ not json".utf8).write(to: folder.appendingPathComponent("plugin.json"))
-        let reason = await offThePool { harness.host.reload("dev") }
+        let reason = await harness.host.reload("dev")
 
         #expect(reason?.contains("plugin.json: the manifest is not valid JSON") == true, "\(reason ?? "reloaded")")
         let events = EventRecorder(bus: harness.bus, pattern: "dev:pong")

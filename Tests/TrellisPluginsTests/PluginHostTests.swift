@@ -6,12 +6,11 @@ import TrellisTesting
 
 @Suite("Plugin host")
 struct PluginHostTests {
-    @Test("host and plugin share one bus: the plugin's watch sees host triggers, the host sees the plugin's",
-          arguments: PluginIsolation.both)
-    func sharedBus(isolation: PluginIsolation) async throws {
+    @Test("host and plugin share one bus: the plugin's watch sees host triggers, the host sees the plugin's")
+    func sharedBus() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Template")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         let pongs = harness.record("template:pong")
 
         let reports = await harness.load()
@@ -21,10 +20,9 @@ struct PluginHostTests {
         #expect(try await pongs.settled(count: 1) == [#"template:pong {"greeting":"pong","ping":{"n":1}}"#])
     }
 
-    @Test("the build's own plugins load from the source tree, with their libraries from the build folder",
-          arguments: PluginIsolation.both)
-    func buildTreePlugins(isolation: PluginIsolation) async throws {
-        let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins(isolation: isolation)
+    @Test("the build's own plugins load from the source tree, with their libraries from the build folder")
+    func buildTreePlugins() async throws {
+        let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins()
         defer { withExtendedLifetime(sandbox) {} }
 
         for id in ["network-activity", "location", "template", "c-hello"] {
@@ -32,15 +30,14 @@ struct PluginHostTests {
             #expect(reports[id: id]?.origin == .build)
         }
         #expect(Set(harness.services.services.filter(\.isRunning).map(\.name)) == ["net_state", "location", "template", "c_hello"])
-        try harness.services.stop("location")
+        try await harness.services.stop("location")
     }
 
-    // One mode: it checks the library files' contents, not how they run.
     @Test("a Swift plugin's library carries the SDK and TrellisShared, not a copy of TrellisCore")
     func pluginLibrariesAreSmall() async throws {
-        let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins(isolation: .inProcess)
+        let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins()
         defer { withExtendedLifetime(sandbox) {} }
-        defer { try? harness.services.stop("location") }
+        try await harness.services.stop("location")
         for id in ["network-activity", "location", "template"] {
             let library = try #require(reports[id: id]?.library, "\(id) has no library")
             let bytes = try Data(contentsOf: library)
@@ -53,21 +50,20 @@ struct PluginHostTests {
 
     /// Loads the build's own plugins (source tree and build folder) into a fresh host, with
     /// an empty sandbox for the user's folders (returned too: it deletes its folder when it goes).
-    static func loadBuildTreePlugins(isolation: PluginIsolation) async throws -> (PluginHarness, [PluginReport], PluginSandbox) {
+    static func loadBuildTreePlugins() async throws -> (PluginHarness, [PluginReport], PluginSandbox) {
         let sandbox = try PluginSandbox()
         let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
                                               executable: RunningExecutable.url)
-        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL, isolation: isolation)
+        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL)
         let reports = await harness.load(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
         return (harness, reports, sandbox)
     }
 
-    @Test("a plugin written in plain C loads, triggers events and echoes JSON data through the ABI",
-          arguments: PluginIsolation.both)
-    func plainCPlugin(isolation: PluginIsolation) async throws {
+    @Test("a plugin written in plain C loads, triggers events and echoes JSON data through the ABI")
+    func plainCPlugin() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         let hello = harness.record("hello:*")
 
         let reports = await harness.load()
@@ -80,12 +76,11 @@ struct PluginHostTests {
         #expect(await eventually { harness.logs.entries.contains { $0.level == .info && $0.message == "hello from C" } })
     }
 
-    @Test("a plugin's navigate and front-controller requests reach the closures the app injected",
-          arguments: PluginIsolation.both)
-    func navigateAndRequest(isolation: PluginIsolation) async throws {
+    @Test("a plugin's navigate and front-controller requests reach the closures the app injected")
+    func navigateAndRequest() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello") { $0["routes"] = nil }  // /hello is then not its own route
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         await harness.load()
 
         harness.bus.trigger("hello:open", ["id": 5])
@@ -95,12 +90,11 @@ struct PluginHostTests {
         #expect(await eventually { harness.requests.withLock { $0 } == [#"hello.greet {"who":"world"}"#] }, "\(harness.requests.withLock { $0 })")
     }
 
-    @Test("disabling a plugin stops its services and watches, is remembered, and enabling restarts it",
-          arguments: PluginIsolation.both)
-    func disableAndEnable(isolation: PluginIsolation) async throws {
+    @Test("disabling a plugin stops its services and watches, is remembered, and enabling restarts it")
+    func disableAndEnable() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Template")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         let pongs = harness.record("template:pong")
         await harness.load()
 
@@ -108,10 +102,10 @@ struct PluginHostTests {
         #expect(disabled?.state == .disabled)
         #expect(!harness.services.isRunning("template"))
         harness.bus.trigger("template:ping")
-        #expect(throws: ServiceError.self) { try harness.services.start("template") }
+        await #expect(throws: ServiceError.self) { try await harness.services.start("template") }
         #expect(try JSONValue(jsonData: Data(contentsOf: sandbox.settingsURL)) == ["disabled": ["template"]])
 
-        let later = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let later = PluginHarness(sandbox: sandbox)
         #expect(await later.load()[id: "template"]?.state == .disabled)
 
         let enabled = try await harness.setEnabled("template", true)
@@ -121,13 +115,13 @@ struct PluginHostTests {
         #expect(try await pongs.settled(count: 1) == [#"template:pong {"greeting":"pong","ping":{"after":true}}"#])
     }
 
-    @Test("a plugin disabled at start-up loads when enabled", arguments: PluginIsolation.both)
-    func enableLoadsDisabledPlugin(isolation: PluginIsolation) async throws {
+    @Test("a plugin disabled at start-up loads when enabled")
+    func enableLoadsDisabledPlugin() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Template")
         let settings = PluginSettings(url: sandbox.settingsURL)
         try settings.setEnabled("template", false)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load()[id: "template"]?.state == .disabled)
         #expect(!harness.services.services.contains { $0.name == "template" })
 
@@ -135,42 +129,43 @@ struct PluginHostTests {
         #expect(harness.services.isRunning("template"))
     }
 
-    @Test("a watcher run by a plugin's start may disable that plugin: applied before loadAll returns",
-          arguments: PluginIsolation.both)
-    func setEnabledFromAWatcherDuringLoad(isolation: PluginIsolation) async throws {
+    @Test("a watcher of what a plugin's start triggers may disable that plugin: applied once the load is done")
+    func setEnabledFromAWatcherDuringLoad() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Location")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         final class WatchOwner: Sendable {}
         let owner = WatchOwner()
-        let answers = LockedState<[PluginReport.State?]>([])
+        let disabling = LockedState<[Task<PluginReport?, any Error>]>([])
         // The Location plugin's start triggers location:error at once, for a track it cannot
-        // read: in both modes the watcher runs before the start returns.
+        // read: the watcher runs before the start returns, and asks for the plugin to be
+        // disabled, which waits for the load in progress.
         harness.bus.watch("location:error", owner: owner) { _, _ in
-            let answer = try? harness.host.setEnabled("location", false)
-            answers.withLock { $0.append(answer?.state) }
+            disabling.withLock { $0.append(Task { try await harness.host.setEnabled("location", false) }) }
         }
         let missing = sandbox.root.appendingPathComponent("nowhere.json").path
         let reports = await harness.load(serviceOptions: ["location": ["track": .string(missing)]])
 
-        #expect(answers.withLock { $0 } == [nil], "queued: the plugin had no report yet")
-        #expect(reports[id: "location"]?.state == .disabled)
+        #expect(reports[id: "location"]?.state == .loaded, "the load was not cut short")
+        let first = try #require(disabling.withLock { $0.first })
+        #expect(try await first.value?.state == .disabled)
         #expect(!harness.services.isRunning("location"))
 
-        // Enabled again, it starts, triggers location:error again, and the watcher's queued
-        // call disables it before this call returns.
+        // Enabled again, it starts, triggers location:error again, and the watcher's call
+        // disables it once the enabling is done.
         let enabled = try await harness.setEnabled("location", true)
-        #expect(answers.withLock { $0.count } == 2)
-        #expect(enabled?.state == .disabled)
+        #expect(enabled?.state == .loaded)
+        let second = try #require(disabling.withLock { $0.count == 2 ? $0.last : nil })
+        #expect(try await second.value?.state == .disabled)
         #expect(!harness.services.isRunning("location"))
     }
 
-    @Test("plugins load after their dependencies, whatever the folder order", arguments: PluginIsolation.both)
-    func dependencyOrder(isolation: PluginIsolation) async throws {
+    @Test("plugins load after their dependencies, whatever the folder order")
+    func dependencyOrder() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello", as: "a-first") { $0["dependencies"] = ["z-last"] }
         try sandbox.install("Template", as: "z-last")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
 
         let reports = await harness.load()
 
@@ -179,12 +174,12 @@ struct PluginHostTests {
         #expect(harness.services.services.map(\.name) == ["template", "c_hello"])
     }
 
-    @Test("the report table lists id, version, state, origin and the reason of a failure", arguments: PluginIsolation.both)
-    func reportTable(isolation: PluginIsolation) async throws {
+    @Test("the report table lists id, version, state, origin and the reason of a failure")
+    func reportTable() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("Template")
         try sandbox.writeManifest(folder: "broken", "{ not json")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
 
         let table = PluginReport.table(await harness.load())
 
@@ -200,18 +195,18 @@ struct PluginHostTests {
 
 @Suite("Shell plugin host")
 struct ShellPluginHostTests {
-    @Test("a plugin's navigation request drives the shell's navigator on the main actor", arguments: PluginIsolation.both)
+    @Test("a plugin's navigation request drives the shell's navigator on the main actor")
     @MainActor
-    func navigationReachesShell(isolation: PluginIsolation) async throws {
+    func navigationReachesShell() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
         let shell = Shell()
         let visits = Trace()
         try shell.route("/hello", isPublic: true) { values in visits.record("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
         let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                                    settings: PluginSettings(url: sandbox.settingsURL), isolation: isolation,
+                                    settings: PluginSettings(url: sandbox.settingsURL),
                                     handleRequest: { _, _ in })
-        #expect(await offThePool { host.loadAll() }[id: "c-hello"]?.state == .loaded)
+        #expect(await host.loadAll()[id: "c-hello"]?.state == .loaded)
 
         let bus = shell.bus
         await Task.detached { bus.trigger("hello:open", ["id": 5]) }.value
@@ -220,18 +215,18 @@ struct ShellPluginHostTests {
         #expect(visits.all == [#"/hello {"id":5} main=true"#])
     }
 
-    @Test("a plugin cannot open a route that is not public (such as the demo's /events)", arguments: PluginIsolation.both)
+    @Test("a plugin cannot open a route that is not public (such as the demo's /events)")
     @MainActor
-    func nonPublicRouteRefused(isolation: PluginIsolation) async throws {
+    func nonPublicRouteRefused() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello") { $0["routes"] = nil }  // /hello is then not its own route
         let shell = Shell()
         let visits = Trace()
         try shell.route("/hello") { values in visits.record(values.path) }
         let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                                    settings: PluginSettings(url: sandbox.settingsURL), isolation: isolation,
+                                    settings: PluginSettings(url: sandbox.settingsURL),
                                     handleRequest: { _, _ in })
-        #expect(await offThePool { host.loadAll() }[id: "c-hello"]?.state == .loaded)
+        #expect(await host.loadAll()[id: "c-hello"]?.state == .loaded)
         let pongs = EventRecorder(bus: shell.bus, pattern: "hello:pong")
         shell.bus.trigger("hello:open", ["id": 5])  // c-hello asks for /hello
         shell.bus.trigger("hello:ping")             // answered after that request was passed on

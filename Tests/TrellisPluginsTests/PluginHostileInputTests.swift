@@ -10,12 +10,11 @@ import TrellisTesting
 /// and modes are rows of the failure matrix, `PluginFailureMatrixTests`.)
 @Suite("Plugins: oversized input")
 struct PluginHostileInputTests {
-    @Test("an event a plugin triggers with over 1 MiB of JSON is refused at the ABI, naming the plugin and the size",
-          arguments: PluginIsolation.both)
-    func oversizedTrigger(isolation: PluginIsolation) async throws {
+    @Test("an event a plugin triggers with over 1 MiB of JSON is refused at the ABI, naming the plugin and the size")
+    func oversizedTrigger() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
         let pongs = harness.record("hello:pong")
 
@@ -38,8 +37,8 @@ struct PluginHostileInputTests {
         #expect(answered.last == #"hello:pong {"after":true}"#)
     }
 
-    @Test("a manifest over 64 KiB fails that plugin as too large; the others load", arguments: PluginIsolation.both)
-    func oversizedManifest(isolation: PluginIsolation) async throws {
+    @Test("a manifest over 64 KiB fails that plugin as too large; the others load")
+    func oversizedManifest() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
         let folder = try sandbox.install("Template", as: "wordy") {
@@ -48,7 +47,7 @@ struct PluginHostileInputTests {
         let file = folder.appendingPathComponent(PluginManifest.fileName)
         let size = try #require(try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int)
 
-        let reports = await PluginHarness(sandbox: sandbox, isolation: isolation).load()
+        let reports = await PluginHarness(sandbox: sandbox).load()
 
         #expect(reports[id: "c-hello"]?.state == .loaded)
         #expect(reports[id: "wordy"]?.state == .failed(.manifest(.tooLarge(file: file.path, bytes: size, limit: 65_536))))

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 @testable import TrellisPlugins
@@ -6,9 +7,9 @@ import TrellisTesting
 
 /// Plugins in processes of their own: a plugin that aborts, dereferences NULL or never
 /// returns takes down or stops only its own process; the host reports it and the other
-/// plugins go on. The plugins are C libraries built from the header alone.
-/// Process mode only: crashes, hangs, deadlines, memory limits, descriptors and restarts exist
-/// only for a plugin in a process of its own (in the shell's process they would end the tests).
+/// plugins go on. The plugins are C libraries built from the header alone. Deadlines and the
+/// restart policy's back-off run on a test clock: a test waits (in real time) until the host
+/// waits for nothing but the deadline, then advances the clock past it.
 @Suite("Plugin isolation: a process per plugin", .serialized)
 struct PluginIsolationTests {
     @Test("a service start that crashes or hangs fails that plugin alone, naming how; a plugin beside it works",
@@ -17,8 +18,14 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", fault, autostart: true)
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: nil, deadlines: PluginDeadlines())  // the product's own, named below
-        let reports = await offThePool { harness.host.loadAll() }
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(), clock: clock.plugin)  // the product's own, named below
+        let loading = Task { await harness.host.loadAll() }
+        if fault == .loopInStart {
+            #expect(await harness.waits(for: #"plugin "crashing": waiting for the start of service "crashy""#))
+            await clock.advance(by: .seconds(6))
+        }
+        let reports = await loading.value
 
         let failure = try #require(reports[id: "crashing"]?.state.failure, "\(reports)")
         let expected = switch fault {
@@ -40,7 +47,7 @@ struct PluginIsolationTests {
     func crashAfterLoading() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
-        let harness = PluginHarness(sandbox: sandbox, isolation: nil)
+        let harness = PluginHarness(sandbox: sandbox)
         let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
         // What the host says at the moment it reports the crash (it restarts the plugin at once).
         let atCrash = LockedState<(failure: PluginFailure?, running: Bool, watches: Int)?>(nil)
@@ -50,7 +57,7 @@ struct PluginIsolationTests {
             atCrash.withLock { if $0 == nil { $0 = snapshot } }
         }
         let watchesWithoutPlugin = harness.bus.watchCount
-        #expect(await offThePool { harness.host.loadAll() }[id: "crashing"]?.state == .loaded)
+        #expect(await harness.host.loadAll()[id: "crashing"]?.state == .loaded)
         #expect(harness.services.isRunning("crashy"))
         #expect(harness.bus.watchCount > watchesWithoutPlugin)
 
@@ -80,8 +87,8 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("leaving", fault, autostart: true)
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "leaving"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(await harness.host.loadAll()[id: "leaving"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         harness.bus.trigger("crash:now")
@@ -99,8 +106,8 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installWireFault("scribbler", fault)
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "scribbler"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(await harness.host.loadAll()[id: "scribbler"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         harness.bus.trigger("crash:now")
@@ -115,24 +122,31 @@ struct PluginIsolationTests {
         #expect(!events.messages.contains("wire:never"))
     }
 
-    @Test("a stop that never returns is cut off at the stop deadline: the plugin ends up disabled, not restarted; a plugin beside it answers")
+    @Test("a stop that never returns is cut off at the stop deadline and reported as a fault: the plugin ends up disabled, not restarted; a plugin beside it answers")
     func hungStop() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("stubborn", .loopInStop, autostart: true)
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines())  // the product's own, named below
-        #expect(await offThePool { harness.host.loadAll() }[id: "stubborn"]?.state == .loaded)
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(), clock: clock.plugin)  // the product's own, named below
+        #expect(await harness.host.loadAll()[id: "stubborn"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
-        let report = try await offThePool { try harness.host.setEnabled("stubborn", false) }
+        let disabling = Task { try await harness.host.setEnabled("stubborn", false) }
+        #expect(await harness.waits(for: #"plugin "stubborn": waiting for the stop of service "crashy""#))
+        await clock.advance(by: .seconds(3))
+        let report = try await disabling.value
 
         #expect(report?.state == .disabled)
         #expect(!harness.services.isRunning("crashy"))
         #expect(harness.logs.entries.contains { $0.message.contains(#"did not answer the stop of service "crashy" within 2 s"#) })
         harness.bus.trigger("hello:ping", ["n": 4])
         #expect(try await events.wait(for: "hello:pong").first?.data == ["n": 4])
-        // Its process was killed at the stop deadline because it is being disabled: not a crash.
-        #expect(events.count("plugin:crashed") == 0 && events.count("plugin:restarted") == 0)
+        // A fault while it stops is reported as the others are, and not restarted: it was
+        // being disabled.
+        let fault = try #require(events.events(named: "plugin:crashed").first)
+        #expect(fault.data["reason"]?.stringValue?.contains(#"it did not answer the stop of service "crashy" within 2 s"#) == true, "\(fault)")
+        #expect(events.count("plugin:crashed") == 1 && events.count("plugin:restarted") == 0)
         #expect(harness.host.report(for: "stubborn")?.state == .disabled)
     }
 
@@ -144,8 +158,8 @@ struct PluginIsolationTests {
         let pipeName = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(ends[1])")
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process)
-        #expect(await offThePool { harness.host.loadAll() }[id: "c-hello"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(await harness.host.loadAll()[id: "c-hello"]?.state == .loaded)
 
         // Every plugin host this process runs (other tests' too, each of which may be in the
         // instant before it closes what it inherited: looked at again for a while).
@@ -156,7 +170,7 @@ struct PluginIsolationTests {
                 return fds.contains { (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)")) == pipeName }
             }
             if holders.isEmpty { break }
-            usleep(20_000)
+            try await Task.sleep(for: .milliseconds(20))
         }
         #expect(!Self.pluginHosts().isEmpty)
         #expect(holders.isEmpty, "plugin processes \(holders) kept \(pipeName)")
@@ -179,11 +193,13 @@ struct PluginIsolationTests {
     func hungHandler() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("hanging", .loopInHandler, autostart: true)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines(event: .seconds(1)))
-        #expect(await offThePool { harness.host.loadAll() }[id: "hanging"]?.state == .loaded)
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(1)), clock: clock.plugin)
+        #expect(await harness.host.loadAll()[id: "hanging"]?.state == .loaded)
         let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:*")
 
         harness.bus.trigger("crash:now")  // returns at once: the event is queued for the process
+        await clock.advance(by: .seconds(2))
 
         let crash = try #require(try await crashes.wait(for: "plugin:crashed").first)
         let reason = crash.data["reason"]?.stringValue ?? ""
@@ -196,8 +212,8 @@ struct PluginIsolationTests {
     func memoryLimit() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("eating", .eatMemoryInHandler, autostart: true)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, memoryLimit: 128 << 20)
-        #expect(await offThePool { harness.host.loadAll() }[id: "eating"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, memoryLimit: 128 << 20)
+        #expect(await harness.host.loadAll()[id: "eating"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         harness.bus.trigger("crash:now")
@@ -213,15 +229,17 @@ struct PluginIsolationTests {
     func floodIsSlowedNotDropped() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("flooding", .floodInHandler, autostart: true)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines(event: .seconds(60)))
-        #expect(await offThePool { harness.host.loadAll() }[id: "flooding"]?.state == .loaded)
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(60)), clock: clock.plugin)
+        #expect(await harness.host.loadAll()[id: "flooding"]?.state == .loaded)
         let ticks = EventRecorder(bus: harness.bus, pattern: "crash:tick")
 
         harness.bus.trigger("crash:now")
 
-        _ = try await ticks.wait(for: "crash:tick", count: 1_500)
-        let warnings = harness.logs.entries.map(\.message).filter { $0.contains("calls a second; slowed down") }
-        #expect(warnings == ["plugin flooding: more than 500 calls a second; slowed down to that"])
+        // The budget refills as the clock moves: 1,500 ticks need about 3 s of it.
+        #expect(await clock.advance(by: .milliseconds(100), until: { ticks.count("crash:tick") >= 1_500 }))
+        let warnings = harness.logs.entries.map(\.message).filter { $0.contains("slowed down to that") }
+        #expect(warnings == ["plugin flooding: it calls faster than a plugin may (500 calls, 5 navigations and 2 MiB of data a second); slowed down to that"])
         #expect(harness.host.report(for: "flooding")?.state == .loaded)
     }
 
@@ -229,14 +247,21 @@ struct PluginIsolationTests {
     func slowHandlerWithinDeadline() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("slow", .slowHandler, autostart: true)
-        // Five events of 0.5 s each take 2.5 s in all; the deadline is 2 s per event.
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, deadlines: PluginDeadlines(event: .seconds(2)))
-        #expect(await offThePool { harness.host.loadAll() }[id: "slow"]?.state == .loaded)
+        // Five events sent at once; each handled in 1.5 s of the clock, 7.5 s in all; the
+        // deadline is 2 s per event, from when the plugin could begin it.
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(2)), clock: clock.plugin)
+        #expect(await harness.host.loadAll()[id: "slow"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         for _ in 1...5 { harness.bus.trigger("crash:now") }
+        for handled in 1...5 {
+            _ = try await events.wait(for: "crash:handled", count: handled)
+            // Its done has arrived: the next event could begin now.
+            #expect(await eventually { harness.eventsPending(of: "slow") == 5 - handled })
+            await clock.advance(by: .milliseconds(1_500))
+        }
 
-        _ = try await events.wait(for: "crash:handled", count: 5)
         #expect(events.count("plugin:crashed") == 0, "\(events.messages)")
         #expect(harness.host.report(for: "slow")?.state == .loaded)
     }
@@ -245,11 +270,18 @@ struct PluginIsolationTests {
     func restartPolicy() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
-        let harness = PluginHarness(sandbox: sandbox, isolation: nil)
-        #expect(await offThePool { harness.host.loadAll() }[id: "crashing"]?.state == .loaded)
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, clock: clock.plugin)
+        #expect(await harness.host.loadAll()[id: "crashing"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "plugin:*")
         for round in 1...2 {
             harness.bus.trigger("crash:now")
+            _ = try await events.wait(for: "plugin:crashed", count: round)
+            if round == 2 {
+                // The second restart waits a second of the clock.
+                #expect(harness.host.report(for: "crashing")?.state.failure?.isCrash == true)
+                await clock.advance(by: .seconds(1))
+            }
             _ = try await events.wait(for: "plugin:restarted", count: round)
             #expect(harness.host.report(for: "crashing")?.state == .loaded)
             #expect(harness.services.isRunning("crashy"), "its autostart service runs again")
@@ -268,31 +300,16 @@ struct PluginIsolationTests {
         #expect(!harness.services.isRunning("crashy"))
         #expect(events.count("plugin:restarted") == 2)
 
-        _ = try await offThePool { try harness.host.setEnabled("crashing", true) }  // the user enables it again
+        _ = try await harness.host.setEnabled("crashing", true)  // the user enables it again
         #expect(harness.host.report(for: "crashing")?.state == .loaded)
         #expect(harness.services.isRunning("crashy"))
     }
 
-    @Test("the same library, unchanged, works in a process of its own and in the shell's process")
-    func sameLibraryBothModes() async throws {
-        let sandbox = try PluginSandbox()
-        try sandbox.install("CHello")
-        for isolation in [PluginIsolation.process, .inProcess] {
-            let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
-            #expect(await offThePool { harness.host.loadAll() }[id: "c-hello"]?.state == .loaded)
-            let pongs = EventRecorder(bus: harness.bus, pattern: "hello:pong")
-            harness.bus.trigger("hello:ping", ["mode": .string(isolation.rawValue)])
-            #expect(try await pongs.wait(for: "hello:pong").first?.data == ["mode": .string(isolation.rawValue)])
-        }
-    }
-
-    @Test("isolation in the manifest: in-process is honoured only for plugins the app ships")
-    func effectiveIsolation() throws {
-        #expect(PluginIsolation.effective(.inProcess, origin: .build) == .inProcess)
-        #expect(PluginIsolation.effective(.inProcess, origin: .system) == .inProcess)
-        #expect(PluginIsolation.effective(.inProcess, origin: .user) == .process)
-        #expect(PluginIsolation.effective(.inProcess, origin: .commandLine) == .process)
-        #expect(PluginIsolation.effective(.process, origin: .build) == .process)
+    @Test("the manifest's isolation key of earlier manifests is read and checked, and every plugin runs in a process")
+    func isolationKey() throws {
+        let manifest = try PluginManifest(json: ["id": "x", "name": "X", "version": "1", "abiVersion": 2, "library": "libx.so",
+                                                 "isolation": "inProcess"], file: "plugin.json")
+        #expect(manifest.id == "x")
         #expect(throws: PluginManifestError.invalidValue(file: "plugin.json", key: "isolation",
                                                          reason: #""thread" is not "process" or "inProcess""#)) {
             try PluginManifest(json: ["id": "x", "name": "X", "version": "1", "abiVersion": 2, "library": "libx.so",
@@ -309,23 +326,25 @@ let runsUnderSanitizer: Bool = {
 
 @Suite("Plugin settings changed from outside", .serialized)
 struct PluginSettingsFollowingTests {
-    @Test("trellis plugins --disable/--enable reach a running host: the plugin stops (its process ends), then answers again",
-          arguments: PluginIsolation.both)
-    func followsTheSettingsFile(isolation: PluginIsolation) async throws {
+    @Test("trellis plugins --disable/--enable reach a running host: the plugin stops (its process ends), then answers again")
+    func followsTheSettingsFile() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, clock: clock.plugin)
         #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
         harness.host.followSettings(interval: .milliseconds(100))
         let events = EventRecorder(bus: harness.bus, pattern: "*")
         let outside = PluginSettings(url: sandbox.settingsURL)  // what `trellis plugins --disable` writes
 
         try outside.setEnabled("c-hello", false)
+        #expect(await clock.advance(by: .milliseconds(100), until: { events.count("plugin:disabled") == 1 }))
         #expect(try await events.wait(for: "plugin:disabled").first?.data["plugin"] == "c-hello")
         #expect(harness.host.report(for: "c-hello")?.state == .disabled)
         harness.bus.trigger("hello:ping")
 
         try outside.setEnabled("c-hello", true)
+        #expect(await clock.advance(by: .milliseconds(100), until: { events.count("plugin:enabled") == 1 }))
         #expect(try await events.wait(for: "plugin:enabled").first?.data["state"] == "loaded")
         harness.bus.trigger("hello:ping", ["n": 2])
         let pongs = try await events.wait(for: "hello:pong")

@@ -99,9 +99,6 @@ struct PluginManifestTests {
             let manifest = try PluginManifest.load(from: BuiltPlugins.folder(folder).appendingPathComponent("plugin.json"))
             #expect(manifest.abiVersion == PluginDiscovery.hostABIVersion)
             #expect(manifest.library == "libTrellisPlugin\(folder).so")
-            // In the shell's process a Swift plugin would load a second Swift runtime beside the
-            // release shell's own (Package.swift), on the start-up thread: Benchmarks.md, startup.
-            #expect(manifest.isolation == .process, "\(folder)")
         }
     }
 }

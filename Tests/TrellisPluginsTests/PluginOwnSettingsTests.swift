@@ -53,12 +53,12 @@ struct PluginOwnSettingsTests {
         return folder
     }
 
-    @Test("the plugin reads its settings, and the new values once one changes; the change is stored", arguments: PluginIsolation.both)
-    func readAndChanged(isolation: PluginIsolation) async throws {
+    @Test("the plugin reads its settings, and the new values once one changes; the change is stored")
+    func readAndChanged() async throws {
         let sandbox = try PluginSandbox()
         try install(sandbox)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
-        _ = await offThePool { harness.host.loadAll() }
+        let harness = PluginHarness(sandbox: sandbox)
+        _ = await harness.host.loadAll()
         let values = EventRecorder(bus: harness.bus, pattern: "asker:values")
         harness.bus.trigger("asker:ask")
         #expect(try await values.wait(for: "asker:values").first?.data
@@ -70,9 +70,9 @@ struct PluginOwnSettingsTests {
         #expect(values.all.last?.data["units"] == "imperial", "the plugin reads the new value when told of the change")
 
         // Stored: a new host over the same folder reads it.
-        let again = PluginHarness(sandbox: sandbox, isolation: .inProcess)
+        let again = PluginHarness(sandbox: sandbox)
         _ = again.host.survey()
-        _ = await offThePool { again.host.loadAll() }
+        _ = await again.host.loadAll()
         #expect(again.host.currentSettings(of: "asker")?["units"] == "imperial")
     }
 
@@ -89,16 +89,16 @@ struct PluginOwnSettingsTests {
                 """)
     }
 
-    @Test("a setting changed while the plugin starts reaches it once started", arguments: PluginIsolation.both)
-    func changedWhileStarting(isolation: PluginIsolation) async throws {
+    @Test("a setting changed while the plugin starts reaches it once started")
+    func changedWhileStarting() async throws {
         let sandbox = try PluginSandbox()
         let folder = try install(sandbox, source: Self.slowStarter)
         #expect(Self.slowStarter(folder).contains("/go"), "the start waits for its file")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
-        _ = await offThePool { harness.host.loadAll(deferringStartup: true) }
+        let harness = PluginHarness(sandbox: sandbox)
+        harness.host.discover()
         let values = EventRecorder(bus: harness.bus, pattern: "asker:values")
         let host = harness.host
-        let loading = Task.detached { await offThePool { host.finishStartup() } }
+        let loading = Task.detached { await host.finishStartup() }
         #expect(await eventually { FileManager.default.fileExists(atPath: folder.appendingPathComponent("started").path) })
 
         try host.setSetting("units", of: "asker", to: "imperial")  // the plugin is not loaded yet
@@ -123,12 +123,12 @@ struct PluginOwnSettingsTests {
     ]
 
     @Test("a value that does not fit its setting is refused, naming the setting, and nothing changes",
-          arguments: PluginIsolation.both, misfits)
-    func refused(isolation: PluginIsolation, misfit: (key: String, value: JSONValue, reason: String)) async throws {
+          arguments: misfits)
+    func refused(misfit: (key: String, value: JSONValue, reason: String)) async throws {
         let (key, value, reason) = misfit
         let sandbox = try PluginSandbox()
         try install(sandbox)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         await harness.load()
         #expect {
             try harness.host.setSetting(key, of: "asker", to: value)
@@ -139,11 +139,11 @@ struct PluginOwnSettingsTests {
         #expect(!FileManager.default.fileExists(atPath: harness.host.settingValues.url(of: "asker").path))
     }
 
-    @Test("a broken values file: the defaults stand, and the file is kept aside at the next change", arguments: PluginIsolation.both)
-    func brokenFile(isolation: PluginIsolation) async throws {
+    @Test("a broken values file: the defaults stand, and the file is kept aside at the next change")
+    func brokenFile() async throws {
         let sandbox = try PluginSandbox()
         try install(sandbox)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let harness = PluginHarness(sandbox: sandbox)
         await harness.load()
         let file = harness.host.settingValues.url(of: "asker")
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)

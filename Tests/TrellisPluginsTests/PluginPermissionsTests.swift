@@ -29,13 +29,12 @@ struct PluginPermissionsTests {
         return data.compactMapValues(\.intValue)
     }
 
-    @Test("a granted call goes through, an ungranted one is denied with TRELLIS_ERROR_DENIED and never reaches the app",
-          arguments: PluginIsolation.both)
-    func enforced(isolation: PluginIsolation) async throws {
+    @Test("a granted call goes through, an ungranted one is denied with TRELLIS_ERROR_DENIED and never reaches the app")
+    func enforced() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("prober", permissions: Self.grants)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation, routes: try Self.routes())
-        #expect(await offThePool { harness.host.loadAll() }[id: "prober"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, routes: try Self.routes())
+        #expect(await harness.host.loadAll()[id: "prober"]?.state == .loaded)
         let triggered = EventRecorder(bus: harness.bus, pattern: "*")
 
         let codes = try await Self.probe(harness, id: "prober")
@@ -80,8 +79,8 @@ struct PluginPermissionsTests {
     func processCannotBypass() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("liar", permissions: "{}", liar: true)
-        let harness = PluginHarness(sandbox: sandbox, isolation: .process, routes: try Self.routes())
-        #expect(await offThePool { harness.host.loadAll() }[id: "liar"]?.state == .loaded)
+        let harness = PluginHarness(sandbox: sandbox, routes: try Self.routes())
+        #expect(await harness.host.loadAll()[id: "liar"]?.state == .loaded)
         let triggered = EventRecorder(bus: harness.bus, pattern: "*")
         let watches = harness.bus.watchCount
 
@@ -96,12 +95,11 @@ struct PluginPermissionsTests {
         #expect(harness.bus.watchCount == watches, "the forged watch of \"*\" was made")
     }
 
-    @Test("a manifest without \"permissions\" (a v1 plugin) gets the compatibility grant: any event and command, public routes",
-          arguments: PluginIsolation.both)
-    func compatibilityGrant(isolation: PluginIsolation) async throws {
+    @Test("a manifest without \"permissions\" (a v1 plugin) gets the compatibility grant: any event and command, public routes")
+    func compatibilityGrant() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("old", permissions: nil)
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation, routes: try Self.routes())
+        let harness = PluginHarness(sandbox: sandbox, routes: try Self.routes())
         #expect(await harness.load()[id: "old"]?.state == .loaded)
 
         let codes = try await Self.probe(harness, id: "old")
@@ -113,11 +111,11 @@ struct PluginPermissionsTests {
         #expect(table.contains("permissions: v1 compatibility grant (any event, any command, public routes)"), "\(table)")
     }
 
-    @Test("an empty grant leaves the plugin its own namespace and public routes", arguments: PluginIsolation.both)
-    func ownNamespaceOnly(isolation: PluginIsolation) async throws {
+    @Test("an empty grant leaves the plugin its own namespace and public routes")
+    func ownNamespaceOnly() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("lonely", permissions: "{}")
-        let harness = PluginHarness(sandbox: sandbox, isolation: isolation, routes: try Self.routes())
+        let harness = PluginHarness(sandbox: sandbox, routes: try Self.routes())
         #expect(await harness.load()[id: "lonely"]?.state == .loaded)
 
         let codes = try await Self.probe(harness, id: "lonely")

@@ -3,47 +3,11 @@ import Testing
 @testable import TrellisPlugins
 import TrellisCore
 
-/// The frames between the shell and a plugin process (see `PluginWire`), over a socket pair:
-/// what one end sends the other reads, however the bytes arrive; a frame that is too long,
-/// does not decode or is cut short is an error, never a message.
-@Suite("Plugin wire: frames over a socket")
+/// The frames between the shell and a plugin process (see `PluginWire`): what is framed is read
+/// back, however the bytes are cut; a frame that is too long or does not decode is an error,
+/// never a message; and each kind of message a process sends decodes into its own case.
+@Suite("Plugin wire: frames and messages")
 struct PluginWireTests {
-    /// A connected pair of wires; the descriptors are closed when the pair is released.
-    private final class Pair: Sendable {
-        let shell: PluginWire
-        let plugin: PluginWire
-
-        init() throws {
-            var sockets: [Int32] = [0, 0]
-            guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
-                throw POSIXError(.EMFILE)
-            }
-            shell = PluginWire(descriptor: sockets[0])
-            plugin = PluginWire(descriptor: sockets[1])
-        }
-
-        /// Writes `bytes` from the plugin's end, `step` bytes at a time, on a thread of its own;
-        /// then ends the plugin's side of the stream.
-        func write(_ bytes: [UInt8], step: Int) {
-            Thread.detachNewThread { [self] in
-                for start in stride(from: 0, to: bytes.count, by: step) {
-                    _ = plugin.write(bytes[start..<min(start + step, bytes.count)], waiting: true)
-                }
-                closePlugin()
-            }
-        }
-
-        /// Ends the plugin's side of the stream.
-        func closePlugin() {
-            shutdown(plugin.descriptor, Int32(SHUT_WR))
-        }
-
-        deinit {
-            close(shell.descriptor)
-            close(plugin.descriptor)
-        }
-    }
-
     private static let messages: [PluginMessage] = [
         PluginMessage(.trigger, name: "hello:pong", json: Array(#"{"n": 1, "title": "Фэнтези"}"#.utf8)),
         PluginMessage(.event, number: 7, name: "note:saved"),
@@ -53,41 +17,19 @@ struct PluginWireTests {
         PluginMessage(.settings, json: Array(repeating: UInt8(ascii: " "), count: 1 << 20) + Array("[]".utf8)),
     ]
 
-    @Test("what one end sends, the other reads, in order and unchanged; then the end of the stream", arguments: [7, 1 << 16])
+    @Test("what is framed is read back in order and unchanged, whatever chunks the bytes come in", arguments: [1, 7, 1 << 16])
     func roundTrip(step: Int) throws {
-        let pair = try Pair()
-        pair.write(Self.messages.flatMap(PluginWire.frame), step: step)
-        var reader = PluginWire.Reader(pair.shell)
-        for expected in Self.messages {
-            #expect(try reader.next() == expected)
+        let bytes = Self.messages.flatMap(PluginWire.frame)
+        var decoder = PluginWire.Decoder()
+        var read: [PluginMessage] = []
+        for start in stride(from: 0, to: bytes.count, by: step) {
+            read += try decoder.frames(after: bytes[start..<min(start + step, bytes.count)])
         }
-        #expect(try reader.next() == nil)
+        #expect(read == Self.messages)
+        #expect(decoder.buffered == 0)
     }
 
-    @Test("send writes a whole frame from any thread; a message's JSON is carried, not parsed")
-    func sendFromThreads() async throws {
-        let pair = try Pair()
-        let threads = 4, each = 50
-        await withTaskGroup(of: Void.self) { group in
-            for thread in 0..<threads {
-                group.addTask {
-                    for n in 0..<each { pair.plugin.send(PluginMessage(.trigger, number: Int64(thread), name: "t:\(n)", json: Array("not JSON".utf8))) }
-                }
-            }
-        }
-        var reader = PluginWire.Reader(pair.shell)
-        var next = [Int](repeating: 0, count: threads)
-        for _ in 0..<(threads * each) {
-            let message = try #require(try reader.next())
-            let thread = Int(message.number)
-            #expect(message.name == "t:\(next[thread])" && message.json == Array("not JSON".utf8))
-            next[thread] += 1
-        }
-        #expect(next == [each, each, each, each])
-        #expect(PluginMessage(.trigger, json: Array("not JSON".utf8)).value == nil)
-    }
-
-    @Test("a frame that is too long, does not decode or is cut short is an error that says which")
+    @Test("a frame that is too long or does not decode is an error that says which")
     func malformed() throws {
         let frame = PluginWire.frame(PluginMessage(.trigger, name: "wire:x", json: Array("null".utf8)))
         var unknown = frame
@@ -99,13 +41,55 @@ struct PluginWireTests {
             (unknown, "a frame of unknown kind 0"),
             (longName, "a name of 200 bytes in a frame of 23"),
             ([3, 0, 0, 0, 20, 0, 0], "a frame of 3 bytes, shorter than its header"),
-            (Array(frame.dropLast()), "a frame cut short by the end of the stream (26 bytes)"),
+            (Array(#"{"op": "entry"}"#.utf8),
+             #"a frame of 1886331515 bytes, over the limit of 4194304; it begins with "{" as a line of JSON does, the wire of earlier builds: are the shell and trellis-plugin-host from the same build?"#),
         ]
         for (bytes, reason) in cases {
-            let pair = try Pair()
-            pair.write(bytes, step: bytes.count)
-            var reader = PluginWire.Reader(pair.shell)
-            #expect(throws: PluginWire.Malformed(reason: reason)) { try reader.next() }
+            var decoder = PluginWire.Decoder()
+            #expect(throws: PluginWire.Malformed(reason: reason)) { try decoder.frames(after: bytes[...]) }
+        }
+        var decoder = PluginWire.Decoder()
+        #expect(try decoder.frames(after: frame.dropLast()).isEmpty)
+        #expect(decoder.buffered == frame.count - 1, "a frame cut short waits for its end")
+    }
+
+    @Test("each message a process sends decodes into its kind, its JSON decoded once")
+    func processMessages() throws {
+        let cases: [(PluginMessage, ProcessMessage)] = [
+            (PluginMessage(.trigger, name: "a:b", json: Array(#"{"x":[1]}"#.utf8)), .trigger(message: "a:b", data: ["x": [1]])),
+            (PluginMessage(.trigger, name: "a:b"), .trigger(message: "a:b", data: .null)),
+            (PluginMessage(.navigate, name: "/notes/5", json: Array("null".utf8)), .navigate(path: "/notes/5", data: .null)),
+            (PluginMessage(.request, name: "save", json: Array("{}".utf8)), .request(command: "save", parameters: [:])),
+            (PluginMessage(.watch, number: 3, name: "net:*"), .watch(id: 3, pattern: "net:*")),
+            (PluginMessage(.unwatch, number: 3), .unwatch(id: 3)),
+            (PluginMessage(.log, number: 4, name: "careful"), .log(level: .warning, text: "careful")),
+            (PluginMessage(.log, number: 99, name: "loud"), .log(level: .critical, text: "loud")),
+            (PluginMessage(.started, number: 2, value: ["status": -1, "error": "no"]), .started(request: 2, status: -1, error: "no")),
+            (PluginMessage(.stopped, number: 2), .stopped(request: 2)),
+            (PluginMessage(.done), .done),
+            (PluginMessage(.register, name: "svc"), .register(service: "svc")),
+            (PluginMessage(.refuse), .refuse(reason: "a registration was refused")),
+        ]
+        for (frame, expected) in cases {
+            #expect(try ProcessMessage(frame: frame) == expected)
+        }
+        let entry = try ProcessMessage(frame: PluginMessage(.entry, value: ["info": ["abiVersion": 2, "size": 16, "refusal": nil]]))
+        guard case .entry(let info) = entry else { Issue.record("\(entry)"); return }
+        #expect(info.info == PluginEntry.Info(abiVersion: 2, size: 16, refusal: nil))
+        #expect(info.failure == nil)
+    }
+
+    @Test("a message that breaks the protocol is an error naming why: the shell stops that process")
+    func protocolBreaches() throws {
+        let cases: [(PluginMessage, String)] = [
+            (PluginMessage(.trigger, name: "a:b", json: Array("not JSON".utf8)), #"trigger "a:b": its data is not JSON"#),
+            (PluginMessage(.trigger, json: Array("{}".utf8)), "trigger without a name"),
+            (PluginMessage(.trigger, name: String(repeating: "x", count: 5000)), "trigger with a name of 5000 bytes, over the limit of 4096"),
+            (PluginMessage(.started, number: 1, value: ["error": "?"]), "started without a status"),
+            (PluginMessage(.event, number: 1, name: "x"), "a message only the shell sends (event)"),
+        ]
+        for (frame, reason) in cases {
+            #expect(throws: PluginWire.Malformed(reason: reason)) { try ProcessMessage(frame: frame) }
         }
     }
 }

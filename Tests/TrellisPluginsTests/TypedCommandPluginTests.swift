@@ -34,11 +34,11 @@ struct TypedCommandPluginTests {
         let host = PluginHost(
             bus: bus, services: ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services")),
             searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-            settings: PluginSettings(url: sandbox.settingsURL), isolation: .inProcess, deadlines: .forTests,
+            settings: PluginSettings(url: sandbox.settingsURL), deadlines: .forTests,
             navigate: { _ in },
             handleRequest: { command, parameters in _ = controller.submit(command, parameters: parameters.objectValue ?? [:]) },
             logger: logs.logger(label: "trellis.plugins"))
-        let reports = await offThePool { host.loadAll() }
+        let reports = await host.loadAll()
         #expect(reports[id: "c-hello"]?.state == .loaded)
 
         bus.trigger("hello:request", ["who": "world"])

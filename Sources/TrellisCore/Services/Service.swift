@@ -6,6 +6,10 @@
 /// it can later move into a plugin unchanged. Watches it registers with itself as owner end
 /// when the registry stops it.
 ///
+/// `start` and `stop` are asynchronous because a service may live in another process (a
+/// plugin's, whose answer comes over its socket); a service of the app's own implements them as
+/// plain functions, which satisfy the requirements:
+///
 /// ```swift
 /// final class GreeterService: Service {
 ///     func start(options: JSONValue, bus: EventBus) throws {
@@ -16,13 +20,13 @@
 ///     func stop(options: JSONValue) {}
 /// }
 /// try registry.register("greeter") { GreeterService() }
-/// try registry.start("greeter")
+/// try await registry.start("greeter")
 /// ```
 public protocol Service: AnyObject, Sendable {
     /// Starts the service: watch messages, open resources. Throwing leaves it stopped.
-    func start(options: JSONValue, bus: EventBus) throws
+    func start(options: JSONValue, bus: EventBus) async throws
     /// Stops the service: close resources. Its watches are removed by the registry afterwards.
-    func stop(options: JSONValue)
+    func stop(options: JSONValue) async
 }
 
 /// What the registry knows about one registered service.
@@ -50,8 +54,9 @@ public enum ServiceError: Error, CustomStringConvertible {
     case unknown(String)
     /// The service's `start` threw; it stays stopped.
     case startFailed(name: String, owner: String, underlying: any Error)
-    /// The service is being started or stopped on another thread; the opposite request was
-    /// refused rather than silently reordered. Retry once that transition is over.
+    /// The service is being started or stopped (by another task, or a service it starts); the
+    /// opposite request was refused rather than silently reordered. Retry once that transition
+    /// is over.
     case busy(name: String, transition: String)
 
     public var description: String {
@@ -63,7 +68,7 @@ public enum ServiceError: Error, CustomStringConvertible {
         case .startFailed(let name, let owner, let underlying):
             return "service '\(name)' (registered by '\(owner)') failed to start: \(underlying)"
         case .busy(let name, let transition):
-            return "service '\(name)' is \(transition) on another thread; try again when it is done"
+            return "service '\(name)' is \(transition); try again when that is done"
         }
     }
 }

@@ -7,16 +7,18 @@ import Logging
 /// ```swift
 /// let registry = ServiceRegistry(bus: bus)
 /// try registry.register("greeter") { GreeterService() }   // GreeterService: see ``Service``
-/// try registry.start("greeter")
-/// try registry.start("greeter")   // no-op: already running
-/// try registry.stop("greeter")    // its watches end
+/// try await registry.start("greeter")
+/// try await registry.start("greeter")   // no-op: already running
+/// try await registry.stop("greeter")    // its watches end
 /// ```
 ///
 /// A registration holds a factory; `start` makes one instance, which the registry keeps until
 /// `stop`. Service code (`start`, `stop`, the factory) runs outside the registry's lock, so a
 /// service may start other services or trigger messages whose watchers query the registry.
 /// Starting a service that another thread is stopping, or stopping one that another thread
-/// is starting, is refused with ``ServiceError/busy(name:transition:)``.
+/// is starting, is refused with ``ServiceError/busy(name:transition:)``. `start` and `stop` return
+/// once the service has started or stopped, which for a plugin's service is when its process
+/// answered.
 public final class ServiceRegistry: Sendable {
     private enum State {
         case stopped
@@ -59,8 +61,8 @@ public final class ServiceRegistry: Sendable {
     /// left alone.
     /// - Throws: ``ServiceError/unknown(_:)``; ``ServiceError/startFailed(name:owner:underlying:)``
     ///   if the service's `start` throws (it stays stopped, and any watch it made is removed);
-    ///   ``ServiceError/busy(name:transition:)`` while another thread stops it.
-    public func start(_ name: String, options: JSONValue = .null) throws {
+    ///   ``ServiceError/busy(name:transition:)`` while it is being stopped.
+    public func start(_ name: String, options: JSONValue = .null) async throws {
         let claimed = try entries.withLock { entries throws(ServiceError) -> Entry? in
             guard let entry = entries[name] else { throw .unknown(name) }
             switch entry.state {
@@ -77,7 +79,7 @@ public final class ServiceRegistry: Sendable {
         }
         let service = claimed.factory()
         do {
-            try service.start(options: options, bus: bus)
+            try await service.start(options: options, bus: bus)
         } catch {
             bus.unwatch(owner: service)
             setState(.stopped, of: name)
@@ -91,9 +93,9 @@ public final class ServiceRegistry: Sendable {
 
     /// Stops the service `name` with `options` and removes every watch it owns; a stopped
     /// service is left alone.
-    /// - Throws: ``ServiceError/unknown(_:)``; ``ServiceError/busy(name:transition:)`` while
-    ///   another thread starts it.
-    public func stop(_ name: String, options: JSONValue = .null) throws {
+    /// - Throws: ``ServiceError/unknown(_:)``; ``ServiceError/busy(name:transition:)`` while it
+    ///   is being started.
+    public func stop(_ name: String, options: JSONValue = .null) async throws {
         let running = try entries.withLock { entries throws(ServiceError) -> (any Service)? in
             guard let entry = entries[name] else { throw .unknown(name) }
             switch entry.state {
@@ -108,7 +110,7 @@ public final class ServiceRegistry: Sendable {
             logger.debug("service '\(name)' is not running")
             return
         }
-        running.stop(options: options)
+        await running.stop(options: options)
         bus.unwatch(owner: running)
         setState(.stopped, of: name)
         logger.info("stopped service '\(name)'")
@@ -132,7 +134,7 @@ public final class ServiceRegistry: Sendable {
         }
     }
 
-    /// Completes a transition this thread claimed (only the claiming thread leaves
+    /// Completes a transition its caller claimed (only the claiming call leaves
     /// `.starting` or `.stopping`, so the entry is still there and still in that state).
     private func setState(_ state: State, of name: String) {
         entries.withLock { $0[name]?.state = state }

@@ -42,20 +42,21 @@ final class PluginsPage: PageController {
         shell.bus.watchOnMainActor("plugin:*", owner: self) { page, _ in page.reload(host) }
     }
 
-    /// Enables the plugins ticked and disables those unticked, off the main thread (a plugin
-    /// process may take up to its start deadline to answer), then shows their new state.
+    /// Enables the plugins ticked and disables those unticked, in a task (a plugin process may
+    /// take up to its start deadline to answer; the window does not wait), then shows their new
+    /// state.
     private func apply(_ change: SelectionChange, host: PluginHost) {
         let wanted = change.added.map { ($0.description, true) } + change.removed.map { ($0.description, false) }
         let changes = wanted.filter { id, enabled in host.settings.isEnabled(id) != enabled }
         guard !changes.isEmpty else { return }
         guard let logger = shell?.logger else { return }
-        Thread.detachNewThread { [weak self] in
+        Task { [weak self] in
             for (id, enabled) in changes {
-                do { try host.setEnabled(id, enabled) } catch {
+                do { try await host.setEnabled(id, enabled) } catch {
                     logger.error("plugin \(id): \(error)")
                 }
             }
-            Task { @MainActor in self?.reload(host) }
+            self?.reload(host)
         }
     }
 

@@ -5,8 +5,8 @@ import Foundation
 /// (`trellis --plugin-dev DIR`): a rebuild shows in the running app within a second, in a new
 /// process, while the window stays where it is.
 ///
-/// It looks at the plugin's `plugin.json` and library four times a second (see
-/// `FileChangePoller`) and reloads through ``PluginHost/reload(_:)`` once both have stopped
+/// It looks at the plugin's `plugin.json` and library four times a second of the host's clock
+/// (see `FileChangePoller`) and reloads through ``PluginHost/reload(_:)`` once both have stopped
 /// changing.
 ///
 /// ```swift
@@ -23,7 +23,7 @@ public final class PluginDevWatcher: Sendable {
         @Sendable func report() -> PluginReport? {
             host.reports.first { $0.directory.standardizedFileURL.path == path }
         }
-        poller = FileChangePoller(interval: interval, files: {
+        poller = FileChangePoller(interval: interval, clock: host.clock, files: {
             let folder = URL(fileURLWithPath: path)
             let report = report()
             // A library not found yet is looked for where the host would find it once built.
@@ -32,11 +32,11 @@ public final class PluginDevWatcher: Sendable {
             } ?? []
             return [folder.appendingPathComponent(PluginManifest.fileName)] + libraries
         }, onChange: {
-            if let id = report()?.id { host.reload(id) }
+            if let id = report()?.id { await host.reload(id) }
         })
     }
 
-    /// Starts watching, on a thread of its own.
+    /// Starts watching, in a task of its own.
     public func start() { poller.start() }
 
     /// Stops watching (after the check in progress).

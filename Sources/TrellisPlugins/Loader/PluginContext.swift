@@ -2,12 +2,9 @@ import TrellisCore
 import Logging
 import TrellisPluginABI
 
-/// The host's side of one loaded plugin: what its `context` pointer stands for in every host
-/// function. It owns the plugin's watches on the bus (it is their `owner`), collects the
-/// services the plugin registers during its entry, and knows whether the plugin is active.
-///
-/// A context lives for the rest of the process once its table is handed out: the plugin may
-/// keep the table and call it from any thread at any time (plugins are never unloaded).
+/// The shell's side of one plugin, across the processes it runs in (a restart starts a new one
+/// behind the same context): its permissions, its watches on the bus (it is their `owner`),
+/// the services it registers during its entry, and whether it is active.
 final class PluginContext: Sendable {
     /// Where the plugin stands, as far as calls from the plugin are concerned.
     enum Phase: Sendable {
@@ -21,7 +18,6 @@ final class PluginContext: Sendable {
 
     private struct State: Sendable {
         var phase = Phase.entry
-        var pending: [ServiceCallbacks] = []
         var names: [String] = []
         var refusal: PluginFailure?
         var watches: Set<UInt64> = []
@@ -72,7 +68,7 @@ final class PluginContext: Sendable {
         gateState.withLock { $0 = gate }
     }
 
-    // MARK: Calls checked against the permissions (both isolation modes)
+    // MARK: Calls checked against the permissions
 
     /// Triggers `message` if the plugin may; `TRELLIS_ERROR_DENIED` otherwise.
     func trigger(_ message: String, _ data: JSONValue) -> Int32 {
@@ -126,28 +122,13 @@ final class PluginContext: Sendable {
 
     // MARK: Service registration (during the entry)
 
-    /// Accepts a service definition from the plugin's entry, or records why not (the first
-    /// refusal fails the whole plugin).
-    func register(_ service: ServiceCallbacks) -> Int32 {
-        let refusal: PluginFailure? = state.withLock { state in
-            if let problem = problem(registering: service.name, state) { return problem }
-            state.names.append(service.name)
-            state.pending.append(service)
-            return nil
-        }
-        guard let refusal else { return TRELLIS_OK }
-        refuse(refusal)
-        service.release()
-        return TRELLIS_ERROR_REFUSED
-    }
-
-    /// Why a service `name` cannot be registered now, or nil (for a plugin in a process of
-    /// its own, whose definitions stay there: see ``noteRegistration(of:)``).
+    /// Why a service `name` cannot be registered now, or nil (its definition stays in the
+    /// plugin's process: see ``noteRegistration(of:)``).
     func checkRegistration(of name: String) -> PluginFailure? {
         state.withLock { problem(registering: name, $0) }
     }
 
-    /// Records that a plugin in a process registered service `name` (checked before).
+    /// Records that the plugin registered service `name` (checked before).
     func noteRegistration(of name: String) {
         state.withLock { $0.names.append(name) }
     }
@@ -180,13 +161,8 @@ final class PluginContext: Sendable {
         logger.error("\(failure)")
     }
 
-    /// The services registered during the entry and the first refusal, if any; clears the list.
-    func takeRegistrations() -> (services: [ServiceCallbacks], refusal: PluginFailure?) {
-        state.withLock { state in
-            defer { state.pending = [] }
-            return (state.pending, state.refusal)
-        }
-    }
+    /// The first refusal of the entry, if any.
+    var refusal: PluginFailure? { state.withLock { $0.refusal } }
 
     // MARK: Watches
 

@@ -1,43 +1,88 @@
-import TrellisCore
 import Foundation
 import Logging
+import TrellisCore
 import TrellisPluginABI
 
-/// Loads one plugin whose manifest and library were found: opens the library, calls its entry
-/// with a host table, checks the info it returns, registers its services with the host's
-/// registry and starts those listed in `autostart`. Any failure leaves the plugin inactive
-/// (its watches removed, its services refusing to start) and says why.
+/// Loads one plugin whose manifest and library were found: starts its process, checks what its
+/// entry reports, registers its services with the app's registry and starts those listed in
+/// `autostart`. Any failure leaves the plugin inactive (its watches removed, its process ended)
+/// and says why.
 struct PluginLoader: Sendable {
     let bus: EventBus
     let services: ServiceRegistry
     let logger: Logger
     /// The app's routes, for the plugins' navigation permissions; nil when not known.
     let routes: RouteTable<RouteTarget>?
-    /// How long a plugin in a process may take before it is killed.
+    /// How long a plugin may take before it is killed.
     let deadlines: PluginDeadlines
+    /// How much of the shell one plugin may take.
+    let limits: PluginLimits
+    let clock: PluginClock
     /// The most memory a plugin process may allocate, in bytes; nil for no limit.
     let memoryLimit: Int?
     let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
     /// Where the plugins' setting values are kept: a new context starts with them.
     let settingValues: PluginSettingValues
+    /// Told of each plugin process as soon as it runs, by plugin id.
+    let onStart: @Sendable (String, PluginConnection) -> Void
 
-    /// A loaded plugin: its context, and its process when it runs in one.
+    /// A loaded plugin: its context, and the connection to its process now.
     struct Loaded: Sendable {
         let context: PluginContext
-        let process: PluginProcessHandle?
+        let handle: PluginConnectionHandle
+        var connection: PluginConnection { handle.connection }
     }
 
-    /// Loads the plugin described by `manifest` from `library`, in the shell's process or in
-    /// one of its own. `options` replaces the manifest's autostart options, by service name.
-    /// `onCrash` is called (on a thread of the plugin process's) if a plugin in a process ends
-    /// once loaded.
-    func load(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue], isolation: PluginIsolation,
-              onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<Loaded, PluginFailure> {
-        switch isolation {
-        case .inProcess: return loadInProcess(manifest, library: url, options: options).map { Loaded(context: $0, process: nil) }
-        case .process: return loadInItsProcess(manifest, library: url, options: options, onCrash: onCrash)
+    /// Loads the plugin described by `manifest` from `library` in a process of its own.
+    /// `options` replaces the manifest's autostart options, by service name. `onCrash` is called
+    /// if the process ends unasked once loaded.
+    func load(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue],
+              onCrash: @escaping @Sendable (PluginFailure) -> Void) async -> Result<Loaded, PluginFailure> {
+        let context = makeContext(manifest)
+        let connection: PluginConnection
+        switch await launch(manifest, library: url, context: context, onCrash: onCrash) {
+        case .success(let launched): connection = launched
+        case .failure(let failure): return .failure(failure)
         }
+        let handle = PluginConnectionHandle(connection)
+        for name in await connection.registeredServices {
+            do {
+                try services.register(name, owner: manifest.id) { PluginService(name: name, handle: handle) }
+            } catch {
+                context.setPhase(.inactive)
+                await connection.terminate()
+                return .failure(.serviceAlreadyRegistered(service: name, reason: "\(error)"))
+            }
+        }
+        return await activate(manifest, context: context, connection: connection, options: options)
+            .map { Loaded(context: context, handle: handle) }
+    }
+
+    /// Starts a plugin again in a new process, behind the same services (a crash, a reload, an
+    /// enable after a disable): the new process must register the services the first one did.
+    func relaunch(_ manifest: PluginManifest, library url: URL, loaded: Loaded, options: [String: JSONValue],
+                  onCrash: @escaping @Sendable (PluginFailure) -> Void) async -> PluginFailure? {
+        let before = await loaded.connection.registeredServices
+        let values = settingValues.values(of: manifest)
+        loaded.context.settings.withLock { $0 = .object(values) }
+        loaded.context.beginEntry()
+        let connection: PluginConnection
+        switch await launch(manifest, library: url, context: loaded.context, onCrash: onCrash, freeNamesExcept: before) {
+        case .success(let launched): connection = launched
+        case .failure(let failure): return failure
+        }
+        let registered = await connection.registeredServices
+        guard registered.sorted() == before.sorted() else {
+            loaded.context.setPhase(.inactive)
+            await connection.terminate()
+            return .pluginProcess(reason: "after a restart it registered \(registered) instead of \(before)")
+        }
+        loaded.handle.replace(with: connection)
+        if case .failure(let failure) = await activate(manifest, context: loaded.context, connection: connection, options: options) {
+            return failure
+        }
+        return nil
     }
 
     private func makeContext(_ manifest: PluginManifest) -> PluginContext {
@@ -52,145 +97,63 @@ struct PluginLoader: Sendable {
         return context
     }
 
-    private func loadInItsProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue],
-                                  onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<Loaded, PluginFailure> {
-        let context = makeContext(manifest)
-        let process: PluginProcess
-        switch launch(manifest, library: url, context: context, onCrash: onCrash) {
-        case .success(let launched): process = launched
-        case .failure(let failure): return .failure(failure)
-        }
-        let handle = PluginProcessHandle(process)
-        for name in process.registeredServices {
-            do {
-                try services.register(name, owner: manifest.id) { ProcessServiceBridge(name: name, handle: handle) }
-            } catch {
-                context.setPhase(.inactive)
-                process.terminate()
-                return .failure(.serviceAlreadyRegistered(service: name, reason: "\(error)"))
-            }
-        }
-        return activate(manifest, context: context, process: process, options: options)
-            .map { Loaded(context: context, process: handle) }
-    }
-
-    /// Starts a crashed plugin again in a new process, behind the same services: the new
-    /// process must register the services the first one did.
-    func relaunch(_ manifest: PluginManifest, library url: URL, loaded: Loaded, options: [String: JSONValue],
-                  onCrash: @escaping @Sendable (PluginFailure) -> Void) -> PluginFailure? {
-        guard let handle = loaded.process else { return .pluginProcess(reason: "it does not run in a process") }
-        let before = handle.process.registeredServices
-        let values = settingValues.values(of: manifest)
-        loaded.context.settings.withLock { $0 = .object(values) }
-        loaded.context.beginEntry()
-        let process: PluginProcess
-        switch launch(manifest, library: url, context: loaded.context, onCrash: onCrash, freeNamesExcept: before) {
-        case .success(let launched): process = launched
-        case .failure(let failure): return failure
-        }
-        guard process.registeredServices.sorted() == before.sorted() else {
-            loaded.context.setPhase(.inactive)
-            process.terminate()
-            return .pluginProcess(reason: "after a restart it registered \(process.registeredServices) instead of \(before)")
-        }
-        handle.replace(with: process)
-        if case .failure(let failure) = activate(manifest, context: loaded.context, process: process, options: options) {
-            return failure
-        }
-        return nil
-    }
-
     /// Starts the plugin's process and checks what its entry did; `freeNamesExcept`: the
     /// services this plugin itself registered before (a restart).
     private func launch(_ manifest: PluginManifest, library url: URL, context: PluginContext,
                         onCrash: @escaping @Sendable (PluginFailure) -> Void,
-                        freeNamesExcept own: [String] = []) -> Result<PluginProcess, PluginFailure> {
-        let process: PluginProcess
-        let entry: JSONValue
+                        freeNamesExcept own: [String] = []) async -> Result<PluginConnection, PluginFailure> {
         var grants = PluginGate.grantsMessage(manifest.permissions,
                                               routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) },
                                               memoryLimit: memoryLimit)
         grants["settings"] = context.settings.withLock { $0 }
-        switch PluginProcess.launch(library: url, context: context, grants: grants, deadlines: deadlines, onCrash: onCrash) {
-        case .success(let launched): (process, entry) = launched
+        grants["limits"] = limits.grantsValue
+        let connection: PluginConnection
+        let entry: PluginEntry
+        let id = manifest.id, onStart = self.onStart
+        switch await PluginConnection.launch(library: url, context: context, grants: grants, deadlines: deadlines,
+                                             limits: limits, clock: clock, onStart: { onStart(id, $0) }, onCrash: onCrash) {
+        case .success(let launched): (connection, entry) = launched
         case .failure(let failure):
             context.setPhase(.inactive)
             return .failure(failure)
         }
-        let refusal = context.takeRegistrations().refusal
-        let info = entry["info"].map { info in
-            PluginInfo(abiVersion: info["abiVersion"]?.intValue ?? -1, size: info["size"]?.intValue ?? 0,
-                       refusal: info["refusal"]?.stringValue)
-        }
-        let names = process.registeredServices.filter { !own.contains($0) }
-        if let failure = refusal ?? check(info, manifest: manifest, library: url) ?? checkNamesFree(names) {
+        let names = await connection.registeredServices.filter { !own.contains($0) }
+        if let failure = entry.failure ?? context.refusal ?? check(entry.info, manifest: manifest, library: url) ?? checkNamesFree(names) {
             context.setPhase(.inactive)
-            process.terminate()
+            await connection.terminate()
             return .failure(failure)
         }
-        return .success(process)
+        return .success(connection)
     }
 
     /// Makes the plugin active and starts its autostart services; on a failure the plugin
     /// is inactive again and its process ended.
-    private func activate(_ manifest: PluginManifest, context: PluginContext, process: PluginProcess,
-                          options: [String: JSONValue]) -> Result<Void, PluginFailure> {
+    private func activate(_ manifest: PluginManifest, context: PluginContext, connection: PluginConnection,
+                          options: [String: JSONValue]) async -> Result<Void, PluginFailure> {
         context.setPhase(.active)
-        if let failure = autostart(manifest, options: options) {
+        guard await connection.markLaunched() else {
             context.setPhase(.inactive)
-            process.terminate()
+            return .failure(await connection.endFailure(fallback: "it ended"))
+        }
+        if let failure = await autostart(manifest, options: options) {
+            context.setPhase(.inactive)
+            await connection.terminate()
             return .failure(failure)
         }
         return .success(())
     }
 
-    private func loadInProcess(_ manifest: PluginManifest, library url: URL, options: [String: JSONValue]) -> Result<PluginContext, PluginFailure> {
-        let library: PluginLibrary
-        switch PluginLibrary.open(url) {
-        case .success(let opened): library = opened
-        case .failure(let failure): return .failure(failure)
-        }
-        let context = makeContext(manifest)
-        let info = library.entry(HostAPITable.make(for: context)).map { info in
-            PluginInfo(abiVersion: Int(info.pointee.abi_version), size: Int(info.pointee.struct_size),
-                       refusal: info.pointee.refusal.map { String(cString: $0) })
-        }
-        let (registrations, refusal) = context.takeRegistrations()
-        if let failure = refusal ?? check(info, manifest: manifest, library: url) ?? checkNamesFree(registrations.map(\.name)) {
-            context.setPhase(.inactive)
-            registrations.forEach { $0.release() }
-            return .failure(failure)
-        }
-        for (index, callbacks) in registrations.enumerated() {
-            do {
-                try services.register(callbacks.name, owner: manifest.id) {
-                    PluginServiceBridge(callbacks: callbacks, context: context)
-                }
-            } catch {
-                context.setPhase(.inactive)
-                registrations[index...].forEach { $0.release() }
-                return .failure(.serviceAlreadyRegistered(service: callbacks.name, reason: "\(error)"))
-            }
-        }
-        context.setPhase(.active)
-        if let failure = autostart(manifest, options: options) {
-            context.setPhase(.inactive)
-            return .failure(failure)
-        }
-        return .success(context)
-    }
-
     /// Starts the manifest's autostart services in the order the manifest lists its services;
     /// on a failure, stops those already started and returns why.
-    func autostart(_ manifest: PluginManifest, options: [String: JSONValue]) -> PluginFailure? {
+    func autostart(_ manifest: PluginManifest, options: [String: JSONValue]) async -> PluginFailure? {
         var started: [String] = []
         for service in manifest.services {
             guard let defaults = manifest.autostart[service] else { continue }
             do {
-                try services.start(service, options: options[service] ?? defaults)
+                try await services.start(service, options: options[service] ?? defaults)
                 started.append(service)
             } catch {
-                for name in started.reversed() { try? services.stop(name) }
+                for name in started.reversed() { try? await services.stop(name) }
                 let reason: String
                 if case ServiceError.startFailed(_, _, let underlying) = error { reason = "\(underlying)" } else { reason = "\(error)" }
                 return .serviceStartFailed(service: service, reason: reason)
@@ -199,16 +162,8 @@ struct PluginLoader: Sendable {
         return nil
     }
 
-    /// What a plugin's entry returned, read from its `trellis_plugin_info` (in this process or
-    /// in the plugin's own).
-    struct PluginInfo {
-        let abiVersion: Int
-        let size: Int
-        let refusal: String?
-    }
-
     /// Why the entry's info is unacceptable, or `nil`.
-    private func check(_ info: PluginInfo?, manifest: PluginManifest, library: URL) -> PluginFailure? {
+    private func check(_ info: PluginEntry.Info?, manifest: PluginManifest, library: URL) -> PluginFailure? {
         guard let info else {
             return .invalidInfo(path: library.path, reason: "\(TRELLIS_PLUGIN_ENTRY_SYMBOL) returned no plugin info")
         }

@@ -49,9 +49,6 @@ public struct PluginManifest: Sendable, Hashable {
     public var description: String
     /// Services started right after loading, with their options.
     public var autostart: [String: JSONValue]
-    /// Where the plugin's code runs (`"isolation"`: `"process"`, the default, or
-    /// `"inProcess"`); the host decides in the end (see ``PluginIsolation``).
-    public var isolation: PluginIsolation
     /// What the plugin may trigger, watch, open and request (`"permissions"`; without the key,
     /// the v1 compatibility grant: see ``PluginPermissions``).
     public var permissions: PluginPermissions
@@ -70,7 +67,7 @@ public struct PluginManifest: Sendable, Hashable {
     /// A manifest from its parts (tests and tools write manifests with `json`).
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
-                autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
+                autostart: [String: JSONValue] = [:],
                 permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
                 statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup],
                 routes: [PluginRoute] = [], settings: [PluginSetting] = []) {
@@ -83,7 +80,6 @@ public struct PluginManifest: Sendable, Hashable {
         self.dependencies = dependencies
         self.description = description
         self.autostart = autostart
-        self.isolation = isolation
         self.permissions = permissions
         self.commands = commands
         self.statusItems = statusItems
@@ -142,11 +138,12 @@ public struct PluginManifest: Sendable, Hashable {
         dependencies = try keys.optionalStrings("dependencies")
         description = try keys.optionalString("description")
         autostart = try keys.optionalObject("autostart")
+        // Every plugin runs in a process of its own: the key of earlier manifests
+        // ("process" or "inProcess") is still read, checked and ignored.
         let isolation = try keys.optionalString("isolation")
-        guard let mode = isolation.isEmpty ? .process : PluginIsolation(rawValue: isolation) else {
+        guard isolation.isEmpty || isolation == "process" || isolation == "inProcess" else {
             throw .invalidValue(file: file, key: "isolation", reason: "\(isolation.debugDescription) is not \"process\" or \"inProcess\"")
         }
-        self.isolation = mode
         if let value = object["permissions"], !value.isNull {
             permissions = try PluginPermissions(json: value, file: file)
         } else {
@@ -191,7 +188,6 @@ public struct PluginManifest: Sendable, Hashable {
             "services": .array(services.map(JSONValue.string)),
             "dependencies": .array(dependencies.map(JSONValue.string)),
             "description": .string(description), "autostart": .object(autostart),
-            "isolation": .string(isolation.rawValue),
         ]
         if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }

@@ -47,8 +47,8 @@ public final class PluginPage: PageController {
     private var rows: PluginRowSource?
     private var container: TableContainer?
     private var form: Form?
-    /// Requests sent and not answered yet, with when they were sent.
-    private var awaiting: [String: ContinuousClock.Instant] = [:]
+    /// Requests sent and not answered yet, with when they were sent (on the host's clock).
+    private var awaiting: [String: Duration] = [:]
     /// The plugin is being activated for this page, which asks once it is loaded.
     private var activating = false
     private var watchdog: Task<Void, Never>?
@@ -101,8 +101,7 @@ public final class PluginPage: PageController {
         case .waiting?:
             activating = true
             content = .text(tr("Starting the plugin “%@”…", pluginName))
-            let host = pages.host, id = plugin
-            Thread.detachNewThread { host.activate(id) }
+            pages.host.requestActivation(plugin)
         case .disabled?:
             fail(tr("The plugin “%@” is turned off.", pluginName), action: PageAction(id: "restart", label: tr("Turn On")))
         case .failed(let failure)?:
@@ -114,7 +113,7 @@ public final class PluginPage: PageController {
 
     private func send(_ request: String, _ data: [String: JSONValue], awaiting key: String? = nil) {
         if let key = key ?? (request == "open" ? "open" : nil) {
-            if awaiting[key] == nil { awaiting[key] = .now }
+            if awaiting[key] == nil, let clock = pages?.host.clock { awaiting[key] = clock.now }
             startWatchdog()
         }
         var data = data
@@ -122,18 +121,22 @@ public final class PluginPage: PageController {
         shell?.bus.trigger("\(plugin):page:\(request)", .object(data))
     }
 
+    /// Waits, on the host's clock, until the oldest request's deadline; then fails the page if
+    /// that request is still unanswered, or waits for the next one.
     private func startWatchdog() {
-        guard watchdog == nil, let deadline = pages?.deadline else { return }
+        guard watchdog == nil, let deadline = pages?.deadline, let clock = pages?.host.clock else { return }
         watchdog = Task { [weak self] in
-            while !Task.isCancelled {
-                try? await Task.sleep(for: deadline / 4)
-                guard let self else { return }
-                guard let (what, sent) = self.awaiting.min(by: { $0.value < $1.value }) else {
+            while true {
+                guard let oldest = self?.awaiting.values.min() else {
                     // Nothing to wait for: the next request starts a new watchdog.
-                    self.watchdog = nil
+                    self?.watchdog = nil
                     return
                 }
-                if ContinuousClock.now - sent > deadline { return self.noAnswer(what, within: deadline) }
+                do { try await clock.sleep(until: oldest + deadline) } catch { return }
+                guard let self else { return }
+                if let (what, _) = self.awaiting.first(where: { clock.now >= $0.value + deadline }) {
+                    return self.noAnswer(what, within: deadline)
+                }
             }
         }
     }
@@ -295,7 +298,7 @@ public final class PluginPage: PageController {
         actions = []
         reopensWhenPluginReturns = true
         if host.report(for: plugin)?.state == .loaded { return open() }
-        Thread.detachNewThread { host.restartByUser(plugin) }
+        Task { await host.restartByUser(plugin) }
     }
 
     private func pluginChanged(_ event: Event) {

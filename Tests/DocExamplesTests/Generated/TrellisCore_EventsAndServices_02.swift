@@ -13,8 +13,8 @@ final class GreeterService: Service {
     func stop(options: JSONValue) {}
 }
 
-@MainActor func startGreeter(shell: Shell) throws {
+@MainActor func startGreeter(shell: Shell) async throws {
     try shell.services.register("greeter") { GreeterService() }
-    try shell.services.start("greeter")
+    try await shell.services.start("greeter")
 }
 #sourceLocation()

@@ -10,8 +10,8 @@ import TrellisTesting
 @Suite("Demo pages, headless")
 struct DemoPagesTests {
     @Test("the catalog lists every genre and a row opens its detail page; Back returns")
-    func catalogToDetailAndBack() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func catalogToDetailAndBack() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/catalog")
         #expect(screen.table?.container.flatCount == 214)
         try screen.type("фэнтези")
@@ -28,7 +28,7 @@ struct DemoPagesTests {
 
     @Test("adding a favourite on a genre page lists it, alone, on the favourites page")
     func favouriteFromDetail() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/favourites")
         #expect(screen.table?.container.placeholder == "No favourites yet. Press + to pick genres from the catalog.")
         try shell.navigate(to: "/catalog/5")
@@ -40,8 +40,8 @@ struct DemoPagesTests {
     }
 
     @Test("ticking boxes (or clicking anywhere on their rows) on the catalog checklist selects several genres")
-    func favouritesChecklist() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func favouritesChecklist() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/favourites")
         try screen.pressPageAction("add")
         #expect(screen.page?.values.path == "/favourites/add")
@@ -54,8 +54,8 @@ struct DemoPagesTests {
     }
 
     @Test("the favourites page lists the favourites only; a click unticks one, a second puts it back")
-    func favouritesList() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func favouritesList() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         let model = try #require(shell.resolve(DemoModel.self))
         for index in [7, 3, 5] { model.setFavourite(index, true) }
         let catalog = try Fixtures.catalog()
@@ -74,15 +74,15 @@ struct DemoPagesTests {
     }
 
     @Test("favourites are still ticked after a restart; a damaged favourites file is set aside, not lost")
-    func favouritesOutliveTheWindow() throws {
+    func favouritesOutliveTheWindow() async throws {
         let url = Fixtures.temporaryStoreURL()
         do {
-            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            let (shell, screen) = try await Fixtures.demo(storeURL: url)
             try shell.navigate(to: "/favourites/add")
             try screen.toggle(row: 1)
             try screen.toggle(row: 3)
         }
-        let (shell, screen) = try Fixtures.demo(storeURL: url)  // the next run, same data
+        let (shell, screen) = try await Fixtures.demo(storeURL: url)  // the next run, same data
         #expect(try #require(shell.resolve(DemoModel.self)).favourites == [1, 3])
         try shell.navigate(to: "/favourites/add")
         let lines = try #require(screen.table?.render())
@@ -92,14 +92,14 @@ struct DemoPagesTests {
 
         let file = url.appendingPathExtension("favourites.json")
         try Data("[{\"index\": ".utf8).write(to: file)
-        let (again, _) = try Fixtures.demo(storeURL: url)
+        let (again, _) = try await Fixtures.demo(storeURL: url)
         #expect(try #require(again.resolve(DemoModel.self)).favourites.isEmpty)
         #expect(try Data(contentsOf: file.appendingPathExtension("damaged")) == Data("[{\"index\": ".utf8))
     }
 
     @Test("the people page shows first name, last name and age columns")
-    func people() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func people() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/people")
         let lines = try #require(screen.table?.render())
         #expect(lines.count == 5, "the sample people are in the store from the first run")
@@ -109,8 +109,8 @@ struct DemoPagesTests {
 
     @Test("the event log shows earlier and live bus events, newest first, and filters them")
     func eventLog() async throws {
-        let (shell, screen) = try Fixtures.demo()
-        try shell.services.stop("location")  // its updates every 2 s would interleave with the events under test
+        let (shell, screen) = try await Fixtures.demo()
+        try await shell.services.stop("location")  // its updates every 2 s would interleave with the events under test
         shell.bus.trigger("demo:first")
         shell.bus.trigger("demo:before", ["n": 1])
         try await screen.settle()
@@ -134,7 +134,7 @@ struct DemoPagesTests {
     /// that `network:on` would only bring the count to zero).
     @Test("network activity shows while network:on outnumbers network:off")
     func activityIndicator() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let changes = EventRecorder(bus: shell.bus, pattern: "activity:changed")
         for message in ["network:on", "network:on", "network:off", "network:on", "network:off"] {
             shell.bus.trigger(message)
@@ -153,8 +153,8 @@ struct DemoPagesTests {
     }
 
     @Test("1,000 navigate/back cycles leave no page and no watcher behind")
-    func navigateBackCycles() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func navigateBackCycles() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/catalog")
         let watches = shell.bus.watchCount
         weak var lastPage: PageController?
@@ -173,8 +173,8 @@ struct DemoPagesTests {
 @Suite("Demo services, headless")
 struct DemoServicesTests {
     @Test("net_state comes from the network-activity plugin, not the built-in service")
-    func netStateFromPlugin() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func netStateFromPlugin() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         let netState = try #require(shell.services.services.first { $0.name == "net_state" })
         #expect(netState.owner != "demo", "the plugin supersedes the built-in (owner \(netState.owner))")
         #expect(netState.isRunning)
@@ -186,12 +186,12 @@ struct DemoServicesTests {
 
     @Test("the Location plugin's status item shows in the status line, and goes when its service stops")
     func locationStatus() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let format = #"^Location: -?\d+\.\d{5}, -?\d+\.\d{5} ±\d+ m$"#
         #expect(await eventually { screen.status?.range(of: format, options: .regularExpression) != nil }, "\(screen.status ?? "no status")")
         #expect(screen.render().contains("\n-- Location: "))
         shell.bus.trigger("location:status", ["item": "elsewhere", "text": "ignored: not in the manifest"])
-        try shell.services.stop("location")
+        try await shell.services.stop("location")
         #expect(await eventually { screen.status == nil }, "\(screen.status ?? "")")
     }
 }

@@ -7,8 +7,8 @@ import TrellisHeadless
 @Suite("Genre page")
 struct GenrePageTests {
     @Test("a genre shows its position out of the catalog's length")
-    func position() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func position() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         let count = try Fixtures.catalog().count
         try shell.navigate(to: "/catalog/5")
         let lines = screen.render().split(separator: "\n").map(String.init)
@@ -18,8 +18,8 @@ struct GenrePageTests {
     }
 
     @Test("a name the catalog repeats names its other positions")
-    func repeatedName() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func repeatedName() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/catalog/94")
         let lines = screen.render().split(separator: "\n").map(String.init)
         #expect(lines.contains("Genre: Бизнес"), "\(lines)")

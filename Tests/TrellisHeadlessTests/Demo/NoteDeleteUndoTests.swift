@@ -33,7 +33,7 @@ struct NoteDeleteUndoTests {
 
     @Test("the notice's Undo brings the deleted note back with the same id and text")
     func undoButton() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let path = try await saveNote("Покупки", shell: shell, screen: screen)
         try await delete(screen: screen)
         try await screen.settle()
@@ -49,7 +49,7 @@ struct NoteDeleteUndoTests {
 
     @Test("after the notice is gone, Ctrl+Z on the notes list still brings the note back")
     func ctrlZ() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let path = try await saveNote("Черновик", shell: shell, screen: screen)
         try await delete(screen: screen)
         try await screen.settle()
@@ -63,7 +63,7 @@ struct NoteDeleteUndoTests {
 
     @Test("leaving the notes list ends the undo: Ctrl+Z elsewhere brings nothing back")
     func navigationEndsUndo() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         _ = try await saveNote("Ушла", shell: shell, screen: screen)
         try await delete(screen: screen)
         try await screen.settle()

@@ -11,7 +11,7 @@ import TrellisTesting
 struct NoteValidationFieldTests {
     @Test("a missing title marks the title field; a valid save clears the mark")
     func titleMarked() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         try screen.fill("body", with: "text")
         try screen.press("save")
@@ -27,7 +27,7 @@ struct NoteValidationFieldTests {
 
     @Test("a text over 1 MiB marks the text field")
     func bodyMarked() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         try screen.fill("title", with: "Длинная")
         try screen.fill("body", with: String(repeating: "x", count: 1024 * 1024 + 1))
@@ -38,8 +38,8 @@ struct NoteValidationFieldTests {
     }
 
     @Test("clearing the message clears the field it named")
-    func clearedWithTheMessage() throws {
-        let (shell, _) = try Fixtures.demo()
+    func clearedWithTheMessage() async throws {
+        let (shell, _) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         let page = try #require(shell.navigator.top)
         page.messageField = "title"

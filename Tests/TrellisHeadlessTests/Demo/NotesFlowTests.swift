@@ -13,7 +13,7 @@ import TrellisTesting
 struct NotesFlowTests {
     @Test("a note without a title is rejected with a visible message and nothing is saved")
     func rejectsEmptyTitle() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         try screen.fill("title", with: "   ")
         try screen.fill("body", with: "text without a title")
@@ -28,8 +28,8 @@ struct NotesFlowTests {
     }
 
     @Test("a note's path whose id is not a UUID shows an error naming the route, the parameter and the value")
-    func invalidNoteID() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func invalidNoteID() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/5")
         #expect(screen.render().contains(#""/notes/5": parameter "id" of /notes/:id is "5", which is not a UUID"#),
                 "\(screen.render())")
@@ -37,7 +37,7 @@ struct NotesFlowTests {
 
     @Test("a request's error reaches the editor that sent it, not the page the user opened since")
     func errorReachesItsEditor() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         let first = try #require(screen.page)
         try screen.fill("title", with: "   ")
@@ -53,7 +53,7 @@ struct NotesFlowTests {
 
     @Test("a save tells the editor that sent it, not the note the user opened before it finished")
     func saveReachesItsEditor() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let store = try #require(shell.resolve(StoreBox.self)?.store)
         let context = store.newContext()
         func insert(_ title: String) throws -> ObjectID {
@@ -80,7 +80,7 @@ struct NotesFlowTests {
 
     @Test("a title over 200 characters is rejected naming the limit")
     func rejectsLongTitle() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         try screen.fill("title", with: String(repeating: "я", count: 201))
         try screen.press("save")
@@ -91,7 +91,7 @@ struct NotesFlowTests {
     @Test("saving a note goes back to the list, which shows it live; it is in the file; edit and delete work")
     func savesAndLists() async throws {
         let url = Fixtures.temporaryStoreURL()
-        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        let (shell, screen) = try await Fixtures.demo(storeURL: url)
         try shell.navigate(to: "/notes")
         try screen.pressPageAction("new")
         try screen.fill("title", with: "Покупки")
@@ -123,7 +123,7 @@ struct NotesFlowTests {
     func draftsAreKept() async throws {
         let url = Fixtures.temporaryStoreURL()
         do {
-            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            let (shell, screen) = try await Fixtures.demo(storeURL: url)
             try shell.navigate(to: "/notes/new")
             try screen.fill("title", with: "Черновик")
             try screen.fill("body", with: "не потерять")
@@ -132,7 +132,7 @@ struct NotesFlowTests {
             #expect(screen.form?["title"] == "Черновик", "the same run: the draft is back")
             #expect(screen.page?.message == "Your unsaved changes are back. Save keeps them; Discard changes drops them.")
         }
-        let (shell, screen) = try Fixtures.demo(storeURL: url)  // the next run
+        let (shell, screen) = try await Fixtures.demo(storeURL: url)  // the next run
         try shell.navigate(to: "/notes/new")
         #expect(screen.form?["title"] == "Черновик")
         #expect(screen.form?["body"] == "не потерять")
@@ -149,8 +149,8 @@ struct NotesFlowTests {
     }
 
     @Test("undo and redo step through unsaved typing, one field's run of typing at a time")
-    func undoRedo() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func undoRedo() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         let page = try #require(screen.page)
         #expect(!page.canUndo)
@@ -169,7 +169,7 @@ struct NotesFlowTests {
 
     @Test("a save sent by name with a parameter of the wrong type is refused on the editor, naming it; nothing is saved")
     func malformedSaveByName() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         let editor = try #require(shell.navigator.top)
         let outcome = await shell.controller.submit("note.save", parameters: ["title": 5, "body": ""], from: editor.id).outcome
@@ -181,7 +181,7 @@ struct NotesFlowTests {
 
     @Test("the request's lifecycle is on the bus: started, then validation-failed or finished")
     func lifecycleEvents() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let log = EventRecorder(bus: shell.bus, pattern: "request:*")
         try shell.navigate(to: "/notes/new")
         try screen.press("save")

@@ -29,8 +29,8 @@ struct NotesPerDayTests {
     }
 
     @Test("the hub opens the chart, which says there are no notes yet")
-    func emptyChart() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func emptyChart() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/")
         try screen.click(text: "Notes per day")
         #expect(screen.page?.values.path == "/notes-per-day")
@@ -40,7 +40,7 @@ struct NotesPerDayTests {
 
     @Test("saved notes show as a bar per day, the busiest day 20 blocks long, while the page stays open")
     func liveBars() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes-per-day")
         let custom = try #require(screen.custom)
         var changes = 0
@@ -61,7 +61,7 @@ struct NotesPerDayTests {
 
     @Test("notes of several days: a line per day, oldest first, each bar scaled to the busiest day")
     func severalDays() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes-per-day")
         let custom = try #require(screen.custom)
         let store = try #require(shell.resolve(StoreBox.self)?.store)

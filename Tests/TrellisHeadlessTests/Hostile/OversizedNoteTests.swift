@@ -17,7 +17,7 @@ struct OversizedNoteTests {
     @Test("a 10 MB text is refused with the limit and the size, checked off the main actor, and nothing is saved")
     func tenMegabytesRefused() async throws {
         let url = Fixtures.temporaryStoreURL()
-        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        let (shell, screen) = try await Fixtures.demo(storeURL: url)
         try shell.navigate(to: "/notes/new")
         try screen.fill("title", with: "A long log")
         try screen.fill("body", with: String(repeating: "0123456789", count: 1_048_576))
@@ -44,7 +44,7 @@ struct OversizedNoteTests {
     func oneMebibyteSaved() async throws {
         let url = Fixtures.temporaryStoreURL()
         let body = String(repeating: "я", count: Self.limit / 2)
-        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        let (shell, screen) = try await Fixtures.demo(storeURL: url)
         try shell.navigate(to: "/notes")
         try screen.pressPageAction("new")
         try screen.fill("title", with: "Exactly at the limit")

@@ -24,8 +24,8 @@ struct SQLMetacharacterTests {
 
     @Test("typed into the catalog search, metacharacters match literally: no row, while a real hyphen matches",
           arguments: ["'; DROP TABLE Note; --", "%", "_", #"\"#, #"""#])
-    func catalogSearch(term: String) throws {
-        let (shell, screen) = try Fixtures.demo()
+    func catalogSearch(term: String) async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/catalog")
         try screen.type(term)
         #expect(screen.table?.container.flatCount == 0, "a LIKE wildcard would have matched every genre")
@@ -40,7 +40,7 @@ struct SQLMetacharacterTests {
         let url = Fixtures.temporaryStoreURL()
         let expected = Self.notes.map { "\($0.title) | \($0.body)" }
         do {
-            let (shell, screen) = try Fixtures.demo(storeURL: url)
+            let (shell, screen) = try await Fixtures.demo(storeURL: url)
             try shell.navigate(to: "/notes")
             for (count, note) in Self.notes.enumerated() {
                 try screen.pressPageAction("new")
@@ -53,7 +53,7 @@ struct SQLMetacharacterTests {
             #expect(Set(screen.table?.render() ?? []) == Set(expected))
         }
 
-        let (shell, screen) = try Fixtures.demo(storeURL: url)
+        let (shell, screen) = try await Fixtures.demo(storeURL: url)
         try shell.navigate(to: "/notes")
         #expect(Set(screen.table?.render() ?? []) == Set(expected), "read back from the file, every note intact")
         for (term, found) in [("%", "100% sure | %"), ("_", "snake_case | _"), (#"\"#, #"C:\path\to | \"#),

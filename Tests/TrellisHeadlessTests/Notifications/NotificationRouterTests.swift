@@ -9,10 +9,10 @@ import TrellisTesting
 @Suite("Notification routing")
 struct NotificationRouterTests {
     @Test("a full payload announces the badge, opens show-view, asks for an alert and a sync, in that order")
-    func fullPayload() throws {
+    func fullPayload() async throws {
         let notification = PushNotification(alert: .init(body: "3 new people", showView: .open(path: "/people")),
                                             badge: 3, sound: "bell", contentAvailable: true)
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         let log = EventRecorder(bus: shell.bus)
         let outcome = NotificationRouter(shell: shell).route(notification)
         #expect(outcome == .init(shownAlert: true, openedPath: "/people", navigationError: nil, badge: 3, requestedSync: true))
@@ -26,8 +26,8 @@ struct NotificationRouterTests {
     }
 
     @Test("show-view false shows no alert; content-available 0 asks for no sync; no badge leaves it alone")
-    func quietPayload() throws {
-        let (shell, _) = try Fixtures.demo()
+    func quietPayload() async throws {
+        let (shell, _) = try await Fixtures.demo()
         let log = EventRecorder(bus: shell.bus)
         let outcome = NotificationRouter(shell: shell).route(PushNotification(alert: .init(body: "silent", showView: .hide)))
         #expect(outcome == .init())
@@ -38,8 +38,8 @@ struct NotificationRouterTests {
     }
 
     @Test("a show-view path that is not public is refused: the window stays, the page says why, the alert still shows")
-    func privatePath() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func privatePath() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         let log = EventRecorder(bus: shell.bus)
         let outcome = NotificationRouter(shell: shell)
             .route(PushNotification(alert: .init(body: "look", showView: .open(path: "/events"))))
@@ -52,9 +52,9 @@ struct NotificationRouterTests {
     }
 
     @Test("an unknown or malformed show-view path is reported the same way, never thrown")
-    func badPaths() throws {
+    func badPaths() async throws {
         for path in ["/no/such/page", "/catalog/../etc"] {
-            let (shell, screen) = try Fixtures.demo()
+            let (shell, screen) = try await Fixtures.demo()
             let outcome = NotificationRouter(shell: shell).route(PushNotification(alert: .init(body: "x", showView: .open(path: path))))
             #expect(outcome.navigationError != nil, "\(path)")
             #expect(screen.page?.values.path == "/")
@@ -63,8 +63,8 @@ struct NotificationRouterTests {
     }
 
     @Test("an external link to a public page opens it; the next page shows no stale message")
-    func externalLinks() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func externalLinks() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         #expect(shell.openExternalLink("/events") != nil)
         #expect(screen.page?.message != nil)
         #expect(shell.openExternalLink("/catalog/5") == nil)

@@ -11,7 +11,7 @@ import TrellisTesting
 struct BuiltInPluginPagesTests {
     @Test("/network lists each request when it ends, newest first: method, URL, outcome, duration")
     func networkRequests() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/network")
         #expect(await eventually { screen.table != nil }, "\(screen.render())")
         for (index, outcome) in ["200", "timed out"].enumerated() {
@@ -31,7 +31,7 @@ struct BuiltInPluginPagesTests {
 
     @Test("/location grows at the top with each position; Clear empties it")
     func locationHistory() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/location")
         #expect(await eventually { (screen.table?.container.flatCount ?? 0) >= 1 }, "\(screen.render())")
         #expect(screen.render().hasPrefix("< Location History  (Clear)"), "\(screen.render())")

@@ -1,3 +1,4 @@
+import Clocks
 import Foundation
 import Testing
 import TrellisCore
@@ -5,9 +6,9 @@ import TrellisPlugins
 import TrellisHeadless
 import TrellisTesting
 
-/// Pages a plugin contributes, served over the bus by a C plugin built at test time, shown by
-/// the headless front end as the app's own pages are — with the plugin in a process of its own
-/// (the default) and in the shell's process.
+/// Pages a plugin contributes, served over the bus by a C plugin built at test time and run in
+/// a process of its own, shown by the headless front end as the app's own pages are. The tests
+/// of deadlines run the host on a test clock, which they advance.
 @MainActor
 @Suite("Plugin pages", .serialized)
 struct PluginPageTests {
@@ -22,7 +23,7 @@ struct PluginPageTests {
         /// `deadline`: how long a page waits for the plugin; `eventDeadline`: how long the
         /// plugin's process may take over one event (by default stretched by testPatience, as
         /// are the start and stop deadlines; the tests of a hang pass their own).
-        init(isolation: PluginIsolation?, deadline: Duration = .seconds(3 * testPatience), eventDeadline: Duration = .seconds(3 * testPatience),
+        init(clock: PluginClock = .continuous, deadline: Duration = .seconds(3 * testPatience), eventDeadline: Duration = .seconds(3 * testPatience),
              appRoutes: [String] = [], secondCopy: String? = nil, secondCopyGranted: Bool = true, activation: String? = nil) throws {
             root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-pages-\(UUID().uuidString)")
             try PagesPlugin.install(in: root, activation: activation)
@@ -31,23 +32,22 @@ struct PluginPageTests {
             host = PluginHost(bus: shell.bus, services: shell.services,
                               searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
                               settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
-                              isolation: isolation, routes: shell.routes,
+                              routes: shell.routes,
                               deadlines: PluginDeadlines(start: .seconds(5 * testPatience), stop: .seconds(2 * testPatience), event: eventDeadline),
+                              clock: clock,
                               navigate: { _ in }, handleRequest: { _, _ in })
             screen = HeadlessFrontend(shell: shell)
             pages = PluginPageRoutes(shell: shell, host: host, deadline: deadline)
         }
 
-        /// The app with its plugin loaded — off the main actor, which the other tests running
-        /// meanwhile need (a plugin process starts slowly under ThreadSanitizer) — and its
-        /// pages' routes registered.
-        static func started(isolation: PluginIsolation?, deadline: Duration = .seconds(3 * testPatience), eventDeadline: Duration = .seconds(3 * testPatience),
+        /// The app with its plugin loaded and its pages' routes registered.
+        static func started(clock: PluginClock = .continuous, deadline: Duration = .seconds(3 * testPatience),
+                            eventDeadline: Duration = .seconds(3 * testPatience),
                             appRoutes: [String] = [], secondCopy: String? = nil, secondCopyGranted: Bool = true,
                             activation: String? = nil) async throws -> App {
-            let app = try App(isolation: isolation, deadline: deadline, eventDeadline: eventDeadline,
+            let app = try App(clock: clock, deadline: deadline, eventDeadline: eventDeadline,
                               appRoutes: appRoutes, secondCopy: secondCopy, secondCopyGranted: secondCopyGranted, activation: activation)
-            let host = app.host
-            _ = await offThePool { host.loadAll() }
+            await app.host.loadAll()
             app.pages.registerRoutes()
             return app
         }
@@ -59,17 +59,17 @@ struct PluginPageTests {
         }
     }
 
-    @Test("a text page: the plugin's text under the manifest's title", arguments: [PluginIsolation.process, .inProcess])
-    func text(isolation: PluginIsolation) async throws {
-        let app = try await App.started(isolation: isolation)
+    @Test("a text page: the plugin's text under the manifest's title")
+    func text() async throws {
+        let app = try await App.started()
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"), "\(app.screen.render())")
         #expect(app.screen.render().hasPrefix("Hello  (Mark)\n"), "the manifest's title, and the plugin's command placed on the page")
     }
 
-    @Test("a table page: rows fetched by range as the front end reads them; the plugin's inserts reach the table", arguments: [PluginIsolation.process, .inProcess])
-    func table(isolation: PluginIsolation) async throws {
-        let app = try await App.started(isolation: isolation)
+    @Test("a table page: rows fetched by range as the front end reads them; the plugin's inserts reach the table")
+    func table() async throws {
+        let app = try await App.started()
         let fetches = EventRecorder(bus: app.shell.bus, pattern: "pages:page:fetch")
         try app.shell.navigate(to: "/pages/rows")
         #expect(await app.waitFor("Row 0 | 0"), "\(app.screen.render())")
@@ -96,9 +96,9 @@ struct PluginPageTests {
         return cell.columns
     }
 
-    @Test("a form page: the plugin answers its button with a message and new values", arguments: [PluginIsolation.process, .inProcess])
-    func form(isolation: PluginIsolation) async throws {
-        let app = try await App.started(isolation: isolation)
+    @Test("a form page: the plugin answers its button with a message and new values")
+    func form() async throws {
+        let app = try await App.started()
         try app.shell.navigate(to: "/pages/form")
         #expect(await app.waitFor("Name: ["), "\(app.screen.render())")
         try app.screen.press("sign")
@@ -109,9 +109,9 @@ struct PluginPageTests {
         #expect(app.screen.form?["name"] == "")
     }
 
-    @Test("a plugin answering with the wrong number of rows: the page says so, naming the plugin, and offers Restart", arguments: [PluginIsolation.process, .inProcess])
-    func wrongRows(isolation: PluginIsolation) async throws {
-        let app = try await App.started(isolation: isolation)
+    @Test("a plugin answering with the wrong number of rows: the page says so, naming the plugin, and offers Restart")
+    func wrongRows() async throws {
+        let app = try await App.started()
         try app.shell.navigate(to: "/pages/bad")
         #expect(await app.waitFor("sent 3 rows from row 0, not 10"), "\(app.screen.render())")
         let screen = app.screen.render()
@@ -123,9 +123,11 @@ struct PluginPageTests {
     func hang() async throws {
         // The page's deadline well before the process's own event deadline, so that the page's
         // is the one that stops the plugin.
-        let app = try await App.started(isolation: .process, deadline: .seconds(1), eventDeadline: .seconds(30))
+        let clock = TestClock()
+        let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(1), eventDeadline: .seconds(30))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
+        await clock.advance(by: .seconds(2))
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
         #expect(await eventually { !crashes.all.isEmpty })
         #expect(crashes.all.first?.data["reason"]?.stringValue?.contains("no answer to “open” of page /pages/hang") == true, "\(crashes.all)")
@@ -138,9 +140,11 @@ struct PluginPageTests {
 
     @Test("a page request whose handler hangs past the process's event deadline: stopped once, and the page says so")
     func handlerHang() async throws {
-        let app = try await App.started(isolation: .process, deadline: .seconds(30), eventDeadline: .seconds(1))
+        let clock = TestClock()
+        let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(30), eventDeadline: .seconds(1))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
+        await clock.advance(by: .seconds(2))
         #expect(await app.waitFor("The plugin “Pages” stopped"), "\(app.screen.render())")
         #expect(app.screen.render().contains("pages:page:open"), "\(app.screen.render())")
         try app.shell.navigate(to: "/pages/hello")
@@ -148,17 +152,21 @@ struct PluginPageTests {
         #expect(crashes.all.count == 1, "the page that hung did not ask again: \(crashes.all)")
     }
 
-    @Test("rows asked for and never sent: the page says the plugin did not answer, after the page opened fine", arguments: [PluginIsolation.process, .inProcess])
-    func rowsNeverSent(isolation: PluginIsolation) async throws {
-        let app = try await App.started(isolation: isolation, deadline: .seconds(1), eventDeadline: .seconds(30))
+    @Test("rows asked for and never sent: the page says the plugin did not answer, after the page opened fine")
+    func rowsNeverSent() async throws {
+        let clock = TestClock()
+        let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(1), eventDeadline: .seconds(30))
         try app.shell.navigate(to: "/pages/mute")
+        // The page opens, then asks for the rows it shows ("…" until they come; they never do).
+        #expect(await app.waitFor("…"), "\(app.screen.render())")
+        await clock.advance(by: .seconds(2))
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
         #expect(app.screen.render().contains("no answer to “fetch 0” of page /pages/mute"), "\(app.screen.render())")
     }
 
     @Test("a crash while a page is open: the page says so and comes back when the plugin restarts")
     func crashAndRestart() async throws {
-        let app = try await App.started(isolation: .process)
+        let app = try await App.started()
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("Hello from a plugin page"))
         let restarted = EventRecorder(bus: app.shell.bus, pattern: "plugin:restarted")
@@ -169,9 +177,8 @@ struct PluginPageTests {
 
     @Test("a disabled plugin's page says so and turns it on again")
     func disabled() async throws {
-        let app = try await App.started(isolation: .process)
-        let host = app.host
-        _ = try await offThePool { try host.setEnabled("pages", false) }
+        let app = try await App.started()
+        _ = try await app.host.setEnabled("pages", false)
         try app.shell.navigate(to: "/pages/hello")
         #expect(await app.waitFor("The plugin “Pages” is turned off."), "\(app.screen.render())")
         try app.screen.pressPageAction("restart")
@@ -180,7 +187,7 @@ struct PluginPageTests {
 
     @Test("a command placed on page actions: a button on the pages of its routes, the app's and the plugin's, telling the plugin which page")
     func pageActions() async throws {
-        let app = try await App.started(isolation: .process, appRoutes: ["/app/:id", "/other"])
+        let app = try await App.started(appRoutes: ["/app/:id", "/other"])
         let commands = EventRecorder(bus: app.shell.bus, pattern: "pages:command")
         try app.shell.navigate(to: "/app/5")
         #expect(app.screen.render().contains("(Mark)"), "\(app.screen.render())")
@@ -193,14 +200,13 @@ struct PluginPageTests {
         #expect(await app.waitFor("Hello from a plugin page"))
         #expect(app.screen.render().contains("(Mark)"))
         // Disabled, the plugin's buttons go.
-        let host = app.host
-        _ = try await offThePool { try host.setEnabled("pages", false) }
+        _ = try await app.host.setEnabled("pages", false)
         #expect(await eventually { !app.screen.render().contains("(Mark)") }, "\(app.screen.render())")
     }
 
-    @Test("a plugin waiting for onRoute: its library is opened when its page is opened, and the page shows", arguments: [PluginIsolation.process, .inProcess])
-    func activatedByItsPage(isolation: PluginIsolation) async throws {
-        let app = try await App.started(isolation: isolation, activation: #"["onRoute:/pages/hello"]"#)
+    @Test("a plugin waiting for onRoute: its library is opened when its page is opened, and the page shows")
+    func activatedByItsPage() async throws {
+        let app = try await App.started(activation: #"["onRoute:/pages/hello"]"#)
         #expect(app.host.report(for: "pages")?.state == .waiting(activation: [.onRoute("/pages/hello")]))
         #expect(app.pages.registeredRoutes(of: "pages").count == 6, "its routes are there before its code runs")
         let activated = EventRecorder(bus: app.shell.bus, pattern: "plugin:activated")
@@ -212,7 +218,7 @@ struct PluginPageTests {
 
     @Test("two plugins contributing one route: the first found keeps it, the second's is refused naming both, and it still loads")
     func twoPlugins() async throws {
-        let app = try await App.started(isolation: .process, secondCopy: "pages-again")
+        let app = try await App.started(secondCopy: "pages-again")
         let refusals = app.pages.registerRoutes()
         #expect(refusals.contains(#"plugin "pages-again": route /pages/hello refused: plugin "pages" has /pages/hello already"#), "\(refusals)")
         #expect(app.host.report(for: "pages-again")?.state == .loaded)
@@ -222,7 +228,7 @@ struct PluginPageTests {
 
     @Test("a route outside the plugin's id without a contribute grant is refused naming the permission; the plugin still loads, and may not open it")
     func contributeDenied() async throws {
-        let app = try await App.started(isolation: .process, secondCopy: "squatter", secondCopyGranted: false)
+        let app = try await App.started(secondCopy: "squatter", secondCopyGranted: false)
         #expect(app.pages.registeredRoutes(of: "squatter").isEmpty)
         #expect(app.host.report(for: "squatter")?.state == .loaded)
         let refusals = app.pages.registerRoutes()
@@ -234,7 +240,7 @@ struct PluginPageTests {
 
     @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")
     func conflict() async throws {
-        let app = try await App.started(isolation: .process, appRoutes: ["/pages/:anything", "/pages/hello"])
+        let app = try await App.started(appRoutes: ["/pages/:anything", "/pages/hello"])
         // Registered in App.init: the refusal names the app's route.
         #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern.text == "/pages/hello" })
         let refusals = app.pages.registerRoutes()

@@ -16,7 +16,7 @@ struct PluginSettingsPageTests {
         // Its own settings folder: the other tests, running meanwhile, keep the defaults.
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-settings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (shell, screen) = try Fixtures.demo(pluginSettings: PluginSettings(url: folder.appendingPathComponent("plugins.json")))
+        let (shell, screen) = try await Fixtures.demo(pluginSettings: PluginSettings(url: folder.appendingPathComponent("plugins.json")))
         let host = try #require(shell.resolve(PluginHost.self))
         try shell.navigate(to: "/settings")
         let page = screen.render()
@@ -39,7 +39,7 @@ struct PluginSettingsPageTests {
     func locationSource() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-settings-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let (shell, screen) = try Fixtures.demo(pluginSettings: PluginSettings(url: folder.appendingPathComponent("plugins.json")))
+        let (shell, screen) = try await Fixtures.demo(pluginSettings: PluginSettings(url: folder.appendingPathComponent("plugins.json")))
         try shell.navigate(to: "/settings")
         let page = screen.render()
         for title in ["Positions from: ", "Update every (seconds): ", "Fixed position: ", "Track file: "] {

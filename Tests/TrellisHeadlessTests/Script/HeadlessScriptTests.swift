@@ -9,7 +9,7 @@ import TrellisHeadless
 @Suite("Headless scripts")
 struct HeadlessScriptTests {
     @Test("steps keep their line numbers; comments and blank lines are skipped; a quoted text is a JSON string")
-    func parsing() throws {
+    func parsing() async throws {
         let script = try HeadlessScript(source: """
             # a comment
 
@@ -40,7 +40,7 @@ struct HeadlessScriptTests {
 
     @Test("a script drives the catalog: search, select, expect, print, back")
     func runsOnPages() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         defer { withExtendedLifetime(shell) {} }
         let script = try HeadlessScript(source: """
             navigate /catalog
@@ -60,7 +60,7 @@ struct HeadlessScriptTests {
 
     @Test("undo brings a deleted note back, as Ctrl+Z does on the notes list")
     func undoesADelete() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         defer { withExtendedLifetime(shell) {} }
         let script = try HeadlessScript(source: """
             navigate /notes/new
@@ -81,7 +81,7 @@ struct HeadlessScriptTests {
 
     @Test("sort clicks a column header: the people page sorts by age, then by age descending")
     func sortsByAColumn() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         defer { withExtendedLifetime(shell) {} }
         let script = try HeadlessScript(source: """
             navigate /people
@@ -101,7 +101,7 @@ struct HeadlessScriptTests {
 
     @Test("a step that fails names the line, the step and what the page offers instead")
     func runtimeErrors() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         defer { withExtendedLifetime(shell) {} }
         let script = try HeadlessScript(source: "navigate /notes\npress save\n", name: "s")
         await #expect { try await script.run(on: screen) { _ in } } throws: {

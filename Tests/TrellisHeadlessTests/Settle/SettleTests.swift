@@ -10,7 +10,7 @@ import TrellisTesting
 struct SettleTests {
     @Test("the documentation's example: a refused note shows its message once settled")
     func documentationExample() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         try screen.press("save")    // a request: validated off the main actor, refused on it
         try await screen.settle()
@@ -19,7 +19,7 @@ struct SettleTests {
 
     @Test("the README's example: a recorder waits for the refusal, settle runs its view stage")
     func readmeExample() async throws {
-        let (shell, screen) = try Fixtures.demo()
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/notes/new")
         let requests = EventRecorder(bus: shell.bus, pattern: "request:*")
         try screen.press("save")

@@ -14,7 +14,7 @@ struct AlignedColumnsTests {
     ]
 
     @Test("a table with columns shows a header line, a rule and aligned cells; numbers to the right")
-    func aligned() throws {
+    func aligned() async throws {
         let view = HeadlessTableView(container: .records(ArraySource(people), columns: columns))
         #expect(view.screenLines() == [
             "First name  Surname   Age",
@@ -26,7 +26,7 @@ struct AlignedColumnsTests {
     }
 
     @Test("a header click sorts ascending, a second descending; the sorted title is marked")
-    func headerClicks() throws {
+    func headerClicks() async throws {
         let view = HeadlessTableView(container: .records(ArraySource(people), columns: columns))
         try view.clickHeader(key: "age")
         #expect(view.screenLines() == [
@@ -42,8 +42,8 @@ struct AlignedColumnsTests {
     }
 
     @Test("the people page shows columns and sorts in the store by a header click")
-    func peoplePage() throws {
-        let (shell, screen) = try Fixtures.demo()
+    func peoplePage() async throws {
+        let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/people")
         #expect(screen.table?.container.columnTitles == ["First name", "Surname", "Age"])
         let screenText = screen.render()

@@ -88,60 +88,64 @@ final class PluginHarness: Sendable {
     let navigations = LockedState<[String]>([])
     let requests = LockedState<[String]>([])
 
-    /// `isolation`: where the plugins run; the tests whose behaviour must not depend on it
-    /// run once per mode (`arguments: PluginIsolation.both`) and wait for answers that cross
-    /// a process's socket. In-process by default, for the few tests about one mode.
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
+    /// `clock`: the time the host's deadlines and back-off run on (a `TestClock` for the tests
+    /// of deadlines, which then pass in microseconds).
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
-         isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
-         deadlines: PluginDeadlines = .forTests, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+         routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = .forTests, limits: PluginLimits = PluginLimits(),
+         clock: PluginClock = .continuous, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
         let requests = self.requests
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
-                          settings: PluginSettings(url: settingsURL), security: security, isolation: isolation,
-                          routes: routes, deadlines: deadlines, memoryLimit: memoryLimit,
+                          settings: PluginSettings(url: settingsURL), security: security,
+                          routes: routes, deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit,
                           navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
     }
 
     convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
-                     isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
-                     deadlines: PluginDeadlines = .forTests, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+                     routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = .forTests,
+                     limits: PluginLimits = PluginLimits(), clock: PluginClock = .continuous,
+                     memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes,
-                  deadlines: deadlines, memoryLimit: memoryLimit)
+                  settingsURL: sandbox.settingsURL, security: security, routes: routes,
+                  deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit)
     }
 
-    /// `host.loadAll`, on a thread of its own: in process mode it blocks while each plugin's
-    /// process starts, which must not hold a thread of Swift concurrency's small pool.
+    /// `host.loadAll`.
     @discardableResult
     func load(serviceOptions: [String: JSONValue] = [:]) async -> [PluginReport] {
-        let host = self.host
-        return await offThePool { host.loadAll(serviceOptions: serviceOptions) }
+        await host.loadAll(serviceOptions: serviceOptions)
     }
 
-    /// `host.setEnabled`, on a thread of its own (in process mode it waits for a process to
-    /// end or start).
+    /// `host.setEnabled`.
     @discardableResult
     func setEnabled(_ id: String, _ enabled: Bool) async throws -> PluginReport? {
-        let host = self.host
-        return try await offThePool { try host.setEnabled(id, enabled) }
+        try await host.setEnabled(id, enabled)
     }
 
-    /// `services.start`, on a thread of its own (a process plugin's service start waits for
-    /// the process's answer).
+    /// `services.start`.
     func start(_ name: String, options: JSONValue = .null) async throws {
-        let services = self.services
-        try await offThePool { try services.start(name, options: options) }
+        try await services.start(name, options: options)
     }
 
-    /// `services.stop`, on a thread of its own (it waits for a process plugin's answer).
+    /// `services.stop`.
     func stop(_ name: String) async throws {
-        let services = self.services
-        try await offThePool { try services.stop(name) }
+        try await services.stop(name)
+    }
+
+    /// Waits (in real time) until the host's pending work lists `work`: the moment a test on a
+    /// test clock may advance it past a deadline that is all the host waits for.
+    func waits(for work: String) async -> Bool {
+        await eventually { self.host.pendingWork.contains(work) }
+    }
+
+    /// The events plugin `id`'s process was sent and has not said done for.
+    func eventsPending(of id: String) -> Int? {
+        host.state.withLock { $0.connections[id] }?.sent.withLock { $0.messages.count }
     }
 
     /// Records every event matching `pattern` as "message data".
@@ -157,14 +161,9 @@ extension Array where Element == PluginReport {
     subscript(id id: String) -> PluginReport? { first { $0.id == id } }
 }
 
-extension PluginIsolation {
-    /// Both modes, for the tests whose behaviour must not depend on where the plugin runs.
-    static let both: [PluginIsolation] = [.process, .inProcess]
-}
-
 extension Trace {
-    /// Waits until the trace holds at least `count` entries and returns them all. In process
-    /// mode a plugin's answer crosses a socket, so it arrives after `trigger` returns.
+    /// Waits until the trace holds at least `count` entries and returns them all: a plugin's
+    /// answer crosses a socket, so it arrives after `trigger` returns.
     @discardableResult
     func settled(count: Int, timeout: Duration = testDeadline) async throws -> [String] {
         try await wait(until: { $0.count >= count }, timeout: timeout)

@@ -21,15 +21,14 @@ extension AgainstRealServers {
             let screen: HeadlessFrontend
             let sync: EntitySync
 
-            init(server: URL) throws {
+            init(server: URL) async throws {
                 let data = SyncFixtures.repositoryRoot.appendingPathComponent("data")
                 let store = try DemoStore.open(at: try SyncFixtures.storeURL(), dataDirectory: data, bus: shell.bus)
                 try DemoApp.install(on: shell, catalog: ["Фэнтези"], store: store)
                 // The build's plugins, the location's status item among them; its own updates
                 // are stopped, so that the tests set the line themselves.
-                _ = DemoServices.loadPlugins(DemoServices.makeHost(on: shell, pluginDirectories: []), dataDirectory: data)
-                DemoServices.finish(on: shell)
-                try shell.services.stop("location")
+                await DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: data)
+                try await shell.services.stop("location")
                 screen = HeadlessFrontend(shell: shell)
                 let noSettings = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).json")
                 sync = try #require(try DemoSync.start(on: shell, store: store, server: server, settingsFile: noSettings,
@@ -50,7 +49,7 @@ extension AgainstRealServers {
         @Test("the open notes list shows a pulled change and a second edit of the same note, as announced to the view")
         func liveList() async throws {
             try await SyncFixtures.withServer { server in
-                let demo = try Demo(server: server.baseURL)
+                let demo = try await Demo(server: server.baseURL)
                 try demo.shell.navigate(to: "/notes")
                 try await demo.write("Plan", body: "v1")
                 try await demo.sync.syncNow()
@@ -70,7 +69,7 @@ extension AgainstRealServers {
         @Test("an open editor takes a pulled change into untouched fields and keeps what is being typed")
         func liveEditor() async throws {
             try await SyncFixtures.withServer { server in
-                let demo = try Demo(server: server.baseURL)
+                let demo = try await Demo(server: server.baseURL)
                 try demo.shell.navigate(to: "/notes")
                 try await demo.write("Plan", body: "v1")
                 try await demo.sync.syncNow()
@@ -89,7 +88,7 @@ extension AgainstRealServers {
         @Test("the status line keeps the sync's state when location news arrives, and counts conflicts")
         func statusLine() async throws {
             try await SyncFixtures.withServer { server in
-                let demo = try Demo(server: server.baseURL)
+                let demo = try await Demo(server: server.baseURL)
                 try await demo.write("Plan", body: "v1")
                 try await demo.sync.syncNow()
                 await server.stop()
@@ -119,7 +118,7 @@ extension AgainstRealServers {
         @Test("a conflict opens with both versions; a note deleted on the server is restored from the Trash page")
         func conflictsAndTrash() async throws {
             try await SyncFixtures.withServer { server in
-                let demo = try Demo(server: server.baseURL)
+                let demo = try await Demo(server: server.baseURL)
                 try await demo.write("Plan", body: "v1")
                 try await demo.write("Old", body: "still wanted")
                 try await demo.sync.syncNow()

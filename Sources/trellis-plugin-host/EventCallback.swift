@@ -1,4 +1,5 @@
 import TrellisCore
+import TrellisPlugins
 import TrellisPluginABI
 
 /// A plugin's event handler and its `user_data`, kept by one watch. When the bus drops the

@@ -81,34 +81,4 @@ enum PluginProcessLaunch {
         }
         return .success(Spawned(pid: pid, socket: sockets[0], stderr: errors[0]))
     }
-
-    /// Waits for child `pid` to end, at most `limit` (for ever when nil): its wait status, or
-    /// nil when it still runs. A child already reaped counts as ended, with status 0.
-    static func waitForExit(of pid: pid_t, within limit: Duration? = nil) -> Int32? {
-        var status: Int32 = 0
-        guard let limit else {
-            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
-            return status
-        }
-        let giveUp = ContinuousClock.now + limit
-        while true {
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid || (result < 0 && errno != EINTR) { return status }
-            guard ContinuousClock.now < giveUp else { return nil }
-            usleep(20_000)
-        }
-    }
-
-    /// How a child ended, in words: "killed by signal 11 (SIGSEGV)" or "exited with status 3".
-    static func describe(waitStatus status: Int32) -> String {
-        let signal = status & 0x7f
-        if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
-        let name = signalNames[signal].map { " (\($0))" } ?? ""
-        return "killed by signal \(signal)\(name)"
-    }
-
-    private static let signalNames: [Int32: String] = [
-        SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
-        SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
-    ]
 }

@@ -10,7 +10,7 @@ extension PluginHost {
     /// Sets setting `key` of plugin `id` to `value` after checking it against the manifest,
     /// stores it, and tells the plugin: `get_settings` answers the new values at once, and
     /// `<id>:settings` is triggered with `{"values": {...}, "changed": [key]}`. Returns every
-    /// value afterwards. Any thread.
+    /// value afterwards. Any thread: it waits for no plugin.
     @discardableResult
     public func setSetting(_ key: String, of id: String, to value: JSONValue) throws(SettingValueError) -> [String: JSONValue] {
         guard let manifest = report(for: id)?.manifest else {
@@ -19,7 +19,7 @@ extension PluginHost {
         let values = try settingValues.set(key, value, of: manifest)
         if let loaded = state.withLock({ $0.loaded[id] }) {
             loaded.context.settings.withLock { $0 = .object(values) }
-            loaded.process?.process.sendSettings(.object(values))
+            loaded.connection.sendSettings(.object(values))
         }
         logger.info("plugin \(id): setting \(key) = \(value)")
         bus.trigger("\(id):settings", ["values": .object(values), "changed": [.string(key)]])
@@ -38,7 +38,7 @@ extension PluginHost {
         let changed = current.keys.sorted().filter { given[$0] != current[$0] }
         guard !changed.isEmpty else { return }
         loaded.context.settings.withLock { $0 = .object(current) }
-        loaded.process?.process.sendSettings(.object(current))
+        loaded.connection.sendSettings(.object(current))
         bus.trigger("\(manifest.id):settings", ["values": .object(current), "changed": .array(changed.map { .string($0) })])
     }
 }

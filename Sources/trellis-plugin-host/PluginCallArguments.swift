@@ -1,4 +1,5 @@
 import TrellisCore
+import TrellisPlugins
 import Foundation
 import TrellisPluginABI
 

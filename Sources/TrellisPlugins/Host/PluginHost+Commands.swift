@@ -57,7 +57,7 @@ extension PluginHost {
 
     /// Invokes a contributed command: triggers `<plugin>:command` with `{"command": id}` for
     /// the plugin to act on. A waiting plugin (for `onCommand:` of it, for another activation
-    /// event, or for the end of a deferred start) is activated first, on a thread of its own,
+    /// event, or for the end of a deferred start) is activated first, in a task of its own,
     /// and then receives the command, as opening one of its pages activates it. False, with
     /// nothing triggered, when the plugin is not loaded now (disabled, or failed).
     ///
@@ -67,8 +67,8 @@ extension PluginHost {
     public func invoke(_ contribution: PluginCommandContribution, page: RouteValues? = nil) -> Bool {
         let state = report(for: contribution.plugin)?.state
         if case .waiting? = state {
-            Thread.detachNewThread { [self] in
-                if activate(contribution.plugin)?.state == .loaded { invoke(contribution, page: page) }
+            requestActivation(contribution.plugin) { [self] report in
+                if report?.state == .loaded { invoke(contribution, page: page) }
             }
             return true
         }

@@ -1,0 +1,98 @@
+import Logging
+import TrellisCore
+
+/// The plugin's calls, as its process forwards them: each checked again against the plugin's
+/// permissions (the process answered the plugin already, but the shell does not trust it) and
+/// against its budgets (``PluginLimits``), then acted on through its ``PluginContext``.
+extension PluginConnection {
+    /// The plugin's budgets, one per kind of call.
+    struct Budgets: Sendable {
+        var calls: PluginCallBudget
+        var data: PluginCallBudget
+        var navigations: PluginCallBudget
+        var log: PluginCallBudget
+        /// Log lines dropped since the last one shown.
+        var droppedLogLines = 0
+
+        init(_ limits: PluginLimits) {
+            calls = PluginCallBudget(perSecond: limits.callsPerSecond, burst: limits.callBurst)
+            data = PluginCallBudget(perSecond: limits.dataBytesPerSecond, burst: limits.dataBurstBytes)
+            navigations = PluginCallBudget(perSecond: limits.navigationsPerSecond, burst: limits.navigationBurst)
+            log = PluginCallBudget(perSecond: limits.logLinesPerSecond, burst: limits.logBurst)
+        }
+    }
+
+    /// Acts on one of the plugin's calls (`bytes`: the size of its JSON data).
+    func perform(_ message: ProcessMessage, bytes: Int) async {
+        switch message {
+        case .watch(let id, let pattern):
+            watch(id, pattern)
+        case .unwatch(let id):
+            guard let watch = watches.removeValue(forKey: id), context.forget(watch.rawValue) else { return }
+            context.bus.unwatch(watch)
+        case .trigger(let name, let data):
+            await holdBack(for: [\.calls], bytes: bytes)
+            _ = context.trigger(name, data)
+        case .request(let command, let parameters):
+            await holdBack(for: [\.calls], bytes: bytes)
+            _ = context.request(command, parameters)
+        case .navigate(let path, let data):
+            await holdBack(for: [\.navigations], bytes: bytes)
+            _ = context.navigate(path, data)
+        case .log(let level, let text):
+            log(level, text)
+        case .entry, .register, .refuse, .started, .stopped, .done:
+            break
+        }
+    }
+
+    private func watch(_ id: UInt64, _ pattern: String) {
+        guard context.acceptsCalls, context.gate.allows(.watch, pattern) else { return }
+        guard watches.count < limits.watches else {
+            sayOnce("watches", "plugin \(pluginID): watch \(PluginText.escaped(pattern).debugDescription) refused: it holds \(limits.watches) watches already, the most a plugin may")
+            return
+        }
+        let watch = context.bus.watch(pattern, owner: context) { [weak self] _, event in
+            self?.deliver(event, to: id)
+        }
+        context.remember(watch)
+        watches[id] = watch
+    }
+
+    /// Waits, before acting on a call, until the budgets allow it (one call of each kind in
+    /// `kinds`, and `bytes` of data): meanwhile the mailbox fills and the plugin is slowed down.
+    private func holdBack(for kinds: [WritableKeyPath<Budgets, PluginCallBudget>], bytes: Int) async {
+        let now = clock.now
+        var wait = budgets.data.take(Double(bytes), at: now)
+        for kind in kinds { wait = max(wait, budgets[keyPath: kind].take(at: now)) }
+        guard wait > .zero else { return }
+        sayOnce("slowed", "plugin \(pluginID): it calls faster than a plugin may (\(Int(limits.callsPerSecond)) calls, "
+                + "\(Int(limits.navigationsPerSecond)) navigations and \(Int(limits.dataBytesPerSecond) / 1024 / 1024) MiB of data a second); slowed down to that")
+        try? await clock.sleep(until: now + wait)
+        extendDeadlines(by: wait)
+    }
+
+    /// Logs the plugin's `text` at `level`, one log line per line of it, control characters
+    /// shown as escapes; beyond the log budget lines are counted, and the count logged with the
+    /// next line shown.
+    private func log(_ level: Logger.Level, _ text: String) {
+        let now = clock.now
+        guard budgets.log.takeIfAvailable(at: now) else {
+            budgets.droppedLogLines += 1
+            return
+        }
+        if budgets.droppedLogLines > 0 {
+            context.logger.warning("plugin \(pluginID): \(budgets.droppedLogLines) log line(s) dropped (more than \(Int(limits.logLinesPerSecond)) a second)")
+            budgets.droppedLogLines = 0
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            context.logger.log(level: level, "\(PluginText.escaped(String(line), limit: limits.logLineLength))")
+        }
+    }
+
+    /// Logs `text` as a warning, once per connection and `key`.
+    private func sayOnce(_ key: String, _ text: String) {
+        guard saidOnce.insert(key).inserted else { return }
+        context.logger.warning("\(text)")
+    }
+}

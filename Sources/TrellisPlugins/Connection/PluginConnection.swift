@@ -1,0 +1,473 @@
+import DequeModule
+import Dispatch
+import Foundation
+import Logging
+import TrellisCore
+import TrellisPluginABI
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One plugin running in a `trellis-plugin-host` process of its own, from the shell's side: the
+/// boundary is asynchronous by contract, as VS Code's extension host and GIMP's plug-ins are,
+/// and nothing here pretends it is a local call (Waldo et al., "A Note on Distributed
+/// Computing").
+///
+/// - **One ordered mailbox.** The socket is read on a dispatch source; each frame is decoded
+///   into a ``ProcessMessage`` there and posted to the connection's ``PluginMailbox``, with what
+///   happens to the process (its end) and to the connection's deadlines. This actor takes them
+///   one at a time, in that order.
+/// - **Requests with ids.** The shell's requests (`start`, `stop`) carry a number; the answer with
+///   that number resumes the awaiting call. What the plugin sent before its answer — the events
+///   its service's start triggered, say — was posted before it, so it has reached the bus before
+///   the call returns: by the mailbox's order, not by a thread taking messages out of turn.
+/// - **Events are sent, never awaited.** A watcher of the bus (on the GTK thread, say) hands an
+///   event to ``deliver(_:to:)``, which writes it (or queues it) and returns; the plugin answers
+///   `done` for each, in order.
+/// - **Deadlines on an injected clock.** A request not answered within its deadline, an event
+///   not done within ``PluginDeadlines/event`` of when the plugin could begin it, an entry that
+///   does not return, a process that closed its socket and runs on: the connection kills the
+///   process (SIGKILL, through its pidfd). Deadlines are instants on a ``PluginClock``, so a test
+///   crosses one by advancing its clock.
+/// - **Budgets.** A plugin that calls faster than ``PluginLimits`` allow is slowed down: the
+///   actor waits before it takes its next message, the mailbox fills, the socket is no longer
+///   read, and the plugin's own calls block. Time the shell held the plugin up this way is added
+///   to its deadlines.
+actor PluginConnection {
+    /// Messages queued for the plugin beyond which it is stopped as unresponsive.
+    static let maximumQueuedMessages = 10_000
+
+    /// One request awaiting its answer.
+    private struct Request {
+        let what: String
+        let limit: Duration
+        var due: Duration
+        let continuation: CheckedContinuation<ProcessMessage?, Never>
+    }
+
+    /// The events sent to the plugin and not done yet: written by ``deliver(_:to:)`` on the
+    /// triggering thread, read by the actor.
+    struct SentEvents: Sendable {
+        /// Their messages, oldest first.
+        var messages = Deque<String>()
+        /// When the plugin could begin the oldest: its previous event or call done.
+        var since = Duration.zero
+        var closed = false
+    }
+
+    nonisolated let context: PluginContext
+    nonisolated var pluginID: String { context.pluginID }
+    nonisolated let deadlines: PluginDeadlines
+    nonisolated let limits: PluginLimits
+    nonisolated let clock: PluginClock
+    private nonisolated let channel: PluginChannel
+    private nonisolated let child: PluginChildProcess
+    private nonisolated let output: PluginStderr
+    private nonisolated let mailbox: PluginMailbox
+    nonisolated let sent = LockedState(SentEvents())
+    /// What the connection waits for the plugin to answer now ("the start of service \"x\""),
+    /// for ``PluginHost/pendingWork``; empty once it has ended.
+    nonisolated let waitingFor = LockedState<[String]>([])
+    /// Called once if the process ends after a successful launch without being asked to
+    /// (``prepareToEnd()``, ``terminate()``): a crash, with how it ended.
+    private let onCrash: @Sendable (PluginFailure) -> Void
+
+    private var nextRequest: UInt64 = 0
+    private var requests: [UInt64: Request] = [:]
+    private var entryWait: CheckedContinuation<PluginEntry?, Never>?
+    private var entryDue: Duration?
+    /// The services the plugin registered during its entry.
+    private(set) var registeredServices: [String] = []
+    /// The plugin's watches: the process's ids, and the bus's.
+    var watches: [UInt64: WatchID] = [:]
+    var budgets: Budgets
+    /// How long the shell has held the plugin's messages back for its budgets, in all.
+    var heldBack = Duration.zero
+    /// Things said once per connection ("slowed down", "too many watches").
+    var saidOnce: Set<String> = []
+    private var closed = false
+    private var exitStatus: Int32?
+    private var outputEnded = false
+    /// When the process must have ended (after its socket closed, or it was asked to end).
+    private var endDue: Duration?
+    private var launched = false
+    private var stopping = false
+    private(set) var hasEnded = false
+    private var endWaiters: [CheckedContinuation<Void, Never>] = []
+    private var alarm: (due: Duration, task: Task<Void, Never>)?
+
+    private init(context: PluginContext, spawned: PluginProcessLaunch.Spawned, child: PluginChildProcess, queue: DispatchQueue,
+                 mailbox: PluginMailbox, deadlines: PluginDeadlines, limits: PluginLimits, clock: PluginClock,
+                 onCrash: @escaping @Sendable (PluginFailure) -> Void) {
+        self.context = context
+        self.deadlines = deadlines
+        self.limits = limits
+        self.clock = clock
+        self.child = child
+        self.mailbox = mailbox
+        self.onCrash = onCrash
+        budgets = Budgets(limits)
+        let nameBytes = limits.nameBytes
+        channel = PluginChannel(descriptor: spawned.socket, queue: queue, capacity: Self.maximumQueuedMessages) { input in
+            switch input {
+            case .frame(let frame):
+                do throws(PluginWire.Malformed) {
+                    return mailbox.post(.message(try ProcessMessage(frame: frame, nameBytes: nameBytes), bytes: frame.json.count))
+                } catch {
+                    return mailbox.post(.malformed(error.reason))
+                }
+            case .malformed(let reason): return mailbox.post(.malformed(reason))
+            case .closed: return mailbox.post(.closed)
+            }
+        }
+        output = PluginStderr(descriptor: spawned.stderr, pluginID: context.pluginID, clock: clock, queue: queue) {
+            mailbox.post(.outputEnded)
+        }
+    }
+
+    // MARK: Launching
+
+    /// Starts the plugin's process on `library` and waits (at most ``PluginDeadlines/start``)
+    /// for its entry to return. `grants` is the first message the process reads, before it
+    /// opens the library. Returns the connection and what the entry reported, or why the
+    /// process could not be started or gave no entry (it is ended then).
+    /// `onStart` is told of the connection as soon as its process runs (the host lists what it
+    /// waits for in ``PluginHost/pendingWork``).
+    static func launch(library: URL, context: PluginContext, grants: JSONValue, deadlines: PluginDeadlines,
+                       limits: PluginLimits, clock: PluginClock, onStart: @Sendable (PluginConnection) -> Void = { _ in },
+                       onCrash: @escaping @Sendable (PluginFailure) -> Void) async -> Result<(PluginConnection, PluginEntry), PluginFailure> {
+        let spawned: PluginProcessLaunch.Spawned
+        switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID) {
+        case .success(let value): spawned = value
+        case .failure(let failure): return .failure(failure)
+        }
+        let queue = DispatchQueue(label: "trellis.plugin.\(context.pluginID)")
+        let mailbox = PluginMailbox()
+        guard let child = PluginChildProcess(pid: spawned.pid, queue: queue, onExit: { mailbox.post(.exited($0)) }) else {
+            Glibc.kill(spawned.pid, SIGKILL)
+            Glibc.close(spawned.socket)
+            Glibc.close(spawned.stderr)
+            return .failure(.pluginProcess(reason: "this kernel gives no pidfd to follow a process by (Linux 5.3 or newer is needed)"))
+        }
+        let connection = PluginConnection(context: context, spawned: spawned, child: child, queue: queue, mailbox: mailbox,
+                                          deadlines: deadlines, limits: limits, clock: clock, onCrash: onCrash)
+        onStart(connection)
+        guard let entry = await connection.begin(grants: grants) else {
+            await connection.terminate()
+            return .failure(await connection.endFailure(fallback: "its entry did not return"))
+        }
+        return .success((connection, entry))
+    }
+
+    /// Starts the mailbox's loop and the socket, sends the grants and waits for the entry.
+    private func begin(grants: JSONValue) async -> PluginEntry? {
+        Task { await self.run() }
+        channel.start()
+        send(.grants(grants))
+        let due = clock.now + deadlines.start
+        entryDue = due
+        armAlarm(due)
+        waitingFor.withLock { $0.append("its entry") }
+        return await withCheckedContinuation { entryWait = $0 }
+    }
+
+    /// Says that the plugin's entry was accepted: from now on an end the shell did not ask for
+    /// is a crash. False when the process has ended already (it did not launch).
+    func markLaunched() -> Bool {
+        guard !hasEnded else { return false }
+        launched = true
+        return true
+    }
+
+    // MARK: Requests
+
+    /// Asks the plugin to start service `name`; throws its error, or why the process gave no
+    /// answer.
+    func startService(_ name: String, options: JSONValue) async throws(PluginServiceError) {
+        let answer = await request(deadline: deadlines.start, what: "the start of service \"\(name)\"") {
+            .start(request: $0, service: name, options: options)
+        }
+        guard case .started(_, let status, let error)? = answer else {
+            throw .startFailed(plugin: pluginID, service: name, reason: endFailure(fallback: "it gave no answer").description)
+        }
+        guard status == TRELLIS_OK else {
+            throw .startFailed(plugin: pluginID, service: name, reason: error.isEmpty ? "error \(status)" : error)
+        }
+    }
+
+    /// Asks the plugin to stop service `name`, and waits at most ``PluginDeadlines/stop``.
+    func stopService(_ name: String, options: JSONValue) async {
+        _ = await request(deadline: deadlines.stop, what: "the stop of service \"\(name)\"") {
+            .stop(request: $0, service: name, options: options)
+        }
+    }
+
+    /// Sends the request `message` makes with a new number and waits for its answer; nil when
+    /// the process ended first, or missed `deadline` (then it is killed).
+    private func request(deadline: Duration, what: String, _ message: (UInt64) -> ShellMessage) async -> ProcessMessage? {
+        guard !hasEnded, !closed else { return nil }
+        nextRequest += 1
+        let id = nextRequest
+        let due = clock.now + deadline
+        waitingFor.withLock { $0.append(what) }
+        return await withCheckedContinuation { continuation in
+            requests[id] = Request(what: what, limit: deadline, due: due, continuation: continuation)
+            send(message(id))
+            armAlarm(due)
+        }
+    }
+
+    /// The answer to request `id` arrived (a late one, after its deadline, is dropped).
+    func answered(_ id: UInt64, _ message: ProcessMessage) {
+        madeProgress()
+        if let request = requests.removeValue(forKey: id) {
+            waitingFor.withLock { waiting in
+                if let index = waiting.firstIndex(of: request.what) { waiting.remove(at: index) }
+            }
+            request.continuation.resume(returning: message)
+        }
+        armAlarm(nextDue())
+    }
+
+    /// The plugin finished something: the oldest event waiting, if any, could begin now.
+    func madeProgress() {
+        let now = clock.now
+        sent.withLock { $0.since = now }
+    }
+
+    // MARK: Events and settings (any thread)
+
+    /// Sends `event` for the plugin's watch `watch` and returns at once: written now when the
+    /// socket takes it, else queued. The plugin must answer `done` within
+    /// ``PluginDeadlines/event`` of when it could begin it.
+    nonisolated func deliver(_ event: Event, to watch: UInt64) {
+        let now = clock.now
+        let first = sent.withLock { sent -> Bool? in
+            guard !sent.closed else { return nil }
+            if sent.messages.isEmpty { sent.since = now }
+            sent.messages.append(event.message)
+            return sent.messages.count == 1
+        }
+        guard let first else { return }
+        send(.event(watch: watch, message: event.message, json: event.data.isNull ? [] : Array(event.data.jsonData())))
+        // The actor arms the event deadline.
+        if first { mailbox.post(.deadline) }
+    }
+
+    /// Sends the plugin its setting values (what `get_settings` answers from now on).
+    nonisolated func sendSettings(_ values: JSONValue) {
+        send(.settings(values))
+    }
+
+    /// Whether the plugin was sent an event it has not finished handling: what it triggers in
+    /// answer is still to come.
+    nonisolated var isHandlingEvents: Bool {
+        sent.withLock { !$0.closed && !$0.messages.isEmpty }
+    }
+
+    /// Whether the connection has ended (its process ended and its output was read). Any thread.
+    nonisolated var isClosed: Bool {
+        sent.withLock { $0.closed }
+    }
+
+    private nonisolated func send(_ message: ShellMessage) {
+        if channel.send(PluginWire.frame(message.frame)) == .full {
+            kill(because: "it fell \(Self.maximumQueuedMessages) messages behind")
+        }
+    }
+
+    // MARK: Deadlines
+
+    /// Makes sure the mailbox hears of `due` when it comes.
+    func armAlarm(_ due: Duration?) {
+        guard let due else { return }
+        if let alarm, alarm.due <= due { return }
+        alarm?.task.cancel()
+        let clock = self.clock, mailbox = self.mailbox
+        alarm = (due, Task {
+            do { try await clock.sleep(until: due) } catch { return }
+            mailbox.post(.deadline)
+        })
+    }
+
+    /// The earliest deadline still open.
+    private func nextDue() -> Duration? {
+        var dues = requests.values.map(\.due)
+        if let entryDue { dues.append(entryDue) }
+        if let endDue { dues.append(endDue) }
+        if requests.isEmpty, entryDue == nil {
+            let since = sent.withLock { $0.messages.isEmpty ? nil : $0.since }
+            if let since { dues.append(since + deadlines.event) }
+        }
+        return dues.min()
+    }
+
+    /// Kills the process for the first deadline that has passed; arms the alarm for the next.
+    private func checkDeadlines() {
+        let now = clock.now
+        if let late = requests.values.filter({ now >= $0.due }).min(by: { $0.due < $1.due }) {
+            kill(because: "it did not answer \(late.what) within \(PluginDeadlines.text(late.limit))")
+        } else if let entryDue, now >= entryDue {
+            self.entryDue = nil
+            kill(because: "its entry did not return within \(PluginDeadlines.text(deadlines.start))")
+        } else if requests.isEmpty, entryDue == nil,
+                  let oldest = sent.withLock({ now >= $0.since + deadlines.event ? $0.messages.first : nil }) {
+            kill(because: "it did not handle event \(oldest.debugDescription) within \(PluginDeadlines.text(deadlines.event))")
+        }
+        if let endDue, now >= endDue {
+            self.endDue = nil
+            if exitStatus == nil {
+                kill(because: "it closed its connection to the shell and went on running", quietly: stopping)
+            } else {
+                // It ended, but something it started keeps its output open: the end is not
+                // held up for that.
+                finish()
+                return
+            }
+        }
+        armAlarm(nextDue())
+    }
+
+    /// Adds `duration`, which the shell held the plugin's messages back, to its deadlines.
+    func extendDeadlines(by duration: Duration) {
+        heldBack += duration
+        for id in requests.keys { requests[id]?.due += duration }
+        if let entryDue { self.entryDue = entryDue + duration }
+        sent.withLock { sent in if !sent.messages.isEmpty { sent.since += duration } }
+    }
+
+    // MARK: The mailbox
+
+    private func run() async {
+        for await item in mailbox.inbound {
+            if mailbox.took(item) { channel.resumeReading() }
+            await handle(item)
+        }
+    }
+
+    private func handle(_ item: PluginInbound) async {
+        switch item {
+        case .message(let message, let bytes):
+            guard !hasEnded else { return }
+            switch message {
+            case .entry(let entry):
+                entryDue = nil
+                waitingFor.withLock { $0.removeAll { $0 == "its entry" } }
+                madeProgress()
+                entryWait?.resume(returning: entry)
+                entryWait = nil
+            case .register(let service):
+                if let failure = context.checkRegistration(of: service) {
+                    context.refuse(failure)
+                } else {
+                    registeredServices.append(service)
+                    context.noteRegistration(of: service)
+                }
+            case .refuse(let reason):
+                context.refuse(.pluginProcess(reason: reason))
+            case .started(let request, _, _), .stopped(let request):
+                answered(request, message)
+            case .done:
+                let now = clock.now
+                sent.withLock { sent in
+                    if !sent.messages.isEmpty { sent.messages.removeFirst() }
+                    sent.since = now
+                }
+            default:
+                await perform(message, bytes: bytes)
+            }
+        case .malformed(let reason):
+            kill(because: "it sent a malformed message: \(reason)")
+        case .closed:
+            closed = true
+            if exitStatus == nil, endDue == nil { endDue = clock.now + deadlines.stop }
+            checkDeadlines()
+        case .exited(let status):
+            exitStatus = status
+            channel.close()
+            if outputEnded { return finish() }
+            if endDue == nil { endDue = clock.now + deadlines.stop }
+            checkDeadlines()
+        case .outputEnded:
+            outputEnded = true
+            if exitStatus != nil { finish() }
+        case .deadline:
+            alarm = nil
+            checkDeadlines()
+        }
+    }
+
+    // MARK: The end
+
+    /// Says that the process is about to be ended on purpose (its plugin disabled or reloaded):
+    /// from now on its end is not a crash, even when a service's stop misses its deadline and
+    /// the process is killed for it before ``terminate()``.
+    func prepareToEnd() {
+        stopping = true
+    }
+
+    /// Ends the process and returns once it has ended: closes its socket (the plugin host
+    /// exits), and kills it if it has not ended within ``PluginDeadlines/stop``. Not a crash.
+    func terminate() async {
+        stopping = true
+        guard !hasEnded else { return }
+        if !closed {
+            channel.close()
+            closed = true
+        }
+        if endDue == nil { endDue = clock.now + deadlines.stop }
+        armAlarm(endDue)
+        await withCheckedContinuation { endWaiters.append($0) }
+    }
+
+    /// Returns once the process has ended.
+    func waitForEnd() async {
+        guard !hasEnded else { return }
+        await withCheckedContinuation { endWaiters.append($0) }
+    }
+
+    /// Kills the process (SIGKILL) because of `reason`, which its end reports; logged unless
+    /// `quietly`. Any thread.
+    nonisolated func kill(because reason: String, quietly: Bool = false) {
+        if child.kill(because: reason), !quietly {
+            context.logger.error("plugin \(pluginID): \(reason); stopping its process")
+        }
+    }
+
+    /// How the process ended when it was ended on purpose, if not cleanly (a crash, or a hang
+    /// it was killed for, while it stopped); nil while it runs, or after a clean exit.
+    var faultWhileEnding: PluginFailure? {
+        guard hasEnded, stopping, let exitStatus, exitStatus != 0 else { return nil }
+        return endFailure(fallback: "it ended")
+    }
+
+    /// Why the process ended (or was killed), with its last output, as a crash.
+    func endFailure(fallback: String) -> PluginFailure {
+        let reason = child.killReason ?? exitStatus.map(PluginChildProcess.describe(waitStatus:)) ?? fallback
+        return .crashed(reason: reason, lastOutput: output.lastLines)
+    }
+
+    /// The process has ended and its output is read: nothing more comes.
+    private func finish() {
+        guard !hasEnded else { return }
+        hasEnded = true
+        alarm?.task.cancel()
+        alarm = nil
+        sent.withLock { sent in
+            sent.closed = true
+            sent.messages.removeAll()
+        }
+        channel.close()
+        for id in watches.values where context.forget(id.rawValue) { context.bus.unwatch(id) }
+        watches = [:]
+        waitingFor.withLock { $0 = [] }
+        for request in requests.values { request.continuation.resume(returning: nil) }
+        requests = [:]
+        entryWait?.resume(returning: nil)
+        entryWait = nil
+        mailbox.finish()
+        endWaiters.forEach { $0.resume() }
+        endWaiters = []
+        if launched && !stopping { onCrash(endFailure(fallback: "it ended")) }
+    }
+}
