@@ -28,8 +28,9 @@ struct PluginsBenchmark: ParsableCommand {
         try PluginProcessBenchmark.run(library: try library(of: "CHello"))
         if ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
             try PluginPageBenchmark.run()
+            try PluginFloodBenchmark.run()
         } else {
-            print("plugin-page-1m: skipped (no display; run under xvfb-run)")
+            print("plugin-page-1m, plugin-flood-frame-gap: skipped (no display; run under xvfb-run)")
         }
     }
 

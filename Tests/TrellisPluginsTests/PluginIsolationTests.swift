@@ -239,7 +239,7 @@ struct PluginIsolationTests {
         // The budget refills as the clock moves: 1,500 ticks need about 3 s of it.
         #expect(await clock.advance(by: .milliseconds(100), until: { ticks.count("crash:tick") >= 1_500 }))
         let warnings = harness.logs.entries.map(\.message).filter { $0.contains("slowed down to that") }
-        #expect(warnings == ["plugin flooding: it calls faster than a plugin may (500 calls, 5 navigations and 2 MiB of data a second); slowed down to that"])
+        #expect(warnings == ["plugin flooding: it calls faster than a plugin may (5000 messages, 500 calls, 5 navigations, 50 log lines and 2 MiB of data a second); slowed down to that"])
         #expect(harness.host.report(for: "flooding")?.state == .loaded)
     }
 

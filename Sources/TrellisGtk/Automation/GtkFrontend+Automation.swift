@@ -133,6 +133,14 @@ extension GtkFrontend {
             saveScreenshot(to: argument, attemptsLeft: 3, done: done, fail: fail)
         case "stats":
             reply(stats())
+        case "frame-gaps":
+            // "start" measures from now; anything else answers the longest gap so far (ms).
+            if argument == "start" {
+                window.measureFrameGaps()
+                return done()
+            }
+            guard let gaps = window.frameGapsSoFar else { return fail("frame-gaps start first") }
+            reply(["ok": true, "longestMs": .number(Double(gaps.longest) / 1000), "frames": .number(Double(gaps.frames))])
         case "cycle":
             // N navigate/back cycles through the detail routes of the page on top, then the
             // stats before and after (leak tests: memory and watchers must stay flat).

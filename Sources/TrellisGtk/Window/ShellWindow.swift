@@ -48,6 +48,8 @@ public final class ShellWindow {
     /// in µs, read in the frame clock's first `after-paint`; nil until then.
     public private(set) var firstFramePaintedAt: Int64?
     private var nextFrameHandlers: [() -> Void] = []
+    /// The gaps between painted frames since ``measureFrameGaps()`` (benchmarks).
+    private var frameGaps: (last: Int64?, longest: Int64, frames: Int)?
     private var pageTitle = ""
     /// The badge count shown after the title; 0 shows none.
     private(set) var badge = 0
@@ -341,7 +343,26 @@ public final class ShellWindow {
         gtk_widget_queue_draw(window.as())
     }
 
+    /// Starts measuring the gaps between painted frames: ``frameGapsSoFar`` says the longest
+    /// since, in µs, and how many frames were painted. For benchmarks: reached with
+    /// `@_spi(Testing) import TrellisGtk`.
+    @_spi(Testing)
+    public func measureFrameGaps() {
+        frameGaps = (nil, 0, 0)
+    }
+
+    /// The longest gap between painted frames since ``measureFrameGaps()``, in µs, and the
+    /// frames painted; nil when not measuring.
+    @_spi(Testing)
+    public var frameGapsSoFar: (longest: Int64, frames: Int)? {
+        frameGaps.map { ($0.longest, $0.frames) }
+    }
+
     private func framePainted() {
+        if let gaps = frameGaps {
+            let now = Int64(g_get_monotonic_time())
+            frameGaps = (now, max(gaps.longest, gaps.last.map { now - $0 } ?? 0), gaps.frames + 1)
+        }
         var handlers = nextFrameHandlers
         nextFrameHandlers = []
         if !firstFramePainted {

@@ -18,8 +18,8 @@ import Glibc
 ///   flooding plugin down.
 /// - Writing: ``send(_:)`` writes a frame at once when nothing is queued and the socket takes it
 ///   whole (the usual case: one system call on the sender's thread), else queues it; the
-///   queue is written as the plugin reads. More than `capacity` frames queued means the plugin
-///   fell behind: `send` says so and queues nothing more.
+///   queue is written as the plugin reads. More than `capacity` frames, or ``capacityBytes``,
+///   queued means the plugin fell behind: `send` says so and queues nothing more.
 ///
 /// The channel owns the descriptor and closes it once its sources are cancelled (``close()``),
 /// so that a queued frame never reaches a descriptor number reused since.
@@ -45,6 +45,8 @@ final class PluginChannel: Sendable {
 
     /// The most bytes read in one turn of the queue.
     static let readBudget = 256 * 1024
+    /// The most bytes queued for a plugin that does not read.
+    static let capacityBytes = 64 * 1024 * 1024
 
     /// Where the write source stands: it runs only while frames wait for room.
     private enum Writing {
@@ -55,6 +57,7 @@ final class PluginChannel: Sendable {
         var decoder = PluginWire.Decoder()
         /// Frames to write, in order; the first perhaps partly written already (`written`).
         var queue = Deque<[UInt8]>()
+        var queuedBytes = 0
         var written = 0
         var writing = Writing.inactive
         var readPaused = false
@@ -189,10 +192,11 @@ final class PluginChannel: Sendable {
                 }
                 if written == frame.count { return .sent }
                 state.written = written
-            } else if state.queue.count >= capacity {
+            } else if state.queue.count >= capacity || state.queuedBytes + frame.count > Self.capacityBytes {
                 return .full
             }
             state.queue.append(frame)
+            state.queuedBytes += frame.count
             // Started and stopped under the lock, so that the two never cross.
             switch state.writing {
             case .inactive: writeSource.activate()
@@ -211,11 +215,13 @@ final class PluginChannel: Sendable {
                 guard let written = write(frame[state.written...]) else {
                     state.closed = true
                     state.queue.removeAll()
+                    state.queuedBytes = 0
                     break
                 }
                 state.written += written
                 guard state.written == frame.count else { return }
                 state.queue.removeFirst()
+                state.queuedBytes -= frame.count
                 state.written = 0
             }
             guard !state.cancelled, state.writing == .running else { return }
@@ -249,6 +255,7 @@ final class PluginChannel: Sendable {
             state.cancelled = true
             state.closed = true
             state.queue.removeAll()
+            state.queuedBytes = 0
             // A source is never cancelled while inactive or suspended (libdispatch's rule).
             switch state.writing {
             case .inactive: writeSource.activate()

@@ -5,16 +5,16 @@ import TrellisCore
 /// permissions (the process answered the plugin already, but the shell does not trust it) and
 /// against its budgets (``PluginLimits``), then acted on through its ``PluginContext``.
 extension PluginConnection {
-    /// The plugin's budgets, one per kind of call.
+    /// The plugin's budgets: one for every message, one per kind of call.
     struct Budgets: Sendable {
+        var messages: PluginCallBudget
         var calls: PluginCallBudget
         var data: PluginCallBudget
         var navigations: PluginCallBudget
         var log: PluginCallBudget
-        /// Log lines dropped since the last one shown.
-        var droppedLogLines = 0
 
         init(_ limits: PluginLimits) {
+            messages = PluginCallBudget(perSecond: limits.messagesPerSecond, burst: limits.messageBurst)
             calls = PluginCallBudget(perSecond: limits.callsPerSecond, burst: limits.callBurst)
             data = PluginCallBudget(perSecond: limits.dataBytesPerSecond, burst: limits.dataBurstBytes)
             navigations = PluginCallBudget(perSecond: limits.navigationsPerSecond, burst: limits.navigationBurst)
@@ -40,10 +40,17 @@ extension PluginConnection {
             await holdBack(for: [\.navigations], bytes: bytes)
             _ = context.navigate(path, data)
         case .log(let level, let text):
+            await holdBack(for: [\.log], bytes: 0)
             log(level, text)
         case .entry, .register, .refuse, .started, .stopped, .done:
             break
         }
+    }
+
+    /// Waits, before the actor takes the plugin's next message, until the budget of messages
+    /// of any kind allows it.
+    func holdBackAnyMessage() async {
+        await holdBack(for: [\.messages], bytes: 0)
     }
 
     private func watch(_ id: UInt64, _ pattern: String) {
@@ -66,25 +73,18 @@ extension PluginConnection {
         var wait = budgets.data.take(Double(bytes), at: now)
         for kind in kinds { wait = max(wait, budgets[keyPath: kind].take(at: now)) }
         guard wait > .zero else { return }
-        sayOnce("slowed", "plugin \(pluginID): it calls faster than a plugin may (\(Int(limits.callsPerSecond)) calls, "
-                + "\(Int(limits.navigationsPerSecond)) navigations and \(Int(limits.dataBytesPerSecond) / 1024 / 1024) MiB of data a second); slowed down to that")
+        sayOnce("slowed", "plugin \(pluginID): it calls faster than a plugin may (\(Int(limits.messagesPerSecond)) messages, "
+                + "\(Int(limits.callsPerSecond)) calls, \(Int(limits.navigationsPerSecond)) navigations, \(Int(limits.logLinesPerSecond)) log lines "
+                + "and \(Int(limits.dataBytesPerSecond) / 1024 / 1024) MiB of data a second); slowed down to that")
         try? await clock.sleep(until: now + wait)
-        extendDeadlines(by: wait)
+        // What the plugin was held back, on the clock (a test clock may jump past the wait).
+        extendDeadlines(by: clock.now - now)
     }
 
-    /// Logs the plugin's `text` at `level`, one log line per line of it, control characters
-    /// shown as escapes; beyond the log budget lines are counted, and the count logged with the
-    /// next line shown.
+    /// Logs the plugin's `text` at `level`, one log line per line of it (a plugin cannot make a
+    /// line that looks like another's), control characters shown as escapes, each cut at
+    /// ``PluginLimits/logLineLength``.
     private func log(_ level: Logger.Level, _ text: String) {
-        let now = clock.now
-        guard budgets.log.takeIfAvailable(at: now) else {
-            budgets.droppedLogLines += 1
-            return
-        }
-        if budgets.droppedLogLines > 0 {
-            context.logger.warning("plugin \(pluginID): \(budgets.droppedLogLines) log line(s) dropped (more than \(Int(limits.logLinesPerSecond)) a second)")
-            budgets.droppedLogLines = 0
-        }
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             context.logger.log(level: level, "\(PluginText.escaped(String(line), limit: limits.logLineLength))")
         }

@@ -265,6 +265,9 @@ actor PluginConnection {
         sent.withLock { !$0.closed && !$0.messages.isEmpty }
     }
 
+    /// The bytes of the process's stderr read so far. Any thread.
+    nonisolated var outputBytesRead: Int { output.bytesRead }
+
     /// Whether the connection has ended (its process ended and its output was read). Any thread.
     nonisolated var isClosed: Bool {
         sent.withLock { $0.closed }
@@ -272,7 +275,7 @@ actor PluginConnection {
 
     private nonisolated func send(_ message: ShellMessage) {
         if channel.send(PluginWire.frame(message.frame)) == .full {
-            kill(because: "it fell \(Self.maximumQueuedMessages) messages behind")
+            kill(because: "it fell behind: \(Self.maximumQueuedMessages) messages or \(PluginChannel.capacityBytes / 1024 / 1024) MiB not read")
         }
     }
 
@@ -341,6 +344,7 @@ actor PluginConnection {
     private func run() async {
         for await item in mailbox.inbound {
             if mailbox.took(item) { channel.resumeReading() }
+            if case .message = item { await holdBackAnyMessage() }
             await handle(item)
         }
     }
@@ -385,6 +389,7 @@ actor PluginConnection {
         case .exited(let status):
             exitStatus = status
             channel.close()
+            output.drain()
             if outputEnded { return finish() }
             if endDue == nil { endDue = clock.now + deadlines.stop }
             checkDeadlines()

@@ -10,6 +10,10 @@ import TrellisCore
 /// The plugin process is sent the same numbers (``grantsValue``) and answers a call over a
 /// count or a size with `TRELLIS_ERROR_INVALID_ARGUMENT` or `TRELLIS_ERROR_REFUSED` itself.
 public struct PluginLimits: Sendable, Hashable {
+    /// Messages of any kind from the plugin's process, a second (sustained, and at once): the
+    /// shell's work per plugin has a ceiling, whatever the plugin sends.
+    public var messagesPerSecond = 5_000.0
+    public var messageBurst = 1_000.0
     /// Triggers and front-controller requests, a second (sustained, and at once).
     public var callsPerSecond = 500.0
     public var callBurst = 200.0
@@ -20,7 +24,7 @@ public struct PluginLimits: Sendable, Hashable {
     /// Navigations a second: each pushes a page.
     public var navigationsPerSecond = 5.0
     public var navigationBurst = 10.0
-    /// Log lines a second; beyond, lines are counted and the count logged.
+    /// Log lines a second.
     public var logLinesPerSecond = 50.0
     public var logBurst = 100.0
     /// The longest log line shown, in characters (the rest is cut).

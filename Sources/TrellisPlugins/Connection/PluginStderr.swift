@@ -36,6 +36,9 @@ final class PluginStderr: Sendable {
         var hidden = 0
         var bytes = PluginCallBudget(perSecond: PluginStderr.bytesPerSecond, burst: PluginStderr.burstBytes)
         var paused = false
+        var bytesRead = 0
+        /// The process has ended: what is left is read without the budget.
+        var draining = false
     }
 
     private let pluginID: String
@@ -56,7 +59,7 @@ final class PluginStderr: Sendable {
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
         source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
         source.setEventHandler { [weak self] in
-            guard let self, self.readAvailable(descriptor) else { return }
+            guard let self, self.readChunks(descriptor) else { return }
             self.finish()
             self.source.cancel()
             onEnd()
@@ -65,17 +68,51 @@ final class PluginStderr: Sendable {
         source.activate()
     }
 
+    /// Reads what is left without the budget (the process has ended: nothing more comes,
+    /// unless something it started holds the output open).
+    func drain() {
+        state.withLock { state in
+            state.draining = true
+            guard state.paused else { return }
+            state.paused = false
+            source.resume()
+        }
+    }
+
     /// The last lines read so far, oldest first, escaped.
     var lastLines: [String] { state.withLock { $0.kept } }
 
-    /// Reads one chunk; true at the end of the output.
-    private func readAvailable(_ descriptor: Int32) -> Bool {
+    /// The bytes read so far.
+    var bytesRead: Int { state.withLock { $0.bytesRead } }
+
+    /// Reads what is there, up to four chunks a turn (others' output is read on the same queue),
+    /// until the pipe is empty or the budget pauses it; true at the end of the output. The end
+    /// is looked for right after the last bytes: a pipe whose writer is gone may not be said
+    /// readable again once emptied.
+    private func readChunks(_ descriptor: Int32) -> Bool {
+        for _ in 0..<4 {
+            switch readChunk(descriptor) {
+            case .more: continue
+            case .wait: return false
+            case .end: return true
+            }
+        }
+        return false
+    }
+
+    private enum ReadOutcome { case more, wait, end }
+
+    /// Reads one chunk.
+    private func readChunk(_ descriptor: Int32) -> ReadOutcome {
         var chunk = [UInt8](repeating: 0, count: Self.chunkSize)
         // The C boundary: read(2) writes at most `count` bytes into the chunk, which outlives
         // the call.
         let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-        if count < 0 { return errno != EINTR && errno != EAGAIN && errno != EWOULDBLOCK }
-        guard count > 0 else { return true }
+        if count < 0 {
+            if errno == EINTR { return .more }
+            return errno == EAGAIN || errno == EWOULDBLOCK ? .wait : .end
+        }
+        guard count > 0 else { return .end }
         let now = clock.now
         let (lines, pause) = state.withLock { state -> ([String], Duration) in
             var complete: [String] = []
@@ -88,7 +125,8 @@ final class PluginStderr: Sendable {
                 rest = rest[(newline + 1)...]
             }
             append(rest, to: &state)
-            let pause = state.bytes.take(Double(count), at: now)
+            state.bytesRead += count
+            let pause = state.draining ? .zero : state.bytes.take(Double(count), at: now)
             if pause > .zero {
                 state.paused = true
                 source.suspend()
@@ -101,12 +139,14 @@ final class PluginStderr: Sendable {
             Task { [self, clock] in
                 try? await clock.sleep(until: now + pause)
                 state.withLock { state in
+                    guard state.paused else { return }
                     state.paused = false
                     source.resume()
                 }
             }
+            return .wait
         }
-        return false
+        return .more
     }
 
     /// Adds `bytes` to the line being read, up to the longest line kept.
@@ -120,7 +160,7 @@ final class PluginStderr: Sendable {
     private func keep(_ line: String, at now: Duration, in state: inout State) -> Bool {
         state.kept.append(line)
         if state.kept.count > Self.keptLines { state.kept.removeFirst() }
-        guard state.shown.take(at: now) == .zero else {
+        guard state.shown.takeIfAvailable(at: now) else {
             state.hidden += 1
             return false
         }

@@ -12,25 +12,26 @@ extension PluginHost {
     /// What a plugin's connection calls when its process ends unasked. The crash is dated
     /// when it is told, so that the restart's back-off runs from then however late the task
     /// handling it starts.
-    func crashHandler(_ id: String) -> @Sendable (PluginFailure) -> Void {
+    func crashHandler(_ id: String, whileLoading: Bool = false) -> @Sendable (PluginFailure) -> Void {
         { [weak self] failure in
             guard let self else { return }
             let at = self.clock.now
-            Task { await self.crashed(id, failure, at: at) }
+            Task { await self.crashed(id, failure, at: at, whileLoading: whileLoading) }
         }
     }
 
-    /// A loaded plugin's process ended unasked: its services are marked stopped, its watches
+    /// A plugin's process ended unasked, once loaded or while it started (`whileLoading`, its
+    /// load has failed with the crash already): its services are marked stopped, its watches
     /// are gone (its context is inactive), the report says why, and `plugin:crashed` tells the
     /// bus (`{"plugin": id, "reason": text}`). It is started again at once after a first crash,
     /// a second later after a second one, unless this was its ``crashLimit``th crash within
     /// ``crashWindow``: then it is disabled, with that reason, until the user enables it again.
-    private func crashed(_ id: String, _ failure: PluginFailure, at time: Duration) async {
-        logger.error("plugin \(id): \(failure)")
+    private func crashed(_ id: String, _ failure: PluginFailure, at time: Duration, whileLoading: Bool) async {
+        if !whileLoading { logger.error("plugin \(id): \(failure)") }
         let restartAfter: Duration? = await operations.run {
             guard let report = self.report(for: id), let manifest = report.manifest,
-                  let loaded = self.state.withLock({ $0.loaded[id] }) else { return nil }
-            loaded.context.setPhase(.inactive)
+                  report.state == .loaded || whileLoading else { return nil }
+            if let loaded = self.state.withLock({ $0.loaded[id] }) { loaded.context.setPhase(.inactive) }
             for service in manifest.services.reversed() where self.loader.services.isRunning(service) {
                 // The process is gone: the registry marks the service stopped (its stop is not sent).
                 try? await self.loader.services.stop(service)
@@ -66,8 +67,15 @@ extension PluginHost {
     private func restart(_ id: String) async {
         let restarted = await operations.run { () -> Bool in
             guard let report = self.report(for: id), let manifest = report.manifest, let library = report.library,
-                  self.settings.isEnabled(id), case .failed(let failure) = report.state, failure.isCrash,
-                  let loaded = self.state.withLock({ $0.loaded[id] }) else { return false }
+                  self.settings.isEnabled(id), case .failed(let failure) = report.state, failure.isCrash else { return false }
+            guard let loaded = self.state.withLock({ $0.loaded[id] }) else {
+                // It crashed before it ever loaded: loaded afresh.
+                var found = report
+                found.state = .found
+                let again = await self.load(found)
+                self.updateReport(of: id) { $0 = again }
+                return again.state == .loaded
+            }
             let options = self.state.withLock { $0.options }
             if let failure = await self.loader.relaunch(manifest, library: library, loaded: loaded, options: options,
                                                         onCrash: self.crashHandler(id)) {

@@ -153,6 +153,8 @@ extension PluginHost {
         case .failure(let failure):
             report.state = .failed(failure)
             logger.error("plugin \(manifest.id) (\(report.directory.path)): \(failure)")
+            // A crash while it started is a crash: retried by the restart policy.
+            if failure.isCrash { crashHandler(manifest.id, whileLoading: true)(failure) }
         }
         return report
     }

@@ -127,20 +127,19 @@ struct PluginLoader: Sendable {
     }
 
     /// Makes the plugin active and starts its autostart services; on a failure the plugin
-    /// is inactive again and its process ended.
+    /// is inactive again and its process ended. A process that ended meanwhile (it crashed in a
+    /// service's start, or missed its deadline) is a crash (``PluginFailure/crashed(reason:lastOutput:)``),
+    /// which the host's restart policy retries; a start that answered an error is not.
     private func activate(_ manifest: PluginManifest, context: PluginContext, connection: PluginConnection,
                           options: [String: JSONValue]) async -> Result<Void, PluginFailure> {
         context.setPhase(.active)
-        guard await connection.markLaunched() else {
-            context.setPhase(.inactive)
-            return .failure(await connection.endFailure(fallback: "it ended"))
-        }
-        if let failure = await autostart(manifest, options: options) {
-            context.setPhase(.inactive)
-            await connection.terminate()
-            return .failure(failure)
-        }
-        return .success(())
+        let failure = await autostart(manifest, options: options)
+        if failure == nil, await connection.markLaunched() { return .success(()) }
+        context.setPhase(.inactive)
+        let crashed = await connection.hasEnded
+        await connection.terminate()
+        if crashed || failure == nil { return .failure(await connection.endFailure(fallback: "it ended")) }
+        return .failure(failure ?? .pluginProcess(reason: "it ended"))
     }
 
     /// Starts the manifest's autostart services in the order the manifest lists its services;

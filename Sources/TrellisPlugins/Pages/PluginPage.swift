@@ -178,7 +178,7 @@ public final class PluginPage: PageController {
         if let title = data["title"]?.stringValue { self.title = title }
         if let text = data["text"]?.stringValue {
             rows = nil; container = nil; form = nil
-            content = .text(text)
+            content = .text(Self.shown(text))
         } else if let table = data["table"] {
             guard let count = table["count"]?.intValue, (0...PluginRowSource.maximumCount).contains(count) else {
                 throw .malformed("\"table\" needs a \"count\" from 0 to \(PluginRowSource.maximumCount)")
@@ -189,6 +189,17 @@ public final class PluginPage: PageController {
         } else {
             throw .malformed("show needs \"text\", \"table\" or \"form\"")
         }
+    }
+
+    /// The most characters of a text page shown: a window lays out more only slowly, and a
+    /// plugin must not be able to hold its frames up with a megabyte of text.
+    public static let maximumTextLength = 20_000
+
+    /// `text`, cut at ``maximumTextLength`` characters with a line saying how many more there are.
+    static func shown(_ text: String) -> String {
+        guard text.count > maximumTextLength else { return text }
+        let more = text.count - maximumTextLength
+        return String(text.prefix(maximumTextLength)) + "\n\n" + tr("… %@ more characters not shown", "\(more)")
     }
 
     private func showTable(count: Int) {

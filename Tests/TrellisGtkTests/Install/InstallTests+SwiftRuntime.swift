@@ -2,9 +2,9 @@ import Foundation
 import XCTest
 
 /// The installed (release) `trellis` carries the Swift runtime inside it (Package.swift says
-/// why). What it opens at run time links the shared runtime and loads that copy beside it:
-/// these checks run both kinds of library in the installed tree, where no test bundle's runtime
-/// is around to hide a mistake.
+/// why). What it opens at run time (libTrellisHTTP.so) links the shared runtime and loads that
+/// copy beside it, and the plugins run in `libexec/trellis/trellis-plugin-host`: these checks
+/// run both in the installed tree, where no test bundle's runtime is around to hide a mistake.
 extension InstallTests {
     /// `bin/trellis` needs none of the Swift runtime's shared libraries.
     func checkRuntimeIsInside(_ trellis: URL) throws {
@@ -17,21 +17,10 @@ extension InstallTests {
         }
     }
 
-    /// The Location plugin, a Swift library, run in the shell's process (as an app may ship
-    /// it): its page fills and its status item reaches the shell. The plugin host is moved
-    /// away meanwhile, so the plugin cannot have run in a process of its own.
-    func checkSwiftPluginInProcess(tree: URL, environment: [String: String], directory: URL) throws {
-        let manifest = tree.appendingPathComponent("lib/trellis/plugins/Location/plugin.json")
-        let original = try Data(contentsOf: manifest)
-        defer { try? original.write(to: manifest) }
-        var object = try XCTUnwrap(try JSONSerialization.jsonObject(with: original) as? [String: Any])
-        object["isolation"] = "inProcess"
-        try JSONSerialization.data(withJSONObject: object).write(to: manifest)
-        let host = tree.appendingPathComponent("libexec/trellis/trellis-plugin-host")
-        let away = host.appendingPathExtension("away")
-        try FileManager.default.moveItem(at: host, to: away)
-        defer { try? FileManager.default.moveItem(at: away, to: host) }
-
+    /// The Location plugin, a Swift library, run by the installed plugin host: its page fills
+    /// and its status item reaches the shell.
+    func checkSwiftPluginInItsProcess(tree: URL, environment: [String: String], directory: URL) throws {
+        XCTAssertTrue(FileManager.default.isExecutableFile(atPath: tree.appendingPathComponent("libexec/trellis/trellis-plugin-host").path))
         let script = tree.appendingPathComponent("location-script.txt")
         try Data("navigate /location\nprint\n".utf8).write(to: script)
         let trellis = tree.appendingPathComponent("bin/trellis")

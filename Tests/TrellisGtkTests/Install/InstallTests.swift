@@ -67,7 +67,7 @@ final class InstallTests: XCTestCase {
         // The release build carries the Swift runtime; the libraries it opens bring their own.
         try checkRuntimeIsInside(trellis)
         let withData = environment.merging(["XDG_DATA_HOME": work.appendingPathComponent("data").path]) { _, new in new }
-        try checkSwiftPluginInProcess(tree: moved, environment: withData, directory: slash)
+        try checkSwiftPluginInItsProcess(tree: moved, environment: withData, directory: slash)
         try checkHTTPLibrary(trellis, environment: withData, work: work)
 
         let entry = try CommandRunner.tool("desktop-file-validate", [moved.appendingPathComponent("share/applications/\(Self.appID).desktop").path])

@@ -157,8 +157,10 @@ struct PluginPageTests {
         let clock = TestClock()
         let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(1), eventDeadline: .seconds(30))
         try app.shell.navigate(to: "/pages/mute")
-        // The page opens, then asks for the rows it shows ("…" until they come; they never do).
-        #expect(await app.waitFor("…"), "\(app.screen.render())")
+        // The page opens as a table, then asks for the rows it shows when they are read (as
+        // the render does), "…" until they come; they never do.
+        #expect(await eventually { app.screen.table != nil }, "\(app.screen.render())")
+        _ = app.screen.render()
         await clock.advance(by: .seconds(2))
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
         #expect(app.screen.render().contains("no answer to “fetch 0” of page /pages/mute"), "\(app.screen.render())")
