@@ -62,7 +62,7 @@ public final class PluginStatusLines: Sendable {
             for data in host.latestStatus(of: plugin) where set(plugin: plugin, data) { setAlready = true }
         }
         if setAlready { changed() }
-        for message in ["plugin:disabled", "plugin:crashed"] {
+        for message in [PluginDisabled.name, PluginCrashed.name] {
             host.bus.watch(message, owner: self) { lines, event in
                 guard let plugin = event.data["plugin"]?.stringValue else { return }
                 if lines.texts.withLock({ $0.removeValue(forKey: plugin) }) != nil { changed() }

@@ -65,7 +65,7 @@ struct DurabilityBenchmark: ParsableCommand {
         try process.run()
         var poller = pollfd(fd: output.fileHandleForReading.fileDescriptor, events: Int16(POLLIN), revents: 0)
         _ = poll(&poller, 1, 10_000)
-        usleep(UInt32.random(in: 0...40_000))
+        Thread.sleep(forTimeInterval: Double.random(in: 0...0.040))  // a random moment of the save loop
         kill(process.processIdentifier, SIGKILL)
         process.waitUntilExit()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)

@@ -46,7 +46,7 @@ enum PluginProcessBenchmark {
                 pongArrived.withLock { $0 = Report.now() }
                 pong.signal()
             }
-            bus.watch("plugin:restarted", owner: owner) { _, _ in restarted.signal() }
+            bus.watch(PluginRestarted.self, owner: owner) { _, _ in restarted.signal() }
             if index == 1 {
                 var microseconds: [Double] = []
                 for _ in 0..<150 {

@@ -133,14 +133,15 @@ struct PreparedData: Sendable {
     let store: PersistentStore
 }
 
-/// Work started on its own thread now and waited for later: start-up overlaps it with GTK's
-/// own initialisation (display, GL, theme), which takes the main thread for tens of ms.
+/// Work started on a dispatch worker now and waited for later: start-up overlaps it with GTK's
+/// own initialisation (display, GL, theme), which takes the main thread for tens of ms. (It opens
+/// the store and reads files: blocking work, kept off Swift concurrency's few threads.)
 final class BackgroundWork<Value: Sendable>: Sendable {
     private let outcome = LockedState<Result<Value, any Error>?>(nil)
     private let finished = DispatchSemaphore(value: 0)
 
     init(_ work: @escaping @Sendable () throws -> Value) {
-        Thread.detachNewThread { [outcome, finished] in
+        DispatchQueue.global(qos: .userInitiated).async { [outcome, finished] in
             let result = Result { try work() }
             outcome.withLock { $0 = result }
             finished.signal()

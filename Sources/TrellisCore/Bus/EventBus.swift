@@ -46,7 +46,7 @@ import Logging
 ///   main thread. Under GTK the main actor is the GTK thread.
 public final class EventBus: Sendable {
     private let table = LockedState(WatchTable())
-    private let logger: Logger
+    let logger: Logger
 
     /// Creates an empty bus.
     public init(logger: Logger = Logger(trellis: "trellis.bus")) {
@@ -94,6 +94,36 @@ public final class EventBus: Sendable {
         }
     }
 
+    /// Watches `pattern` like ``watchOnMainActor(_:from:owner:_:)-(String,_,_,_)``, for an owner
+    /// that lives on the main actor and is not `Sendable` — a page, a window controller: the
+    /// seeds' `$watch(message, block)` on an ordinary class. The bus holds the owner weakly and
+    /// touches it only on the main actor.
+    ///
+    /// ```swift
+    /// @MainActor final class Counter {
+    ///     var count = 0
+    ///     init(bus: EventBus) {
+    ///         bus.watchOnMainActor("note:saved", owner: self) { counter, _ in counter.count += 1 }
+    ///     }
+    /// }
+    /// ```
+    @MainActor
+    @discardableResult
+    public func watchOnMainActor<Owner: AnyObject>(
+        _ pattern: String, from sender: AnyObject? = nil, owner: Owner,
+        _ handler: @escaping @MainActor (Owner, Event) -> Void
+    ) -> WatchID {
+        add(pattern, sender: sender, owner: owner, runsOnMainActor: true) { object, event in
+            // A main-actor watcher's handler runs on the main queue, the main actor's executor,
+            // and only there is the owner (held weakly by the watcher) read as `Owner`.
+            nonisolated(unsafe) let object = object
+            MainActor.assumeIsolated {
+                guard let owner = object as? Owner else { return }
+                handler(owner, event)
+            }
+        }
+    }
+
     // MARK: Watching with a token
 
     /// Watches `pattern`, optionally only when triggered from `sender`, for as long as the
@@ -123,8 +153,9 @@ public final class EventBus: Sendable {
         return WatchToken(id: id, bus: self)
     }
 
+    /// `owner` is held weakly and only compared, except by a handler that runs on the main actor.
     private func add(
-        _ pattern: String, sender: AnyObject?, owner: (AnyObject & Sendable)?, runsOnMainActor: Bool,
+        _ pattern: String, sender: AnyObject?, owner: AnyObject?, runsOnMainActor: Bool,
         handler: @escaping @Sendable (AnyObject?, Event) -> Void
     ) -> WatchID {
         // Watchers swept on the way are released here, after the lock.

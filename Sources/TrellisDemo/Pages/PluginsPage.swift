@@ -39,7 +39,7 @@ final class PluginsPage: PageController {
         container.setSelection(reports.filter { host.settings.isEnabled($0.id) }.map { TableItemID($0.id) })
         content = .table(container)
         // Crashes, restarts and changes made elsewhere (trellis plugins --disable) show here.
-        shell.bus.watchOnMainActor("plugin:*", owner: self) { page, _ in page.reload(host) }
+        shell.bus.watchOnMainActor(PluginEvents.all, owner: self) { page, _ in page.reload(host) }
     }
 
     /// Enables the plugins ticked and disables those unticked, in a task (a plugin process may

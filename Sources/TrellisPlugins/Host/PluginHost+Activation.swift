@@ -45,7 +45,7 @@ extension PluginHost {
             if let index = state.reports.firstIndex(where: { $0.directory == report.directory }) { state.reports[index] = loaded }
         }
         logger.log(level: logLevel, "plugin \(id) activated: \(loaded.state)")
-        bus.trigger("plugin:activated", ["plugin": .string(id), "state": .string(loaded.state.description)])
+        bus.trigger(PluginActivated(plugin: id, state: loaded.state.description))
     }
 
     /// Watches the `onEvent:` patterns of waiting plugin `id`; the first matching event starts

@@ -60,7 +60,11 @@ extension PluginHost {
         let state = report.state
         updateReport(of: id) { $0 = report }
         logger.info("plugin \(id) \(enabled ? "enabled" : "disabled"): \(state)")
-        bus.trigger(enabled ? "plugin:enabled" : "plugin:disabled", ["plugin": .string(id), "state": .string(state.description)])
+        if enabled {
+            bus.trigger(PluginEnabled(plugin: id, state: state.description))
+        } else {
+            bus.trigger(PluginDisabled(plugin: id, state: state.description))
+        }
     }
 
     /// Ends loaded plugin `loaded` on purpose (disabled, reloaded): its running services are
@@ -77,7 +81,7 @@ extension PluginHost {
         await connection.terminate()
         if let fault = await connection.faultWhileEnding {
             logger.error("plugin \(manifest.id): its process ended while it was being stopped: \(fault)")
-            bus.trigger("plugin:crashed", ["plugin": .string(manifest.id), "reason": .string(fault.description)])
+            bus.trigger(PluginCrashed(plugin: manifest.id, reason: fault.description))
         }
     }
 }

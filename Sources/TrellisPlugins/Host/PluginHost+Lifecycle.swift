@@ -48,7 +48,7 @@ extension PluginHost {
             }
             return delay
         }
-        bus.trigger("plugin:crashed", ["plugin": .string(id), "reason": .string(failure.description)])
+        bus.trigger(PluginCrashed(plugin: id, reason: failure.description))
         guard let restartAfter else { return }
         try? await clock.sleep(until: time + restartAfter)
         await restart(id)
@@ -87,7 +87,7 @@ extension PluginHost {
             self.logger.notice("plugin \(id) restarted")
             return true
         }
-        if restarted { bus.trigger("plugin:restarted", ["plugin": .string(id)]) }
+        if restarted { bus.trigger(PluginRestarted(plugin: id)) }
     }
 
     /// Ends plugin `id`'s process because it missed a deadline the process itself does not

@@ -53,7 +53,7 @@ extension PluginHost {
             state.withLock { state in
                 if let index = state.reports.firstIndex(where: { $0.directory == report.directory }) { state.reports[index] = fresh }
             }
-            bus.trigger("plugin:reloaded", ["plugin": .string(fresh.id), "state": .string(fresh.state.description)])
+            bus.trigger(PluginReloaded(plugin: fresh.id, state: fresh.state.description))
             return nil
         }
         guard let old = report.manifest, let library = report.library else { return "plugin \(id): its manifest is unknown" }
@@ -82,7 +82,7 @@ extension PluginHost {
             report.state = state
         }
         logger.notice("plugin \(id) reloaded: \(state)")
-        bus.trigger("plugin:reloaded", ["plugin": .string(id), "state": .string(state.description)])
+        bus.trigger(PluginReloaded(plugin: id, state: state.description))
         return nil
     }
 }

@@ -61,5 +61,5 @@ public final class PluginMenu: MenuItemContributor {
         }
     }
 
-    public var availabilityChangedPattern: String { "plugin:*" }
+    public var availabilityChangedPattern: String { PluginEvents.all }
 }

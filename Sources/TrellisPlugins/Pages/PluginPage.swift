@@ -64,7 +64,7 @@ public final class PluginPage: PageController {
         title = route.map { Localization.translate($0.title, plugin: plugin) } ?? plugin
         content = .text(tr("Loading…"))
         shell.bus.watchOnMainActor("\(plugin):page:*", owner: self) { page, event in page.received(event) }
-        for message in ["plugin:crashed", "plugin:disabled", "plugin:enabled", "plugin:restarted", "plugin:activated", "plugin:reloaded"] {
+        for message in PluginEvents.stateChanges {
             shell.bus.watchOnMainActor(message, owner: self) { page, event in page.pluginChanged(event) }
         }
         open()
@@ -315,7 +315,7 @@ public final class PluginPage: PageController {
     private func pluginChanged(_ event: Event) {
         guard event.data["plugin"]?.stringValue == plugin else { return }
         switch event.message {
-        case "plugin:crashed":
+        case PluginCrashed.name:
             // This page's own failure (it stopped the plugin) stands as it is.
             guard reopensWhenPluginReturns else { return }
             // The report says more than the event once the host gave up ("disabled after 3 crashes…").
@@ -324,7 +324,7 @@ public final class PluginPage: PageController {
             // doing (a handler that hung past the event deadline): opening again would crash it
             // again. (Rows asked for are not counted: a table always has some on the way.)
             fail(tr("The plugin “%@” stopped: %@", pluginName, reason), reopens: awaiting["open"] == nil)
-        case "plugin:disabled":
+        case PluginDisabled.name:
             fail(tr("The plugin “%@” is turned off.", pluginName), action: PageAction(id: "restart", label: tr("Turn On")))
         default:
             guard reopensWhenPluginReturns else { return }

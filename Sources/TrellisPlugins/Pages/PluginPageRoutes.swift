@@ -29,13 +29,12 @@ public final class PluginPageRoutes {
         self.host = host
         self.deadline = deadline ?? host.loader.deadlines.event
         shell.provide(self)
-        shell.bus.watchOnMainActor("plugin:reloaded", owner: self) { pages, event in
-            guard let plugin = event.data["plugin"]?.stringValue else { return }
-            pages.registerRoutes(of: plugin)
+        shell.bus.watchOnMainActor(PluginReloaded.self, owner: self) { pages, reloaded in
+            pages.registerRoutes(of: reloaded.plugin)
         }
         // The plugins' `pageActions` commands, as buttons of the pages of their routes.
         shell.contributePageActions { [weak self] page in self?.commandButtons(for: page) ?? [] }
-        shell.bus.watchOnMainActor("plugin:*", owner: self) { pages, _ in
+        shell.bus.watchOnMainActor(PluginEvents.all, owner: self) { pages, _ in
             // A command's plugin was enabled, disabled or crashed: show the buttons as they are now.
             if let top = pages.shell?.navigator.top { top.changed() }
         }
