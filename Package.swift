@@ -16,11 +16,12 @@ let exportsThreadSanitizerEntryPoints: [LinkerSetting] = [
 
 /// The demo executable's release build carries the Swift runtime and Foundation inside it
 /// (`-static-stdlib`) instead of loading them as 13 shared libraries: the window's first frame
-/// comes about 10 ms sooner (`trellis-bench startup`; Benchmarks.md). The libraries it opens at
-/// run time — libTrellisHTTP.so, and a shipped plugin that asks to run in this process — load
-/// their own copy of the runtime beside it: they cross only their C boundary, so that works (the
-/// meson install test runs both), at the cost of loading that copy. Nothing of the executable is
-/// exported (`--no-export-dynamic`), so no library opened later binds to its copy by mistake.
+/// comes about 10 ms sooner (`trellis-bench startup`; Benchmarks.md). The library it opens at
+/// run time, libTrellisHTTP.so, loads its own copy of the runtime beside it: it crosses only its
+/// C boundary, so that works (the meson install test runs it), at the cost of loading that copy.
+/// (Plugins never load into this process: each runs in a process of its own.) Nothing of the
+/// executable is exported (`--no-export-dynamic`), so no library opened later binds to its copy
+/// by mistake.
 /// Foundation's own C libraries are named explicitly, which lld (unlike ld.gold) finds wherever
 /// they stand on the command line. Debug builds (tests, `.ci/launch`) keep the shared runtime.
 let linksSwiftRuntimeStatically: [LinkerSetting] = [

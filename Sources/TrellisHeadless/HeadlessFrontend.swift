@@ -39,7 +39,7 @@ public final class HeadlessFrontend: Frontend {
         self.shell = shell
         busActivity = BusActivity(bus: shell.bus)
         shell.frontend = self
-        shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
+        shell.bus.watchOnMainActor(NetworkActivity.changed, owner: self) { frontend, event in
             frontend.isActivityVisible = event.data["active"]?.boolValue ?? false
         }
     }

@@ -46,7 +46,7 @@ public final class Navigator {
             default: navigationError = .invalidPath(path: path, reason: error.description)
             }
             shell.logger.info("navigation failed", metadata: ["path": "\(path)", "error": "\(navigationError)"])
-            shell.bus.trigger("route:not-found", ["path": .string(path), "error": .string(navigationError.description)])
+            shell.bus.trigger(RouteNotFound(path: path, error: navigationError.description))
             throw navigationError
         }
         if external && !match.isPublic {
@@ -68,7 +68,7 @@ public final class Navigator {
             frontend.navigator(self, didPush: page)
             shell.notices.navigated()
             page.didAppear()
-            shell.bus.trigger("route:navigated", ["path": .string(values.path), "pattern": .string(values.pattern)])
+            shell.bus.trigger(RouteNavigated(path: values.path, pattern: values.pattern))
         }
     }
 
@@ -82,7 +82,7 @@ public final class Navigator {
         shell.frontend?.navigator(self, didPop: page)
         shell.notices.navigated()
         top?.didAppear()
-        shell.bus.trigger("route:back", ["path": .string(page.values.path)])
+        shell.bus.trigger(RouteBack(path: page.values.path))
         return true
     }
 

@@ -19,8 +19,7 @@ extension Shell {
             try navigate(to: path, data: event.data["data"] ?? .null, external: event.data["external"]?.boolValue ?? false)
         } catch .notPublic(let path, let pattern) {
             // The navigator answers unknown and bad paths itself; a refusal is answered here.
-            bus.trigger("route:not-found", ["path": .string(path),
-                                            "error": .string(NavigationError.notPublic(path: path, pattern: pattern).description)])
+            bus.trigger(RouteNotFound(path: path, error: NavigationError.notPublic(path: path, pattern: pattern).description))
         } catch {
             logger.info("route:open failed", metadata: ["path": "\(path)", "error": "\(error)"])
         }

@@ -51,7 +51,7 @@ public final class Shell {
         self.services = ServiceRegistry(bus: self.bus)
         self.controller = FrontController(bus: self.bus)
         // Navigation over the bus (`route:open`), for views that hold no reference to the shell.
-        self.bus.watchOnMainActor("route:open", owner: self) { shell, event in shell.openRequested(event) }
+        self.bus.watchOnMainActor(RouteOpen.name, owner: self) { shell, event in shell.openRequested(event) }
     }
 
     /// Registers a page type for a route pattern (iStructure's `$routec`).

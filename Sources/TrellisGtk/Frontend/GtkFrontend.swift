@@ -41,7 +41,7 @@ public final class GtkFrontend: Frontend {
         // The rows are compared off the GTK thread (`TableContainer.search`): typing never
         // waits for a long list; a keystroke typed meanwhile replaces the search in flight.
         window.onSearchChanged = { [weak self] text in self?.searchTopPage(for: text) }
-        shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
+        shell.bus.watchOnMainActor(NetworkActivity.changed, owner: self) { frontend, event in
             frontend.window.setActivity(event.data["active"]?.boolValue ?? false)
         }
         Actions.add("back", to: window.window, scope: "win", application: application.pointer,

@@ -37,9 +37,12 @@
  *
  * Threads
  * -------
- * Every host function may be called from any thread, concurrently. Event handlers run on the
- * thread that triggered the event; service start/stop run on the thread that starts or stops
- * the service. Handlers may call host functions (trigger, unwatch, ...) re-entrantly.
+ * Every host function may be called from any thread, concurrently, and returns at once: the
+ * plugin runs in a process of its own, whose host answers each call itself and forwards it to
+ * the shell. Event handlers and service start/stop run one at a time, in the order the shell
+ * sent them, on that process's main thread. Handlers may call host functions (trigger,
+ * unwatch, ...) re-entrantly. A handler must return within 3 s of when it could begin, a
+ * service's start within 5 s and its stop within 2 s, or the process is ended (a crash).
  *
  * Versions
  * --------
@@ -52,8 +55,7 @@
  * ------------------------------------------------------------
  * "commands", "statusItems", "routes", "settings" and "activation" in plugin.json add menu
  * items, status lines, pages and settings to the app; the plugin serves them through events of
- * its own namespace ("<id>:..."), which it may trigger and watch without a permission, so they
- * work the same in the shell's process and in a process of the plugin's own:
+ * its own namespace ("<id>:..."), which it may trigger and watch without a permission:
  * - a command: the host triggers "<id>:command" with {"command": "ID"};
  * - a status item: the plugin triggers "<id>:status" with {"item": "ID", "text": "..."|null};
  * - a page (a route): the host triggers "<id>:page:open" {"page", "pattern", "path",
@@ -196,8 +198,9 @@ typedef struct trellis_host_api {
     int32_t (*unwatch)(void *context, trellis_watch_id watch);
 
     /**
-     * Triggers an event on the host's bus; synchronous watchers (the plugins' among them) run
-     * before it returns, main-thread watchers of the host later. `message` and
+     * Triggers an event on the host's bus, later: the call returns once the plugin's process
+     * has checked it, and the shell triggers it when it reads it, in the order the plugin's
+     * calls were made. `message` and
      * `data_json` (UTF-8 JSON, or NULL for no data) are borrowed. Returns TRELLIS_OK or
      * TRELLIS_ERROR_INVALID_ARGUMENT (empty message, text that is not UTF-8, malformed JSON,
      * JSON over TRELLIS_PLUGIN_MAX_JSON_SIZE; nothing is triggered) or TRELLIS_ERROR_DENIED

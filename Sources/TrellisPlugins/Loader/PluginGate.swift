@@ -22,7 +22,7 @@ package final class PluginGate: Sendable {
 
     /// The event that asks for a navigation over the bus (`{"path", "data"}`): from a plugin it
     /// is a `navigate` call, checked against the `navigate` permission rather than `trigger`.
-    package static let navigationMessage = "route:open"
+    package static let navigationMessage = RouteOpen.name
 
     /// The most distinct denials logged per plugin; later ones are counted, not logged.
     static let maximumLoggedDenials = 100
