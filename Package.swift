@@ -76,11 +76,14 @@ let package = Package(
         // link this instead of TrellisCore, which keeps each plugin library small and quick
         // to open (a copy of TrellisCore was 15 MB and 3,600 symbol bindings per plugin).
         .target(name: "TrellisShared"),
+        // prctl for the shell (variadic, so not callable from Swift): see trellis_process.h.
+        .target(name: "CTrellisProcess"),
         .target(
             name: "TrellisCore",
             dependencies: [
                 "TrellisShared",
                 "TrellisPluginABI",
+                "CTrellisProcess",
                 "CGettext",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
@@ -168,12 +171,16 @@ let package = Package(
             // run a sanitized `trellis sync`).
             linkerSettings: exportsThreadSanitizerEntryPoints + linksSwiftRuntimeStatically
         ),
-        // One plugin in a process of its own (Sources/TrellisCore/Plugins/Process says why): no
-        // GTK, no store. It opens the plugins' libraries, as `trellis` does.
+        // One plugin in a process of its own, confined by the kernel before the plugin's library
+        // is opened (Sources/trellis-plugin-host/confine.h). Plain C, loading no Swift library:
+        // `-static-stdlib` takes nothing of the runtime, as nothing refers to it (swift_image.c
+        // says why), so a C plugin's process stays small. It opens the plugins' libraries, as
+        // `trellis` does (hence the sanitizer's entry points).
         .executableTarget(
             name: "trellis-plugin-host",
-            dependencies: ["TrellisCore", "TrellisPluginABI"],
+            dependencies: ["TrellisPluginABI"],
             linkerSettings: exportsThreadSanitizerEntryPoints
+                + [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"])]
         ),
         .executableTarget(
             name: "trellis-bench",

@@ -352,6 +352,7 @@ public final class PluginHost: Sendable {
                 state.loaded[manifest.id] = loaded
             }
             report.state = .loaded
+            report.confinement = loaded.confinement
             logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path) (\(mode == .process ? "in a process of its own" : "in the shell's process"))")
             deliverSettingsChanged(during: loaded, manifest)
         case .failure(let failure):

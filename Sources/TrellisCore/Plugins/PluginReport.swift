@@ -57,6 +57,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
     public var state: State
     /// How long opening the library, calling its entry and registering its services took.
     public var loadDuration: Duration?
+    /// What confines the plugin's process, as it applied it (nil before it runs in a process).
+    public var confinement: PluginConfinementReport?
 
     /// A report; `state` is usually `.found` until the host loads the plugin.
     public init(id: String, manifest: PluginManifest?, directory: URL, origin: PluginSearchPath.Origin,
