@@ -291,6 +291,9 @@ int confine_enter (trellis_json grants, const char *library, confine_report *rep
     close (alive[1]);
     follow_parent (alive[0]);
     close (alive[0]);
+    /* A session of its own: kill (0, …) and the terminal's signals reach the plugin's own
+     * processes only, never the shell's process group. */
+    setsid ();
     if (namespaced) {
         /* This is process 1; the plugin runs as process 2. */
         int plugin_alive[2];

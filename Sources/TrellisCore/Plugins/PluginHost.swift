@@ -105,7 +105,7 @@ public final class PluginHost: Sendable {
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
         self.isolation = isolation
-        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
+        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security, routes: routes)
         self.settingValues = PluginSettingValues(folder: settings.url.deletingLastPathComponent().appendingPathComponent("plugin-settings"),
                                                  logger: logger)
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines,
@@ -204,6 +204,7 @@ public final class PluginHost: Sendable {
             if let earlier = previous.first(where: { $0.directory == report.directory }) { return earlier }
             var report = report
             if report.state == .found && !settings.isEnabled(report.id) { report.state = .disabled }
+            if report.state == .found, let held = approvalHold(report) { report.state = held }
             return report
         }
         let candidates = reports.filter { $0.state == .found || $0.state == .loaded }.map { report in
@@ -230,6 +231,7 @@ public final class PluginHost: Sendable {
             switch report.state {
             case .disabled: reasons[report.id] = "it is disabled"
             case .failed(let failure): reasons[report.id] = "it failed: \(failure)"
+            case .awaitingApproval: reasons[report.id] = "it waits for the user's approval"
             case .found, .loaded, .waiting: break
             }
         }
@@ -336,6 +338,11 @@ public final class PluginHost: Sendable {
             guard !states.contains(.loaded) else { continue }
             report.state = .failed(states.isEmpty ? .dependencyMissing(dependency: dependency)
                 : .dependencyUnavailable(dependency: dependency, reason: "it is \(states[0])"))
+            return report
+        }
+        if let refusal = confinementRefusal(report) {
+            report.state = .failed(refusal)
+            logger.error("plugin \(manifest.id): \(refusal)")
             return report
         }
         let options = state.withLock { $0.options }

@@ -43,10 +43,13 @@ struct PluginsListingCrashTests {
         let folder = root.appendingPathComponent("marking")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let marker = root.appendingPathComponent("the-entry-ran")
+        // Where the entry leaves its marker: a folder granted to it (it cannot write elsewhere).
+        let signals = root.appendingPathComponent("signals")
+        try FileManager.default.createDirectory(at: signals, withIntermediateDirectories: true)
+        let marker = signals.appendingPathComponent("the-entry-ran")
         try Data("""
             {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 2, "library": "libmarking.so",
-             "permissions": {"watch": ["network:*"]}}
+             "permissions": {"watch": ["network:*"], "files": {"\(signals.path)": "read-write"}}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("marking.c")
         try Data("""
