@@ -319,9 +319,13 @@ int confine_enter (trellis_json grants, const char *library, confine_report *rep
     }
     report->no_new_privs = prctl (PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) == 0;
 
-    char *interpreter = NULL;
-    elf_library_folders (library, &spec, spec.exec_count > 0 ? &interpreter : NULL);
-    if (interpreter && spec.exec_count < CONFINE_MAXIMUM_PATHS) spec.exec[spec.exec_count++] = interpreter;
+    elf_library_folders (library, &spec, NULL);
+    /* A granted program needs the libraries it links and its dynamic loader, run too. */
+    for (int i = 0, granted = spec.exec_count; i < granted; i++) {
+        char *interpreter = NULL;
+        elf_library_folders (spec.exec[i], &spec, &interpreter);
+        if (interpreter && spec.exec_count < CONFINE_MAXIMUM_PATHS) spec.exec[spec.exec_count++] = interpreter;
+    }
     report->landlock_abi = landlock_probe ();
     char error[256];
     if (report->landlock_abi == 0) {

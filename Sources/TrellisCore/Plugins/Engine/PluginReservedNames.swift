@@ -29,18 +29,19 @@ public enum PluginReservedNames {
         return nil
     }
 
-    /// The app route that `pattern`, a route a plugin contributes, would shadow: one matching
-    /// the same paths, or any route of the same first segment (`/catalog/3` beside `/catalog`,
-    /// `/catalog/:id`). Nil when it shadows none.
+    /// The app route that `pattern`, a route a plugin contributes, would shadow, or nil: one
+    /// that could match a path `pattern` matches (`/catalog/3` beside `/catalog/:id`: the
+    /// plugin's literal would win), or one `pattern` lies below (`/catalog/3` below `/catalog`).
     public static func appRoute(shadowedBy pattern: RoutePattern, among appRoutes: [RoutePattern]) -> RoutePattern? {
         appRoutes.first { app in
-            if app.matchesSamePaths(as: pattern) { return true }
-            guard let section = firstLiteral(of: app) else { return false }
-            switch pattern.segments.first {
-            case .literal(let first)?: return first == section
-            case .parameter?, .splat?: return true
-            case nil: return false
+            for (mine, theirs) in zip(pattern.segments, app.segments) {
+                switch (mine, theirs) {
+                case (.splat, _), (_, .splat): return true
+                case (.literal(let a), .literal(let b)) where a != b: return false
+                default: continue
+                }
             }
+            return pattern.segments.count >= app.segments.count && !(app.segments.isEmpty && !pattern.segments.isEmpty)
         }
     }
 
