@@ -40,11 +40,6 @@ public final class PluginSettings: Sendable {
         requiringNow.withLock { $0 = true }
     }
 
-    /// Remembers whether confinement is required (written at once).
-    public func setRequiresConfinement(_ required: Bool) throws(PluginSettingsError) {
-        requiring.withLock { $0 = required }
-        try setEnabled("", true)  // writes the file with the new value
-    }
 
     /// Settings stored at `url` (nothing is read until `load()`).
     public init(url: URL = PluginSettings.defaultURL()) {
@@ -94,16 +89,28 @@ public final class PluginSettings: Sendable {
         try disabled.withLock { set throws(PluginSettingsError) in
             var changed = set
             if enabled { changed.remove(id) } else { changed.insert(id) }
-            var json: JSONValue = ["disabled": .array(changed.sorted().map(JSONValue.string))]
-            if requiring.withLock({ $0 }) { json["requireConfinement"] = true }
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                        withIntermediateDirectories: true)
-                try json.jsonData().write(to: url, options: .atomic)
-            } catch {
-                throw .unwritable(file: url.path, reason: error.localizedDescription)
-            }
+            try write(disabled: changed, requiringConfinement: requiring.withLock { $0 })
             set = changed
+        }
+    }
+
+    /// Remembers whether confinement is required (written at once); when the file cannot be
+    /// written, nothing changes.
+    public func setRequiresConfinement(_ required: Bool) throws(PluginSettingsError) {
+        try disabled.withLock { set throws(PluginSettingsError) in
+            try write(disabled: set, requiringConfinement: required)
+            requiring.withLock { $0 = required }
+        }
+    }
+
+    private func write(disabled: Set<String>, requiringConfinement: Bool) throws(PluginSettingsError) {
+        var json: JSONValue = ["disabled": .array(disabled.sorted().map(JSONValue.string))]
+        if requiringConfinement { json["requireConfinement"] = true }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try json.jsonData().write(to: url, options: .atomic)
+        } catch {
+            throw .unwritable(file: url.path, reason: error.localizedDescription)
         }
     }
 }
