@@ -88,7 +88,7 @@ public final class PluginHost: Sendable {
     ///   - deadlines: how long a plugin in a process of its own may take to start, stop and
     ///     handle an event before it is killed and counted as crashed.
     ///   - memoryLimit: the most memory a plugin in a process of its own may allocate, in bytes
-    ///     (its data segment and private mappings: `RLIMIT_DATA`); past it, allocations fail and
+    ///     (every mapping, shared ones too: `RLIMIT_AS`); past it, allocations fail and
     ///     the plugin typically aborts, which is reported as a crash. nil: no limit. Not applied
     ///     in a sanitizer build, whose shadow memory counts against it.
     ///   - routes: the app's routes: a plugin's navigation to a route that is neither public

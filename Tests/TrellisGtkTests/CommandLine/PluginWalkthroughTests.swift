@@ -71,8 +71,9 @@ struct PluginsListingCrashTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("marking ") }, "\(result.stdout)")
         #expect(lines[index].contains("found") && lines[index].contains("command line"), "\(lines[index])")
-        #expect(lines[index...].contains("    permissions: trigger: marking:* · watch: marking:*, network:* · navigate: public routes · request: marking:*"),
-                "\(result.stdout)")
+        #expect(lines[index...].contains("    permissions: trigger: marking:* · watch: marking:*, network:* · navigate: public routes · request: marking:*"
+                                         + " · files: \(signals.path) (read-write)"), "\(result.stdout)")
+        #expect(lines[index...].contains { $0.hasPrefix("    confined by: ") }, "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: marker.path), "listing ran the plugin's entry")
 
         let checked = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", root.path])
