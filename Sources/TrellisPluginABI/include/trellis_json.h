@@ -48,7 +48,7 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <math.h>
+#include <math.h>  /* isfinite, a macro: nothing to link */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -533,8 +533,9 @@ static inline int trellis_json_number (trellis_json value, double *out)
 static inline int trellis_json_int (trellis_json value, int64_t *out)
 {
     double number;
-    if (!trellis_json_number (value, &number) || number != floor (number) || number < -9223372036854775808.0
-        || number >= 9223372036854775808.0)
+    /* Range first: the conversion is defined only within int64_t (and needs no libm). */
+    if (!trellis_json_number (value, &number) || !(number >= -9223372036854775808.0 && number < 9223372036854775808.0)
+        || (double) (int64_t) number != number)
         return 0;
     if (out) *out = (int64_t) number;
     return 1;
