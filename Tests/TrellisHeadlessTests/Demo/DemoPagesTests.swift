@@ -189,11 +189,11 @@ struct DemoServicesTests {
     func confinementShown() async throws {
         let (shell, screen) = try Fixtures.demo()
         try shell.navigate(to: "/plugins")
-        let kernel = try #require(PluginConfinementReport.probe())
         #expect(await eventually { screen.table?.render().contains { $0.contains("Location · 1.0.0 · loaded") } == true })
         let lines = try #require(screen.table?.render())
         let location = try #require(lines.first { $0.contains("Location · 1.0.0 · loaded") })
-        #expect(location.contains("confined by: \(kernel.summary)"), "\(location)")
+        let applied = try #require(shell.resolve(PluginHost.self)?.report(for: "location")?.confinement)
+        #expect(location.contains("confined by: \(applied.summary)"), "\(location)")
         #expect(screen.page?.actions.isEmpty == true, "no plugin waits for approval: \(screen.page?.actions ?? [])")
     }
 
