@@ -26,6 +26,9 @@ struct PluginsBenchmark: ParsableCommand {
         let swift = try measure(folder: "NetworkActivity")
         Report.figure("plugin-spawn-swift", Report.median(swift), "ms")
         try PluginProcessBenchmark.run(library: try library(of: "CHello"))
+        let swiftMemory = try PluginProcessBenchmark.residentMemory(library: try library(of: "NetworkActivity"))
+        Report.figure("plugin-rss-swift", swiftMemory.plugin, "MiB")
+        Report.figure("plugin-rss-swift-total", swiftMemory.total, "MiB")
         if ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
             try PluginPageBenchmark.run()
             try PluginFloodBenchmark.run()

@@ -3,7 +3,7 @@ import Testing
 @testable import TrellisPlugins
 import TrellisCore
 
-/// Every row of the failure matrix, in both isolation modes: the broken plugin is reported with
+/// Every row of the failure matrix: the broken plugin is reported with
 /// the same clear reason, and a healthy plugin in the same folder (CHello, id "healthy") still
 /// loads and works.
 @Suite("Plugin failure matrix")

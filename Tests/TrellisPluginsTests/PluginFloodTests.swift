@@ -88,6 +88,7 @@ struct PluginFloodTests {
         let context = try #require(harness.host.state.withLock { $0.contexts["flooder"] })
         #expect(harness.bus.watchCount(owner: context) == PluginLimits().watches, "flood:go and 255 of flooder:w")
         let refusals = harness.logs.entries.filter { $0.message.contains("refused: it holds 256 watches already") }
+        // Said once: by the plugin's process, which refuses the watch itself (the shell would too).
         #expect(refusals.count == 1)
     }
 

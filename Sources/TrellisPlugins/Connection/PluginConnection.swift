@@ -137,7 +137,7 @@ actor PluginConnection {
                        limits: PluginLimits, clock: PluginClock, onStart: @Sendable (PluginConnection) -> Void = { _ in },
                        onCrash: @escaping @Sendable (PluginFailure) -> Void) async -> Result<(PluginConnection, PluginEntry), PluginFailure> {
         let spawned: PluginProcessLaunch.Spawned
-        switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID) {
+        switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID, grants: grants) {
         case .success(let value): spawned = value
         case .failure(let failure): return .failure(failure)
         }

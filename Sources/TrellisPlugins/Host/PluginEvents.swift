@@ -11,7 +11,7 @@ public enum PluginEvents {
     public static let all = "plugin:*"
     /// The names of the messages after which a plugin's state may have changed.
     public static let stateChanges = [PluginCrashed.name, PluginDisabled.name, PluginEnabled.name, PluginRestarted.name,
-                                      PluginActivated.name, PluginReloaded.name]
+                                      PluginActivated.name, PluginReloaded.name, PluginApproved.name]
 }
 
 /// A plugin's process ended unasked (or faulted while it stopped): `plugin:crashed`.
@@ -83,5 +83,15 @@ public struct PluginReloaded: BusMessage {
     public init(plugin: String, state: String) {
         self.plugin = plugin
         self.state = state
+    }
+}
+
+/// The user approved what a plugin asks for (it may start now): `plugin:approved`.
+public struct PluginApproved: BusMessage {
+    public static let name = "plugin:approved"
+    public var plugin: String
+
+    public init(plugin: String) {
+        self.plugin = plugin
     }
 }

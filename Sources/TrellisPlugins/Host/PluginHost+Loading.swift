@@ -79,6 +79,7 @@ extension PluginHost {
             if let earlier = previous.first(where: { $0.directory == report.directory }) { return earlier }
             var report = report
             if report.state == .found && !settings.isEnabled(report.id) { report.state = .disabled }
+            if report.state == .found, let held = approvalHold(report) { report.state = held }
             return report
         }
         let candidates = reports.filter { $0.state == .found || $0.state == .loaded }.map { report in
@@ -105,6 +106,7 @@ extension PluginHost {
             switch report.state {
             case .disabled: reasons[report.id] = "it is disabled"
             case .failed(let failure): reasons[report.id] = "it failed: \(failure)"
+            case .awaitingApproval: reasons[report.id] = "it waits for the user's approval"
             case .found, .loaded, .waiting: break
             }
         }
@@ -137,6 +139,11 @@ extension PluginHost {
                 : .dependencyUnavailable(dependency: dependency, reason: "it is \(states[0])"))
             return report
         }
+        if let refusal = confinementRefusal(report) {
+            report.state = .failed(refusal)
+            logger.error("plugin \(manifest.id): \(refusal)")
+            return report
+        }
         let options = state.withLock { $0.options }
         let start = clock.now
         let outcome = await loader.load(manifest, library: library, options: options, onCrash: crashHandler(manifest.id))
@@ -148,6 +155,7 @@ extension PluginHost {
                 state.loaded[manifest.id] = loaded
             }
             report.state = .loaded
+            report.confinement = loaded.confinement
             logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path) in a process of its own")
             deliverSettingsChanged(during: loaded, manifest)
         case .failure(let failure):

@@ -86,8 +86,9 @@ public final class PluginHost: Sendable {
     ///     process is killed and counted as crashed.
     ///   - limits: how much of the shell one plugin may take (``PluginLimits``).
     ///   - clock: the time deadlines, back-off and pollers run on (a test clock in tests).
-    ///   - memoryLimit: the most memory a plugin process may map, in bytes; past it, allocations
-    ///     fail and the plugin typically aborts, which is reported as a crash. nil: no limit.
+    ///   - memoryLimit: the most memory a plugin process may map, in bytes (every mapping, shared
+    ///     ones too: `RLIMIT_AS`); past it, allocations fail and the plugin typically aborts,
+    ///     which is reported as a crash. nil: no limit.
     ///     Not applied in a sanitizer build, whose shadow memory counts against it.
     ///   - navigate: called when a plugin may navigate: hop to the main actor to drive the
     ///     navigator, as a link from outside unless the request ``PluginNavigationRequest/isGranted``.
@@ -101,7 +102,7 @@ public final class PluginHost: Sendable {
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
-        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
+        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security, routes: routes)
         self.settingValues = PluginSettingValues(folder: settings.url.deletingLastPathComponent().appendingPathComponent("plugin-settings"),
                                                  logger: logger)
         let state = LockedState(State())

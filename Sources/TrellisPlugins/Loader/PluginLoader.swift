@@ -27,10 +27,11 @@ struct PluginLoader: Sendable {
     /// Told of each plugin process as soon as it runs, by plugin id.
     let onStart: @Sendable (String, PluginConnection) -> Void
 
-    /// A loaded plugin: its context, and the connection to its process now.
+    /// A loaded plugin: its context, the connection to its process now, and what confines it.
     struct Loaded: Sendable {
         let context: PluginContext
         let handle: PluginConnectionHandle
+        var confinement: PluginConfinementReport? = nil
         var connection: PluginConnection { handle.connection }
     }
 
@@ -41,8 +42,9 @@ struct PluginLoader: Sendable {
               onCrash: @escaping @Sendable (PluginFailure) -> Void) async -> Result<Loaded, PluginFailure> {
         let context = makeContext(manifest)
         let connection: PluginConnection
-        switch await launch(manifest, library: url, context: context, onCrash: onCrash) {
-        case .success(let launched): connection = launched
+        let confinement: PluginConfinementReport?
+        switch await launch(manifest, library: url, context: context, options: options, onCrash: onCrash) {
+        case .success(let launched): (connection, confinement) = launched
         case .failure(let failure): return .failure(failure)
         }
         let handle = PluginConnectionHandle(connection)
@@ -56,7 +58,7 @@ struct PluginLoader: Sendable {
             }
         }
         return await activate(manifest, context: context, connection: connection, options: options)
-            .map { Loaded(context: context, handle: handle) }
+            .map { Loaded(context: context, handle: handle, confinement: confinement) }
     }
 
     /// Starts a plugin again in a new process, behind the same services (a crash, a reload, an
@@ -68,8 +70,8 @@ struct PluginLoader: Sendable {
         loaded.context.settings.withLock { $0 = .object(values) }
         loaded.context.beginEntry()
         let connection: PluginConnection
-        switch await launch(manifest, library: url, context: loaded.context, onCrash: onCrash, freeNamesExcept: before) {
-        case .success(let launched): connection = launched
+        switch await launch(manifest, library: url, context: loaded.context, options: options, onCrash: onCrash, freeNamesExcept: before) {
+        case .success(let launched): connection = launched.connection
         case .failure(let failure): return failure
         }
         let registered = await connection.registeredServices
@@ -99,14 +101,20 @@ struct PluginLoader: Sendable {
 
     /// Starts the plugin's process and checks what its entry did; `freeNamesExcept`: the
     /// services this plugin itself registered before (a restart).
-    private func launch(_ manifest: PluginManifest, library url: URL, context: PluginContext,
-                        onCrash: @escaping @Sendable (PluginFailure) -> Void,
-                        freeNamesExcept own: [String] = []) async -> Result<PluginConnection, PluginFailure> {
+    private func launch(_ manifest: PluginManifest, library url: URL, context: PluginContext, options: [String: JSONValue],
+                        onCrash: @escaping @Sendable (PluginFailure) -> Void, freeNamesExcept own: [String] = []) async
+        -> Result<(connection: PluginConnection, confinement: PluginConfinementReport?), PluginFailure> {
         var grants = PluginGate.grantsMessage(manifest.permissions,
                                               routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) },
                                               memoryLimit: memoryLimit)
-        grants["settings"] = context.settings.withLock { $0 }
+        let settings = context.settings.withLock { $0 }
+        grants["settings"] = settings
         grants["limits"] = limits.grantsValue
+        // What the process may reach (PluginConfinement), enforced there before the library opens.
+        let confinement = PluginConfinement(manifest: manifest, library: url, settings: settings.objectValue ?? [:],
+                                            options: manifest.autostart.merging(options) { _, given in given })
+        grants["confinement"] = confinement.json
+        for problem in confinement.problems { context.logger.warning("plugin \(manifest.id): \(problem)") }
         let connection: PluginConnection
         let entry: PluginEntry
         let id = manifest.id, onStart = self.onStart
@@ -123,7 +131,9 @@ struct PluginLoader: Sendable {
             await connection.terminate()
             return .failure(failure)
         }
-        return .success(connection)
+        let report = entry.report["confinement"].flatMap(PluginConfinementReport.init(json:))
+        for warning in report?.warnings ?? [] { context.logger.warning("plugin \(manifest.id): \(warning)") }
+        return .success((connection, report))
     }
 
     /// Makes the plugin active and starts its autostart services; on a failure the plugin

@@ -49,8 +49,8 @@ public struct PluginManifest: Sendable, Hashable {
     public var description: String
     /// Services started right after loading, with their options.
     public var autostart: [String: JSONValue]
-    /// What the plugin may trigger, watch, open and request (`"permissions"`; without the key,
-    /// the v1 compatibility grant: see ``PluginPermissions``).
+    /// What the plugin may trigger, watch, open, request and reach (`"permissions"`; without
+    /// the key, its own namespace only: see ``PluginPermissions``).
     public var permissions: PluginPermissions
     /// The commands the plugin contributes to the window (`"commands"`: see ``PluginCommand``).
     public var commands: [PluginCommand]
@@ -68,7 +68,7 @@ public struct PluginManifest: Sendable, Hashable {
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:],
-                permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
+                permissions: PluginPermissions = PluginPermissions(), commands: [PluginCommand] = [],
                 statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup],
                 routes: [PluginRoute] = [], settings: [PluginSetting] = []) {
         self.id = id
@@ -147,7 +147,7 @@ public struct PluginManifest: Sendable, Hashable {
         if let value = object["permissions"], !value.isNull {
             permissions = try PluginPermissions(json: value, file: file)
         } else {
-            permissions = .compatibility
+            permissions = PluginPermissions()
         }
         if let value = object["commands"], !value.isNull {
             commands = try PluginCommand.list(json: value, file: file)
@@ -189,7 +189,7 @@ public struct PluginManifest: Sendable, Hashable {
             "dependencies": .array(dependencies.map(JSONValue.string)),
             "description": .string(description), "autostart": .object(autostart),
         ]
-        if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
+        members["permissions"] = permissions.json
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
         if !routes.isEmpty { members["routes"] = .array(routes.map(\.json)) }

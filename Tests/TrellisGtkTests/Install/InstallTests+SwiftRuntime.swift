@@ -22,7 +22,8 @@ extension InstallTests {
     func checkSwiftPluginInItsProcess(tree: URL, environment: [String: String], directory: URL) throws {
         XCTAssertTrue(FileManager.default.isExecutableFile(atPath: tree.appendingPathComponent("libexec/trellis/trellis-plugin-host").path))
         let script = tree.appendingPathComponent("location-script.txt")
-        try Data("navigate /location\nprint\n".utf8).write(to: script)
+        // The status item comes from the plugin's process when it likes: waited for, then printed.
+        try Data("navigate /location\nexpect Location: 48.85840, 2.29450\nprint\n".utf8).write(to: script)
         let trellis = tree.appendingPathComponent("bin/trellis")
         let run = try CommandRunner.run(trellis, ["--headless", "--script", script.path], environment: environment, directory: directory)
         XCTAssertEqual(run.status, 0, run.stderr)
