@@ -78,6 +78,8 @@ on_event (void *user_data, const char *message, const char *data)
       memcpy (kind, start + 1, (size_t) (end - start - 1));
       kind[end - start - 1] = 0;
       atomic_store (&running, 1);
+      /* The plugin's own thread, in the plugin's process: it floods while the handler returns,
+         as a plugin written to do harm would. Not shell code. */
       pthread_t thread;
       pthread_create (&thread, NULL, flood, NULL);
       pthread_detach (thread);
