@@ -215,7 +215,9 @@ let package = Package(
             dependencies: [
                 "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless", "TrellisTesting",
                 .product(name: "FlyingFox", package: "FlyingFox"),
-            ]
+            ],
+            // The Django REST Framework server and the chaos proxy the tests run (read from the source tree).
+            exclude: ["Support/drf_notes_server.py", "Support/chaos_proxy.py"]
         ),
         .testTarget(name: "TrellisHeadlessTests",
                     dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisStore", "TrellisTesting"]),
