@@ -91,19 +91,28 @@ extension EntitySync {
     }
 
     /// Records that the entry's object is resource `remoteID` and drops the entry, in one
-    /// save. The base is what was sent; a resource found different (changed by someone
-    /// else since) is then taken by the next pull, or makes the object's next queued change
-    /// a conflict.
+    /// save. The base is what the server answered holding (what was sent, when it answered no
+    /// resource); the pull of a later pass confirms it. Another object linked to the same
+    /// resource (pulled as new while this one waited: a restore from the Trash) gives way: it
+    /// is taken out when it holds what the server had, else it keeps its values as a note of
+    /// its own, created on the next pass.
     private func link(_ entry: Outbox.Entry, to resource: RemoteResource, remoteID: String, clientID: String) throws {
         let served = resource.attributes.isEmpty ? nil : mapping.wireAttributes(from: resource.attributes, entity: entity)
         try learn { capabilities in
             if resource.version != nil { capabilities.versions = true }
             if served != nil { capabilities.keepsClientID = resource.attributes[mapping.clientIDKey] == .string(clientID) }
         }
-        let isAsSent = served == nil || served == entry.payload
-        try records.set(local: entry.localID, remoteID: remoteID, version: isAsSent ? resource.version : nil,
-                        base: entry.payload, clientID: clientID, listed: false)
-        createdThisPass.insert(entry.localID)
+        if let other = try records.record(remote: remoteID), other.localID != entry.localID {
+            if let object = try object(other.localID), mapping.attributes(of: object) == other.base {
+                try context.delete(object)
+            }
+            try context.delete(other.object)
+            try context.save()
+        }
+        try records.set(local: entry.localID, remoteID: remoteID, version: resource.version,
+                        base: stored(resource, sent: entry.payload), clientID: clientID, listed: false,
+                        uncertain: entry.wasSent)
+        writtenThisPass.insert(entry.localID)
         try context.delete(entry.object)
         try context.save()
     }

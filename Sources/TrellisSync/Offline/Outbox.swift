@@ -67,6 +67,15 @@ struct Outbox {
                                        sortKeys: [.ascending("sequence")], limit: 1)).first.map(Entry.init)
     }
 
+    /// The oldest entry of an object not in `held`, if any.
+    func first(excluding held: Set<UUID>) throws -> Entry? {
+        guard !held.isEmpty else { return try first() }
+        let predicate = FetchPredicate.and([.equal("entity", .string(entityName)),
+                                            .not(.oneOf("localID", held.map(AttributeValue.uuid)))])
+        return try context.fetch(FetchRequest(entityName: Self.entityName, predicate: predicate,
+                                              sortKeys: [.ascending("sequence")], limit: 1)).first.map(Entry.init)
+    }
+
     /// How many entries wait.
     func count() throws -> Int {
         try context.count(for: FetchRequest(entityName: Self.entityName, predicate: .equal("entity", .string(entityName))))

@@ -54,6 +54,7 @@ extension AgainstRealServers {
                 try demo.shell.navigate(to: "/notes")
                 try await demo.write("Plan", body: "v1")
                 try await demo.sync.syncNow()
+                try await demo.sync.syncNow()  // a later pull sees the create kept
                 server.edit("1", ["body": "from the server"])
                 try await demo.sync.syncNow()
                 #expect(await eventually { demo.screen.table?.lines == ["Plan | from the server"] })
