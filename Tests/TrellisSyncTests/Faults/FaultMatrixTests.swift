@@ -204,5 +204,86 @@ extension AgainstRealServers {
                                        hold: ["Ideas | long text", "Plan B | new text"])
             }
         }
+    
+        @Test("notes taken out by the user's word and pulled back as new, then restored from the Trash: no wedged queue, no duplicate",
+              arguments: ServerKind.allCases)
+        func restoreAfterAcceptingASuspectList(kind: ServerKind) async throws {
+            try await kind.with { server in
+                let proxy = try await FaultProxy.start(backend: server.baseURL)
+                defer { Task { await proxy.stop() } }
+                let local = try SyncedStore(serverURL: proxy.baseURL, settings: Self.settings)
+                let titles = ["one", "two", "three", "four"]
+                try local.write(titles)
+                try await syncTwice(local)
+                proxy.inject(.rewriteAnswer { _ in [] }, on: "GET")
+                let suspect = try await local.sync.syncNow()
+                #expect(suspect.suspectList == SuspectList(missing: 4, known: 4))
+                #expect(try local.sync.acceptMissing() == 4)
+                let back = try await local.sync.syncNow()
+                #expect(back.inserted == 4, "the server still has them: they come back as notes")
+                for trashed in try local.sync.trashedObjects() { try local.sync.restore(trashed.id) }
+                for _ in 0..<2 {
+                    let report = try await local.sync.syncNow()
+                    #expect(report.failure == nil && report.storeFailure == nil, "\(report)")
+                }
+                try local.write(["five"])
+                try await Convergence.settle(local)
+                try Convergence.expect(server: try await server.notes(), stores: [local],
+                                       hold: (titles + ["five"]).map { "\($0) | " })
+                #expect(try local.sync.trashedObjects().isEmpty)
+            }
+        }
+
+        @Test("a POST answered too late on a server that drops clientId: the second note is found by its content and deleted")
+        func lookupRaceWithoutClientID() async throws {
+            try await DRFServer.with(options: [.withoutClientID]) { server in
+                let proxy = try await FaultProxy.start(backend: server.baseURL)
+                defer { Task { await proxy.stop() } }
+                let local = try SyncedStore(serverURL: proxy.baseURL, settings: SyncFixtures.settings(timeout: 5, retries: 0))
+                try local.write(["Warm-up"])
+                try await syncTwice(local)
+                #expect(local.sync.capabilities.keepsClientID == false)
+                try local.write(["Shopping"], body: "milk")
+                let gate = FaultProxy.Gate()
+                proxy.inject(.holdUntil(gate), on: "POST")
+                let held = try await local.sync.syncNow()
+                guard case .timedOut? = held.failure else { Issue.record("\(held)"); return }
+                let again = try await local.sync.syncNow()
+                #expect(again.pushed == 1, "the lookup found nothing: sent again")
+                gate.open()
+                let deadline = ContinuousClock.now + .seconds(60)
+                while try await server.notes().count < 3, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+                let report = try await local.sync.syncNow()
+                #expect(report.duplicates == 1, "\(report)")
+                #expect(report.inserted == 0)
+                try await Convergence.settle(local)
+                try Convergence.expect(server: try await server.notes(), stores: [local], hold: ["Shopping | milk", "Warm-up | "])
+            }
+        }
+
+        @Test("DRF's default router (trailing slashes) and ConditionalGetMiddleware: a full round trip, then passes answered 304")
+        func trailingSlashAndETags() async throws {
+            try await DRFServer.with(options: [.trailingSlash, .etag]) { server in
+                let proxy = try await ChaosProxy.start(backendPort: server.port)
+                defer { proxy.stop() }
+                let alice = try SyncedStore(serverURL: proxy.baseURL, settings: Self.settings)
+                let bob = try SyncedStore(serverURL: server.baseURL, settings: Self.settings)
+                try alice.write(["Plan"], body: "v1")
+                try await syncTwice(alice)
+                try await bob.sync.syncNow()
+                try bob.edit("Plan", body: "bob's")
+                try await bob.sync.syncNow()
+                try await syncTwice(alice)
+                let before = try await proxy.requests().count
+                let quiet = try await alice.sync.syncNow()
+                #expect((quiet.pushed, quiet.updated, quiet.inserted) == (0, 0, 0))
+                let requests = try await proxy.requests()
+                #expect(Array(requests.dropFirst(before)) == ["GET /notes/ -"], "one conditional GET")
+                #expect(alice.sync.capabilities.listETags == true)
+                #expect(requests.filter { $0.hasPrefix("POST /notes ") || $0.hasPrefix("GET /notes ") }.count <= 2,
+                        "the trailing slash is learned once per client: \(requests)")
+                try Convergence.expect(server: try await server.notes(), stores: [alice, bob], hold: ["Plan | bob's"])
+            }
+        }
     }
 }
