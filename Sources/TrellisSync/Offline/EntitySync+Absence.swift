@@ -80,11 +80,11 @@ extension EntitySync {
     }
 
     /// The Trash's reason for a note the server deleted after this client saw it kept.
-    public static let deletedOnServer = "deleted on the server"
+    public nonisolated static let deletedOnServer = "deleted on the server"
     /// The Trash's reason for a note the server no longer has that this client wrote and had
     /// not yet seen kept: another device deleted it, or the server lost it (the two look the
     /// same from here, and a deletion must stay one; Restore sends it again).
-    public static let notOnServer = "no longer on the server: deleted on another device, or lost by the server"
+    public nonisolated static let notOnServer = "no longer on the server: deleted on another device, or lost by the server"
 
     /// Takes out the notes the last pass's suspect list left out (``SyncReport/suspectList``):
     /// each goes to the Trash, as if the server had deleted it. Returns how many.

@@ -129,7 +129,7 @@ extension AgainstRealServers {
                     press nope
                     """)
                 #expect(failing.status == 1)
-                #expect(failing.standardError.contains(#"Error: -:5: press nope: no button "nope" on this page (buttons: new, conflicts, trash)"#))
+                #expect(failing.standardError.contains(#"Error: -:5: press nope: no button "nope" on this page (buttons: new, sync, conflicts, trash)"#))
                 #expect(Convergence.lines(try await server.notes()) == ["Kept | "])
 
                 let missing = try await home.trellis(["--headless", "--script", home.folder.appendingPathComponent("none.txt").path])
