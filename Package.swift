@@ -179,7 +179,7 @@ let package = Package(
             name: "trellis-bench",
             dependencies: [
                 "TrellisCore", "TrellisGtk", "CGtk",
-                "TrellisStore",
+                "TrellisStore", "TrellisSync",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

@@ -56,7 +56,7 @@ extension EntitySync {
     /// unsent in it) or, changed here since the server last held it, is created again and
     /// the conflict kept. A deletion on another device thus stays a deletion.
     func gone(_ record: SyncRecords.Record, known: inout KnownRecords, report: inout SyncReport) throws {
-        let (base, wasListed, wasSeen) = (record.base, record.isListed, record.wasSeen)
+        let (base, wasListed, wasSeen, clientID) = (record.base, record.isListed, record.wasSeen, record.clientID)
         known.forget(record)
         try context.delete(record.object)
         guard let local = try object(record.localID) else { return }
@@ -64,17 +64,18 @@ extension EntitySync {
         if localValues == base, !wasSeen {
             // Written by this client and never listed since (the server died in the pass that
             // wrote it, say): no other client can have deleted what it never saw.
-            try outbox.enqueue(.create, localID: local.objectID.uuid, payload: localValues,
-                               sequence: try outbox.nextSequence())
+            let entry = try outbox.enqueue(.create, localID: local.objectID.uuid, payload: localValues,
+                                           sequence: try outbox.nextSequence(), clientID: clientID, pristine: true)
+            entry["sent"] = .bool(true)
             logger.notice("the server lost a note it had acknowledged: created again", metadata: ["object": "\(local.objectID)"])
             report.recreated += 1
         } else if localValues == base {
             let reason = wasListed ? Self.deletedOnServer : Self.notOnServer
-            try trash.add(local, remoteID: record.remoteID, reason: reason)
+            try trash.add(local, remoteID: record.remoteID, clientID: clientID, reason: reason)
             logger.notice("no longer on the server: moved to the Trash", metadata: ["object": "\(local.objectID)"])
             report.trashed += 1
         } else {
-            report.conflicts.append(try createAgainAfterDeletion(local))
+            report.conflicts.append(try createAgainAfterDeletion(local, clientID: clientID))
             report.recreated += 1
         }
     }
@@ -91,7 +92,7 @@ extension EntitySync {
     @discardableResult
     public func acceptMissing() throws -> Int {
         try resolveMissing { record, local in
-            try trash.add(local, remoteID: record.remoteID, reason: Self.deletedOnServer)
+            try trash.add(local, remoteID: record.remoteID, clientID: record.clientID, reason: Self.deletedOnServer)
         }
     }
 
@@ -100,9 +101,11 @@ extension EntitySync {
     /// made twice). Returns how many.
     @discardableResult
     public func sendMissingAgain() throws -> Int {
-        try resolveMissing { _, local in
-            let entry = try outbox.enqueue(.create, localID: local.objectID.uuid, payload: mapping.attributes(of: local),
-                                           sequence: try outbox.nextSequence())
+        try resolveMissing { record, local in
+            let values = mapping.attributes(of: local)
+            let entry = try outbox.enqueue(.create, localID: local.objectID.uuid, payload: values,
+                                           sequence: try outbox.nextSequence(), clientID: record.clientID,
+                                           pristine: values == record.base)
             entry["sent"] = .bool(true)
         }
     }

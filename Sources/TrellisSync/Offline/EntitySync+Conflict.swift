@@ -45,9 +45,9 @@ extension EntitySync {
     /// A note changed here that the server no longer has (deleted on another device, or lost
     /// by the server): its local version is queued to be created again, and the conflict is
     /// kept so that the user sees the deletion was not taken. The caller saves.
-    func createAgainAfterDeletion(_ local: ManagedObject) throws -> SyncConflict {
+    func createAgainAfterDeletion(_ local: ManagedObject, clientID: String?) throws -> SyncConflict {
         try outbox.enqueue(.create, localID: local.objectID.uuid, payload: mapping.attributes(of: local),
-                           sequence: try outbox.nextSequence())
+                           sequence: try outbox.nextSequence(), clientID: clientID)
         return try announce(SyncConflict(original: local.objectID, copy: nil, kind: .deletedOnServer))
     }
 }

@@ -21,7 +21,7 @@ extension EntitySync {
                 if let clientID = record.clientID { byClientID[clientID] = record }
             }
             queued = Set(entries.map(\.localID))
-            queuedCreates = Set(entries.filter { $0.operation == .create }.map { EntitySync.clientID(of: $0.localID) })
+            queuedCreates = Set(entries.filter { $0.operation == .create }.map(\.clientID))
             uncertain = records.filter(\.isUncertainCreate)
         }
 

@@ -225,6 +225,8 @@ extension EntitySync {
     private func createAgain(_ entry: Outbox.Entry, record: SyncRecords.Record, into report: inout SyncReport) throws
         -> PushOutcome
     {
+        // Made again under the resource's client id, so that clients making it again make it once.
+        if let clientID = record.clientID { entry.object["clientID"] = .string(clientID) }
         try context.delete(record.object)
         if try object(entry.localID) != nil {
             report.conflicts.append(try announce(SyncConflict(original: ObjectID(entityName: entity.name, uuid: entry.localID),

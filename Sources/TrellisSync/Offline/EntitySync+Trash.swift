@@ -31,7 +31,7 @@ extension EntitySync {
     public func restore(_ id: UUID) throws -> ObjectID? {
         guard let entry = try trash.entry(id), let trashed = SyncTrash.trashedObject(entry) else { return nil }
         do {
-            let clientID = Self.clientID(of: id)
+            let clientID = entry["clientID"].stringValue ?? Self.clientID(of: id)
             if let holder = try records.all().first(where: { record in
                    record.localID != id && (record.clientID == clientID || record.remoteID == trashed.remoteID)
                }), let back = try object(holder.localID)
@@ -49,7 +49,7 @@ extension EntitySync {
                 try object.setValue(value, forKey: attribute.name)
             }
             let create = try outbox.enqueue(.create, localID: id, payload: mapping.attributes(of: object),
-                                            sequence: try outbox.nextSequence())
+                                            sequence: try outbox.nextSequence(), clientID: clientID, pristine: true)
             create["sent"] = .bool(true)
             try context.delete(entry)
             try context.save()
