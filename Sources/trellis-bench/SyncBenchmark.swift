@@ -161,9 +161,10 @@ struct JSONServerProcess {
         throw ValidationError("json-server-py did not answer within 60 s")
     }
 
-    /// Ends the server (Process.waitUntilExit would wait for a run loop the main queue never runs).
+    /// Ends the server: SIGKILL (its event loop does not end on SIGTERM), then reaps it here
+    /// (Process.waitUntilExit would wait for a run loop the main queue never runs).
     func stop() {
-        process.terminate()
+        kill(process.processIdentifier, SIGKILL)
         var status: Int32 = 0
         _ = waitpid(process.processIdentifier, &status, 0)
     }

@@ -46,8 +46,9 @@ extension EntitySync {
     /// by the server): its local version is queued to be created again, and the conflict is
     /// kept so that the user sees the deletion was not taken. The caller saves.
     func createAgainAfterDeletion(_ local: ManagedObject, clientID: String?) throws -> SyncConflict {
-        try outbox.enqueue(.create, localID: local.objectID.uuid, payload: mapping.attributes(of: local),
-                           sequence: try outbox.nextSequence(), clientID: clientID)
+        let entry = try outbox.enqueue(.create, localID: local.objectID.uuid, payload: mapping.attributes(of: local),
+                                       sequence: try outbox.nextSequence(), clientID: clientID)
+        entry["sent"] = .bool(true)  // looked up first: another client may have made it again
         return try announce(SyncConflict(original: local.objectID, copy: nil, kind: .deletedOnServer))
     }
 }

@@ -13,6 +13,10 @@ extension EntitySync {
                report: inout SyncReport) throws
     {
         let served = mapping.attributes(of: values)
+        if let base = record.base, served == base, hasLocalObject(record.localID) {
+            unchanged(record, version: resource.version)
+            return
+        }
         guard let local = try object(record.localID) else {
             // Deleted here without a queued deletion: it comes back rather than being lost.
             let restored = try context.insert(entity.name)
@@ -31,9 +35,7 @@ extension EntitySync {
             return
         }
         if served == base {
-            record.markSeen()
-            if !record.isListed, !writtenThisPass.contains(record.localID) { record.confirm() }
-            if resource.version != record.version { record.setVersion(resource.version) }
+            unchanged(record, version: resource.version)
             return
         }
         let localValues = mapping.attributes(of: local)
@@ -62,5 +64,12 @@ extension EntitySync {
         }
         if try apply(values, to: local) { report.updated += 1 }
         record.take(version: resource.version, served: served)
+    }
+
+    /// The server lists the record's base: a write of an earlier pass is seen kept.
+    func unchanged(_ record: SyncRecords.Record, version: String?) {
+        record.markSeen()
+        if !record.isListed, !writtenThisPass.contains(record.localID) { record.confirm() }
+        if version != record.version { record.setVersion(version) }
     }
 }

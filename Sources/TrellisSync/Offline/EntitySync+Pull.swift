@@ -47,7 +47,7 @@ extension EntitySync {
             report.failure = error
             return
         }
-        var known = KnownRecords(try records.all(), entries: try outbox.entries())
+        var known = KnownRecords(try recordsThisPass ?? records.all(), entries: try outbox.entries())
         if !listed.isEmpty { try learn { $0.versions = listed.contains { $0.version != nil } } }
         let listedIDs = Set(listed.compactMap(\.id))
         var incomplete: [RemoteResource] = []
@@ -138,6 +138,14 @@ extension EntitySync {
               report: inout SyncReport) throws
     {
         guard let remoteID = resource.id else { return }
+        if let record = known.byRemoteID[remoteID], let base = record.base, !known.queued.contains(record.localID),
+           hasLocalObject(record.localID), mapping.keys.allSatisfy({ resource.attributes[$0] == base[$0] }),
+           record.clientID == nil || resource.attributes[mapping.clientIDKey].map({ $0 == .string(record.clientID ?? "") }) != false
+        {
+            // As the server last held it, member for member (most of a quiet pass).
+            unchanged(record, version: resource.version)
+            return
+        }
         guard let values = mapping.values(from: resource.attributes, entity: entity) else {
             logger.warning("server resource skipped: its attributes do not fit the store", metadata: ["id": "\(remoteID)"])
             report.skipped.append(remoteID)
@@ -182,7 +190,8 @@ extension EntitySync {
             let inserted = try context.insert(entity.name)
             _ = try apply(values, to: inserted)
             known.add(try records.set(local: inserted.objectID.uuid, remoteID: remoteID, version: resource.version,
-                                      base: mapping.attributes(of: values), clientID: clientID, listed: true))
+                                      base: mapping.attributes(of: values), clientID: clientID, listed: true,
+                                      isNew: true))
             report.inserted += 1
         }
     }
@@ -195,7 +204,7 @@ extension EntitySync {
         }
         let placeholder = UUID()
         try records.set(local: placeholder, remoteID: remoteID, version: resource.version, base: base,
-                        clientID: clientID, listed: true)
+                        clientID: clientID, listed: true, isNew: true)
         try outbox.enqueue(.delete, localID: placeholder, payload: nil, sequence: try outbox.nextSequence())
         logger.notice("a create was made twice on the server: the second resource is deleted",
                       metadata: ["id": "\(remoteID)", "clientID": "\(clientID)"])

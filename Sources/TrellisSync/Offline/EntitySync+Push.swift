@@ -32,6 +32,7 @@ extension EntitySync {
     /// holds back the rest.
     func push(into report: inout SyncReport) async throws {
         while let entry = try outbox.first(excluding: heldThisPass) {
+            recordsThisPass = nil
             let outcome: PushOutcome
             do {
                 outcome = try await push(entry, into: &report)
@@ -225,8 +226,10 @@ extension EntitySync {
     private func createAgain(_ entry: Outbox.Entry, record: SyncRecords.Record, into report: inout SyncReport) throws
         -> PushOutcome
     {
-        // Made again under the resource's client id, so that clients making it again make it once.
+        // Made again under the resource's client id, looked up first, so that clients making it
+        // again make it once.
         if let clientID = record.clientID { entry.object["clientID"] = .string(clientID) }
+        entry.object["sent"] = .bool(true)
         try context.delete(record.object)
         if try object(entry.localID) != nil {
             report.conflicts.append(try announce(SyncConflict(original: ObjectID(entityName: entity.name, uuid: entry.localID),

@@ -57,14 +57,18 @@ import TrellisStore
 /// later pass.
 ///
 /// ## Pulling
-/// After a complete push, the collection is fetched and merged into the store by server
-/// id. A resource whose content differs from its base (whatever its version says) updates
-/// its object; new resources are inserted. An object with queued changes is left alone: its
-/// push decides. A resource missing from the list is an object the server deleted only if
-/// a pull of an earlier pass listed it and the object holds nothing the server lacked: it
-/// then goes to the Trash (``trashedObjects()``, ``restore(_:)``). Otherwise the server lost
-/// it (an acknowledged create it did not keep) or it holds unsent content, and it is
-/// created again. A pull destroys nothing.
+/// After a complete push, the collection is fetched (with `If-None-Match` when it comes
+/// with an `ETag`) and merged into the store by server id. A resource whose content differs
+/// from its base updates its object; new resources are inserted. An object with queued
+/// changes is left alone: its push decides. An acknowledged write stays unconfirmed until
+/// the pull of a later pass lists it: a server showing the state it replaced lost it (it is
+/// written again), any other state meanwhile keeps the local version as a conflict copy.
+/// No single list decides a deletion: a resource the list leaves out is read alone, and
+/// only a 404 takes its object out — to the Trash (``trashedObjects()``, ``restore(_:)``),
+/// or, written here and never listed since, created again; a list that leaves out more than
+/// a small share takes nothing out (``SyncReport/suspectList``, ``acceptMissing()``,
+/// ``sendMissingAgain()``). List items missing synced members are read whole, never applied
+/// as blanks. A pull destroys nothing.
 ///
 /// ## The conflict rule
 /// Client clocks are never compared. **The server wins unless the local change was based
@@ -117,6 +121,11 @@ public final class EntitySync {
     /// The objects the running pass wrote on the server: a pull of the same pass does not
     /// count as the server having kept them (it may hold them only in memory).
     var writtenThisPass: Set<UUID> = []
+    /// The ids of the synced entity's objects at the start of the running pass, when some
+    /// record's object was missing; `nil` when every record's object was there.
+    var localIDsThisPass: Set<UUID>?
+    /// The records read at the start of the running pass, while nothing has changed them.
+    var recordsThisPass: [SyncRecords.Record]?
     /// The objects whose changes the server refused in the running pass: their entries wait
     /// for the next pass.
     var heldThisPass: Set<UUID> = []

@@ -115,10 +115,11 @@ struct SyncRecords {
         try fetch(.equal("entity", .string(entityName)))
     }
 
-    /// Inserts or replaces the record of `localID`.
+    /// Inserts or replaces the record of `localID` (`isNew`: an object just inserted, which
+    /// has none to look up).
     @discardableResult
     func set(local localID: UUID, remoteID: String, version: String?, base: [String: JSONValue], clientID: String?,
-             listed: Bool, uncertain: Bool = false) throws -> Record
+             listed: Bool, uncertain: Bool = false, isNew: Bool = false) throws -> Record
     {
         let values: [String: AttributeValue] = [
             "remoteID": .string(remoteID), "version": version.map(AttributeValue.string) ?? .null,
@@ -127,7 +128,7 @@ struct SyncRecords {
             "seen": .bool(listed),
         ]
         let object: ManagedObject
-        if let existing = try record(local: localID) {
+        if !isNew, let existing = try record(local: localID) {
             object = existing.object
             for (key, value) in values { object[key] = value }
         } else {
