@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import Logging
 import TrellisCore
 
 /// The GTK 4 front end: shows a ``Shell``'s navigation stack in a ``ShellWindow``.
@@ -27,6 +28,9 @@ public final class GtkFrontend: Frontend {
     public let application: Application
     private var views: [ObjectIdentifier: PageView] = [:]
     private var renderers = GtkContentRenderers()
+    /// Set by ``addContributedMenuItems(logger:)``: contributors' items are added from then on.
+    var acceptsContributedMenuItems = false
+    var contributedMenuLogger = Logger(trellis: "trellis.window")
 
     public init(shell: Shell, application: Application, title: String = "Trellis") {
         self.shell = shell
