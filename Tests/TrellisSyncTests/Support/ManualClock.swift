@@ -1,4 +1,5 @@
 import TrellisCore
+import TrellisTesting
 
 /// A clock that moves only when the test says so (NIO's `EmbeddedEventLoop.advanceTime(by:)`):
 /// a timeout or a back-off of the sync is crossed in no real time.
@@ -7,7 +8,7 @@ import TrellisCore
 /// let clock = ManualClock()
 /// let sync = BasicSync(settings: settings, clock: clock)
 /// async let answer = sync.send(request)          // waits on the clock
-/// await clock.waitForSleepers(1)
+/// await clock.waitForSleeper(dueIn: .seconds(30))
 /// clock.advance(by: .seconds(30))               // the timeout passes, at once
 /// ```
 final class ManualClock: Clock, Sendable {
@@ -33,9 +34,6 @@ final class ManualClock: Clock, Sendable {
 
     var now: Instant { state.withLock { $0.now } }
     var minimumResolution: Duration { .nanoseconds(1) }
-
-    /// How many sleeps wait on the clock now.
-    var sleeping: Int { state.withLock { $0.sleepers.count } }
 
     func sleep(until deadline: Instant, tolerance: Duration?) async throws {
         let id = state.withLock { state in
@@ -68,8 +66,16 @@ final class ManualClock: Clock, Sendable {
         for sleeper in due { sleeper.continuation.resume() }
     }
 
-    /// Returns once at least `count` sleeps wait on the clock (a condition, not a duration).
-    func waitForSleepers(_ count: Int) async {
-        while sleeping < count { try? await Task.sleep(for: .milliseconds(1)) }
+    /// Returns once a sleep due exactly `duration` from now waits on the clock (a condition,
+    /// not a duration): the one the test means to cross, not another that happens to wait.
+    /// Gives up after `testDeadline` of real time, so that a broken sync fails its test's
+    /// expectations rather than hanging it.
+    func waitForSleeper(dueIn duration: Duration) async {
+        let giveUp = ContinuousClock.now + testDeadline
+        while !state.withLock({ state in
+            state.sleepers.values.contains { $0.deadline == state.now.advanced(by: duration) }
+        }), ContinuousClock.now < giveUp {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
     }
 }

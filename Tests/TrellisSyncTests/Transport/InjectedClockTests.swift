@@ -24,7 +24,7 @@ struct InjectedClockTests {
             let sync = BasicSync(settings: SyncSettings(timeout: 3600, retries: 0), clock: clock)
             let url = proxy.baseURL.appendingPathComponent("notes")
             let request = Task { try await sync.send(SyncRequest(.get, url)) }
-            await clock.waitForSleepers(1)
+            await clock.waitForSleeper(dueIn: .seconds(3600))
             clock.advance(by: .seconds(3600))
             do {
                 _ = try await request.value
@@ -43,8 +43,7 @@ struct InjectedClockTests {
             let settings = SyncSettings(timeout: 7200, retries: 1, backoff: 3600, maximumBackoff: 3600)
             let sync = BasicSync(settings: settings, clock: clock)
             let request = Task { try await sync.send(SyncRequest(.get, server.notesURL)) }
-            while server.answered < 1 { try await Task.sleep(for: .milliseconds(1)) }
-            await clock.waitForSleepers(1)
+            await clock.waitForSleeper(dueIn: .seconds(3600))
             #expect(server.answered == 1, "the retry waits for the clock")
             clock.advance(by: .seconds(3600))
             let response = try await request.value
@@ -71,12 +70,12 @@ struct InjectedClockTests {
             let context = store.newContext()
             try context.insert("Note", values: ["title": "Plan", "created": .date(Date()), "updated": .date(Date())])
             try sync.save(context)
-            await clock.waitForSleepers(2)  // the 30 s tick's hour, and the pause after the failure
+            await clock.waitForSleeper(dueIn: .seconds(1))  // the pause after the failure
             #expect(finished.all.count == 1, "the pass waits for the pause")
             clock.advance(by: .seconds(1))
             #expect(await eventually { finished.all.count == 2 })
             #expect(finished.all.last?.data["pushed"] == 1)
-            await clock.waitForSleepers(2)  // the tick, and the confirming pass
+            await clock.waitForSleeper(dueIn: .seconds(2))  // the confirming pass
             clock.advance(by: .seconds(2))
             #expect(await eventually { finished.all.count == 3 })
             #expect(server.notes.map { $0.attributes["title"] } == ["Plan"])
