@@ -91,8 +91,10 @@ final class PluginChannel: Sendable {
         self.onInput.withLock { $0 = onInput }
         state.withLock { state in
             state.reading = true
-            loop.watch(descriptor, for: state.interest) { [weak self] readiness in
-                guard let self else { return }
+            loop.watch(descriptor, for: state.interest) { [weak self, loop, descriptor] readiness in
+                // The channel released (its connection gone): the descriptor is forgotten and
+                // closed, so that the loop never spins on a readiness no one takes.
+                guard let self else { return loop.close(descriptor) }
                 if readiness.writable || (readiness.ended && !readiness.readable) { writeQueued() }
                 if readiness.readable || readiness.ended { readAvailable(onInput) }
             }

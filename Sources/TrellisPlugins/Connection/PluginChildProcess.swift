@@ -27,9 +27,13 @@ final class PluginChildProcess: Sendable {
 
     /// Watches for the process's end on `loop`: `onExit` gets its wait status once, there (an
     /// end before this call is reported too: the pidfd stays readable).
+    ///
+    /// The handler holds the pid, the pidfd and the state, not this object: the process is
+    /// reaped and its pidfd closed even once its connection is gone (a host released with its
+    /// plugins killed), so that the loop never spins on a pidfd no one reads.
     func watch(on loop: PluginEventLoop, onExit: @escaping @Sendable (Int32) -> Void) {
-        loop.watch(pidfd, for: PluginEventLoop.Interest(reading: true, writing: false)) { [weak self] _ in
-            self?.reap(on: loop, onExit)
+        loop.watch(pidfd, for: PluginEventLoop.Interest(reading: true, writing: false)) { [pid, pidfd, state] _ in
+            Self.reap(pid: pid, pidfd: pidfd, state: state, on: loop, onExit)
         }
     }
 
@@ -49,7 +53,7 @@ final class PluginChildProcess: Sendable {
     }
 
     /// The process ended: its status is collected, `onExit` told.
-    private func reap(on loop: PluginEventLoop, _ onExit: @Sendable (Int32) -> Void) {
+    private static func reap(pid: pid_t, pidfd: Int32, state: LockedState<State>, on loop: PluginEventLoop, _ onExit: @Sendable (Int32) -> Void) {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
         guard result == pid || (result < 0 && errno == ECHILD) else { return }

@@ -119,6 +119,14 @@ actor PluginConnection {
         output = PluginStderr(descriptor: spawned.stderr, pluginID: context.pluginID, clock: clock, loop: loop)
     }
 
+    /// A connection released before its process ended (its host gone): the process is killed,
+    /// its socket closed, and the loop's thread ends once the stderr and pidfd have ended too.
+    deinit {
+        child.kill(because: "its connection is gone")
+        channel.close()
+        loop.stop()
+    }
+
     // MARK: Launching
 
     /// Starts the plugin's process on `library` and waits (at most ``PluginDeadlines/start``)

@@ -62,7 +62,10 @@ final class PluginStderr: Sendable {
     /// Starts reading; `onEnd` is called once, on the loop, at the end of the output.
     func start(onEnd: @escaping @Sendable () -> Void) {
         loop.watch(descriptor, for: PluginEventLoop.Interest(reading: !state.withLock { $0.paused }, writing: false)) { [weak self, loop, descriptor] _ in
-            guard let self, self.readChunks(descriptor) else { return }
+            // The reader released (its connection gone): the descriptor is forgotten, so that
+            // the loop never spins on an end no one takes.
+            guard let self else { return loop.close(descriptor) }
+            guard self.readChunks(descriptor) else { return }
             self.finish()
             loop.close(descriptor)
             onEnd()
