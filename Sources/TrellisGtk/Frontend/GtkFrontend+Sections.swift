@@ -14,7 +14,7 @@ extension GtkFrontend {
             self.open(self.shell.sections[index])
             self.window.sidebarFolding.sectionChosen()
         }
-        Actions.add("toggle-sidebar", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("toggle-sidebar", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["F9"]) { [weak self] in
             guard let sidebar = self?.window.sidebar, !sidebar.sections.isEmpty else { return }
             sidebar.isShown.toggle()
@@ -32,12 +32,12 @@ extension GtkFrontend {
         let sections = shell.sections
         window.sidebar.show(sections)
         // An app without sections has neither sidebar nor toggle.
-        gtk_widget_set_visible(window.sidebarButton.as(), sections.isEmpty ? 0 : 1)
+        gtk_widget_set_visible(window.sidebarButton.object.as(), sections.isEmpty ? 0 : 1)
         window.sidebarFolding.sectionsChanged()
         for (number, section) in sections.enumerated() {
             let slug = section.path.split(separator: "/").joined(separator: "-")
             let name = "go-" + (slug.isEmpty ? "root" : slug)
-            guard g_action_map_lookup_action(window.window.as(), name) == nil else { continue }
+            guard g_action_map_lookup_action(window.window.object.as(), name) == nil else { continue }
             addMenuAction(name, label: section.title, section: .navigation,
                           accelerators: number < 9 ? ["<Alt>\(number + 1)"] : []) { [weak self] in
                 self?.open(section)

@@ -40,12 +40,12 @@ public final class GtkFrontend: Frontend {
         shell.bus.watchOnMainActor("activity:changed", owner: self) { frontend, event in
             frontend.window.setActivity(event.data["active"]?.boolValue ?? false)
         }
-        Actions.add("back", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("back", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }
-        Actions.add("search", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("search", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
         // Ctrl+S presses the default (first) action of the form on top: Save in an editor.
-        Actions.add("save", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("save", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Control>s"]) { [weak self] in
             guard let form = self?.topView?.form, let action = form.actions.first else { return }
             form.press(action.id)
@@ -94,7 +94,7 @@ public final class GtkFrontend: Frontend {
             let replacement = PageView(content: page.content, renderers: renderers)
             replacement.name = view.name
             views[ObjectIdentifier(page)] = replacement
-            window.replace(view.name, with: replacement.widget)
+            window.replace(view.name, with: replacement.widget, title: page.title)
             // What the search field holds applies to the page's new list too.
             if isTop, window.isSearchActive, !window.searchText.isEmpty { searchTopPage(for: window.searchText) }
         }
@@ -129,6 +129,7 @@ public final class GtkFrontend: Frontend {
     /// to the top).
     private func showChrome(of page: PageController, view: PageView, restoringSearch: Bool = true) {
         window.setTitle(page.title)
+        window.rename(page: view.name, page.title)
         window.showMessage(page.message)
         view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel)
         window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in

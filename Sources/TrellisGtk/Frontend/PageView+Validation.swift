@@ -6,26 +6,26 @@ import CGtk
 extension PageView {
     /// Marks field `id` invalid with `message` (the window's message label) as its error
     /// message, and every other field of the form valid; `nil` marks every field valid.
-    func markInvalid(_ id: String?, message: GObjectPointer) {
+    func markInvalid(_ id: String?, message: Label) {
         for (field, widget) in fieldWidgets {
             let drawn = Self.drawn(widget)
             if field == id {
                 gtk_widget_add_css_class(drawn, "error")
-                Self.setInvalid(widget.as(), message: message)
+                Self.setInvalid(widget.widget, message: message)
             } else if gtk_widget_has_css_class(drawn, "error") != 0 {
                 gtk_widget_remove_css_class(drawn, "error")
-                gtk_accessible_reset_state(widget.as(), GTK_ACCESSIBLE_STATE_INVALID)
-                gtk_accessible_reset_relation(widget.as(), GTK_ACCESSIBLE_RELATION_DESCRIBED_BY)
+                gtk_accessible_reset_state(widget.object.opaque, GTK_ACCESSIBLE_STATE_INVALID)
+                gtk_accessible_reset_relation(widget.object.opaque, GTK_ACCESSIBLE_RELATION_DESCRIBED_BY)
             }
         }
     }
 
     /// The widget to style: a text view's frame (the text view draws no border of its own).
-    private static func drawn(_ widget: GObjectPointer) -> UnsafeMutablePointer<GtkWidget> {
-        if g_type_check_instance_is_a(widget.as(), gtk_text_view_get_type()) != 0, let frame = gtk_widget_get_parent(widget.as()) {
+    private static func drawn(_ widget: Widget) -> UnsafeMutablePointer<GtkWidget> {
+        if widget is TextView, let frame = gtk_widget_get_parent(widget.widget) {
             return frame
         }
-        return widget.as()
+        return widget.widget
     }
 
     /// Sets the invalid state and ties the message to the field (both through their GValue
@@ -33,7 +33,7 @@ extension PageView {
     /// passes on neither `ERROR_MESSAGE` nor any single-reference relation, so the message is
     /// the field's `DESCRIBED_BY` (what a screen reader reads after the field's name); the
     /// invalid state reaches AT-SPI as `INVALID` (later GTK versions: `INVALID_ENTRY`).
-    private static func setInvalid(_ widget: UnsafeMutablePointer<GtkWidget>, message: GObjectPointer) {
+    private static func setInvalid(_ widget: UnsafeMutablePointer<GtkWidget>, message: Label) {
         var invalid = GValue()
         var state = GTK_ACCESSIBLE_STATE_INVALID
         // GTK 4.8 reads this token with g_value_get_int, though gtk_accessible_state_init_value
@@ -47,7 +47,7 @@ extension PageView {
         gtk_accessible_relation_init_value(relation, &references)
         // GTK takes the list (transfer full: its reference-list value frees it); the label it
         // holds is the window's, alive as long as the window.
-        g_value_set_pointer(&references, g_list_append(nil, message))
+        g_value_set_pointer(&references, g_list_append(nil, message.object))
         gtk_accessible_update_relation_value(OpaquePointer(widget), 1, &relation, &references)
         g_value_unset(&references)
     }

@@ -4,7 +4,7 @@
 @MainActor
 protocol RowsWidget: AnyObject {
     /// The top widget, owned by the parent it is added to.
-    var widget: GObjectPointer { get }
+    var widget: Widget { get }
     /// The model GTK reads the rows from.
     var model: VirtualListModel { get }
     /// Called with the position of an activated row (click or Enter).

@@ -16,10 +16,10 @@ import Foundation
 /// ```
 @MainActor
 public final class VirtualListView {
-    /// The top widget (a `GtkScrolledWindow`); owned by the parent it is added to.
-    let widget: GObjectPointer
+    /// The top widget (a `GtkScrolledWindow`), in the parent it is added to.
+    let widget: Widget
     /// The `GtkListView` inside it.
-    let listView: GObjectPointer
+    let listView: ListView
     public let model: VirtualListModel
 
     /// Called with the position of an activated row (click or Enter). Header rows are not activatable.
@@ -35,23 +35,26 @@ public final class VirtualListView {
 
     public init(source: any ListRowSource) {
         model = VirtualListModel(source: source)
-        let factory = GObjectPointer(gtk_signal_list_item_factory_new())!
+        let factory = ListItemFactory(taking: GObjectPointer(gtk_signal_list_item_factory_new())!)
         // GtkNoSelection and GtkListView take ownership ("transfer full") of what they are
         // given: hand each one a reference of its own.
         g_object_ref(model.pointer)
+        g_object_ref(factory.object)
         let selection = gtk_no_selection_new(model.listModel)!
-        listView = GObjectPointer(gtk_list_view_new(selection, factory.as()))!
-        widget = GObjectPointer(gtk_scrolled_window_new())!
-        gtk_scrolled_window_set_child(widget.opaque, listView.as())
-        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_vexpand(widget.as(), 1)
-        gtk_list_view_set_single_click_activate(listView.opaque, 1)
-        addStyleClass(listView, "navigation-sidebar")
+        listView = ListView(gtk_list_view_new(selection, factory.object.as()))
+        widget = ScrolledWindow(gtk_scrolled_window_new())
+        gtk_scrolled_window_set_child(widget.object.opaque, listView.widget)
+        gtk_scrolled_window_set_policy(widget.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(widget.widget, 1)
+        gtk_list_view_set_single_click_activate(listView.object.opaque, 1)
+        listView.addStyleClass("navigation-sidebar")
 
-        Signals.connect(factory, "setup", object: { [weak self] _, item in self?.setup(item) })
-        Signals.connect(factory, "bind", object: { [weak self] _, item in self?.bind(item) })
-        Signals.connect(factory, "unbind", object: { [weak self] _, item in self?.bound.remove(item) })
-        Signals.connect(listView, "activate", uint: { [weak self] _, position in
+        // GTK 4.8 declares the factory's argument a GObject; it is always a GtkListItem.
+        let listItem = g_object_get_type()
+        factory.connect("setup", object: listItem) { [weak self] item in self?.setup(item) }
+        factory.connect("bind", object: listItem) { [weak self] item in self?.bind(item) }
+        factory.connect("unbind", object: listItem) { [weak self] item in self?.bound.remove(item) }
+        listView.connect("activate", unsignedInteger: { [weak self] position in
             self?.onActivate?(Int(position))
         })
         installSpaceToggle()
@@ -100,7 +103,8 @@ public final class VirtualListView {
         gtk_widget_set_margin_top(row.as(), 4)
         gtk_widget_set_margin_bottom(row.as(), 4)
         gtk_list_item_set_child(listItem.opaque, row.as())
-        Signals.connect(check, "toggled") { [weak self] _ in
+        // The list item owns its row, which owns this handler: it only runs while `listItem` lives.
+        Signals.connect(check, "toggled") { [weak self] in
             guard let self, !self.binding else { return }
             self.onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
         }
@@ -189,13 +193,13 @@ public final class VirtualListView {
         let shortcut = gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_space), GdkModifierType(rawValue: 0)),
                                         gtk_callback_action_new(callback, box, release))
         gtk_shortcut_controller_add_shortcut(controller.as(), shortcut)
-        gtk_widget_add_controller(listView.as(), controller.as())
+        gtk_widget_add_controller(listView.widget, controller.as())
     }
 
     /// Toggles the focused row's checkbox; `false` (the key goes on) when no row with a
     /// checkbox has the focus.
     private func toggleFocusedRow() -> Bool {
-        guard let focused = gtk_widget_get_focus_child(listView.as()) else { return false }
+        guard let focused = gtk_widget_get_focus_child(listView.widget) else { return false }
         for listItem in bound {
             guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_parent(box) == focused else { continue }
             guard let check = gtk_widget_get_first_child(box), gtk_widget_get_visible(check) != 0 else { return false }
@@ -209,17 +213,17 @@ public final class VirtualListView {
 
     /// Activates row `position` through `GtkListView::activate`, as a click or Enter does.
     func activate(position: Int) {
-        trellis_list_view_emit_activate(listView.as(), guint(position))
+        trellis_list_view_emit_activate(listView.object.opaque, guint(position))
     }
 
     /// Where row `position` and its checkbox are, in the coordinates of `window` (for tests that
     /// click with real pointer events); `nil` when the row has no widget now.
-    func bounds(position: Int, in window: GObjectPointer) -> (row: graphene_rect_t, checkbox: graphene_rect_t)? {
+    func bounds(position: Int, in window: Widget) -> (row: graphene_rect_t, checkbox: graphene_rect_t)? {
         for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
             guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box) else { return nil }
             var row = graphene_rect_t(), checkbox = graphene_rect_t()
-            guard gtk_widget_compute_bounds(box, window.as(), &row) != 0,
-                  gtk_widget_compute_bounds(check, window.as(), &checkbox) != 0 else { return nil }
+            guard gtk_widget_compute_bounds(box, window.widget, &row) != 0,
+                  gtk_widget_compute_bounds(check, window.widget, &checkbox) != 0 else { return nil }
             return (row, checkbox)
         }
         return nil
@@ -243,13 +247,12 @@ public final class VirtualListView {
     /// position order, as `(position, text, checkbox)`.
     func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)] {
         let viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
-                                       size: .init(width: Float(gtk_widget_get_width(widget.as())),
-                                                   height: Float(gtk_widget_get_height(widget.as()))))
+                                       size: .init(width: Float(widget.width), height: Float(widget.height)))
         var rows: [(Int, String, Bool?)] = []
         for listItem in bound {
             guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_mapped(box) != 0 else { continue }
             var bounds = graphene_rect_t()
-            guard gtk_widget_compute_bounds(box, widget.as(), &bounds) != 0 else { continue }
+            guard gtk_widget_compute_bounds(box, widget.widget, &bounds) != 0 else { continue }
             var copy = viewport
             guard graphene_rect_intersection(&copy, &bounds, nil), bounds.size.height > 0 else { continue }
             let check = gtk_widget_get_first_child(box)!

@@ -49,6 +49,12 @@ public class Widget: GObjectReference {
         gtk_widget_add_css_class(widget, name)
     }
 
+    /// Whether the widget is shown (`gtk_widget_get_visible`, `gtk_widget_set_visible`).
+    var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
+    }
+
     /// Asks GTK to draw the widget again at the next frame.
     public func queueDraw() {
         gtk_widget_queue_draw(widget)

@@ -26,3 +26,15 @@ func setAccessibleHidden(_ widget: GObjectPointer, _ hidden: Bool) {
     gtk_accessible_update_state_value(widget.as(), 1, &state, &value)
     g_value_unset(&value)
 }
+
+extension Widget {
+    /// Names an icon-only widget: its tooltip and its accessible label (``setAccessibleName(_:_:)``).
+    func setAccessibleName(_ name: String) {
+        TrellisGtk.setAccessibleName(object, name)
+    }
+
+    /// Hides the widget from assistive technologies, or shows it again (``setAccessibleHidden(_:_:)``).
+    func setAccessibleHidden(_ hidden: Bool) {
+        TrellisGtk.setAccessibleHidden(object, hidden)
+    }
+}

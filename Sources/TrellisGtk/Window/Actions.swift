@@ -9,10 +9,9 @@ enum Actions {
     /// for `app.`) and binds `accelerators` (GTK syntax: `"<Control>f"`, `"<Alt>Left"`).
     static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
                            accelerators: [String] = [], _ handler: @escaping @MainActor () -> Void) {
-        let action = g_simple_action_new(name, nil)!
-        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { _, _ in handler() })
-        g_action_map_add_action(map.as(), GObjectPointer(action).as())
-        g_object_unref(GObjectPointer(action))
+        let action = SimpleAction(taking: GObjectPointer(g_simple_action_new(name, nil)!))
+        action.connect("activate", variant: { _ in handler() })
+        g_action_map_add_action(map.as(), action.object.as())
         guard !accelerators.isEmpty else { return }
         let strings = accelerators.map { strdup($0) }
         defer { strings.forEach { free($0) } }
