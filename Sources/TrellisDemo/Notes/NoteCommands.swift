@@ -142,6 +142,7 @@ struct ShowNoteProblem: ViewControlObject {
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         let page = shell?.navigator.page(request.page)
+        page?.messageKind = .error
         page?.messageField = request.parameters["field"]?.stringValue
         page?.message = request.failure?.reason ?? tr("The note could not be saved.")
         return .stop  // shown once: the `default` error objects need not run too

@@ -32,6 +32,7 @@ public final class GtkFrontend: Frontend {
         self.shell = shell
         self.application = application
         window = ShellWindow(application: application.pointer, title: title)
+        WindowStyle.install()
         shell.frontend = self
         window.onBack = { [weak self] in self?.goBack() }
         // The rows are compared off the GTK thread (`TableContainer.search`): typing never
@@ -130,7 +131,7 @@ public final class GtkFrontend: Frontend {
     private func showChrome(of page: PageController, view: PageView, restoringSearch: Bool = true) {
         window.setTitle(page.title)
         window.rename(page: view.name, page.title)
-        window.showMessage(page.message)
+        window.showMessage(page.message, kind: page.messageKind)
         view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel)
         window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
             page?.press(pageAction: id)

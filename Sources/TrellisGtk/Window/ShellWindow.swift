@@ -107,10 +107,9 @@ public final class ShellWindow {
 
         // An alert: a screen reader speaks a validation error or failure as it appears.
         messageLabel = Label(retaining: makeAlertLabel())
-        messageLabel.addStyleClass("error")
+        messageLabel.addStyleClass("trellis-message")
         gtk_label_set_wrap(messageLabel.object.opaque, 1)
-        gtk_widget_set_margin_start(messageLabel.widget, 12)
-        gtk_widget_set_margin_end(messageLabel.widget, 12)
+        gtk_label_set_xalign(messageLabel.object.opaque, 0)
         messageLabel.isVisible = false
 
         stack = Stack(gtk_stack_new())
@@ -278,10 +277,14 @@ public final class ShellWindow {
         statusLabel.isVisible = text != nil
     }
 
-    /// Shows an error or validation message above the page (`nil` hides it).
-    public func showMessage(_ text: String?) {
+    /// Shows a message above the page — a problem (an error, a validation message) or
+    /// information, drawn differently (``WindowStyle``) — or hides it (`nil`).
+    public func showMessage(_ text: String?, kind: PageMessageKind = .error) {
         messageLabel.text = text ?? ""
         messageLabel.isVisible = text != nil
+        let classes = (kind == .error ? "trellis-error" : "trellis-information", kind == .error ? "trellis-information" : "trellis-error")
+        gtk_widget_add_css_class(messageLabel.widget, classes.0)
+        gtk_widget_remove_css_class(messageLabel.widget, classes.1)
     }
 
     /// Shows the search toggle for pages that can be searched.
