@@ -174,6 +174,10 @@ extension GtkFrontend {
             "frame": .number(Double(frameCounter)),
             "renderer": .string(window.rendererName),
         ]
+        // The widget with the keyboard focus: its GType, and the row it is when it is one.
+        if let focus = gtk_root_get_focus(window.window.object.opaque) {
+            result["focusType"] = .string(String(cString: g_type_name_from_instance(GObjectPointer(focus).as())))
+        }
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null

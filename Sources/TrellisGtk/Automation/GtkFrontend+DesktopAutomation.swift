@@ -11,6 +11,7 @@ import TrellisCore
 /// | `menu-open` | opens the primary menu as F10 does; after the next frame, whether its popover is shown (`open`) |
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
+/// | `min-width` | the narrowest the window can be now (`minimum`), and its natural width |
 /// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
 /// | `sidebar`, `sidebar-toggle` | the sections' sidebar (`GtkFrontend+SidebarAutomation.swift`) |
 /// | `row-bounds N` | where row N and its checkbox are in the window (`row`, `checkbox`: x, y, width, height), for real clicks |
@@ -47,6 +48,13 @@ extension GtkFrontend {
                  "width": .number(Double(r.size.width)), "height": .number(Double(r.size.height))]
             }
             reply(["ok": true, "row": rect(bounds.row), "checkbox": rect(bounds.checkbox)])
+        case "text-regions":
+            window.afterNextFrame { [weak self] in reply(self?.textRegions() ?? ["ok": false]) }
+        case "min-width":
+            // The narrowest the window can be now (its content and header bar, measured by GTK).
+            var minimum: Int32 = 0, natural: Int32 = 0
+            gtk_widget_measure(window.window.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
+            reply(["ok": true, "minimum": .number(Double(minimum)), "natural": .number(Double(natural))])
         case "icon":
             reply(["ok": true, "found": .bool(Self.hasIcon(argument))])
         case "chrome":

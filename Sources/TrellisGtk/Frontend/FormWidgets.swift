@@ -1,4 +1,5 @@
 import CGtk
+import CTrellisGtk
 import TrellisCore
 
 /// Builds the widgets of a ``Form``: a label and an entry (or text view, or read-only label)
@@ -115,6 +116,7 @@ struct FormWidgets {
         case .choice(let choices):
             let dropDown = FormWidgets.dropDown(choices, selected: choices.firstIndex(of: field.value))
             gtk_widget_set_halign(dropDown.widget, GTK_ALIGN_START)
+            FormWidgets.nameButton(of: dropDown, field.label)
             dropDown.connectNotify("selected") { [weak form, weak dropDown] in
                 guard let dropDown else { return }
                 let index = Int(gtk_drop_down_get_selected(dropDown.object.opaque))
@@ -132,6 +134,8 @@ struct FormWidgets {
         case .multiline:
             let textView = TextView(gtk_text_view_new())
             gtk_text_view_set_wrap_mode(textView.object.as(), GTK_WRAP_WORD_CHAR)
+            // Tab moves on to the next control, as in every other field (GTK would type a tab).
+            gtk_text_view_set_accepts_tab(textView.object.as(), 0)
             textView.setMinimumSize(width: -1, height: 160)
             // Padding inside, a frame outside: the field is visible in light and dark themes.
             gtk_text_view_set_left_margin(textView.object.as(), 8)
@@ -196,6 +200,19 @@ struct FormWidgets {
         return dropDown
     }
 
+    /// Names the button inside a drop-down after its field (GTK 4.8 reads it as
+    /// "GtkToggleButton") and hides its arrow icon.
+    static func nameButton(of dropDown: Widget, _ name: String) {
+        var child = gtk_widget_get_first_child(dropDown.widget)
+        while let current = child {
+            if trellis_widget_is_button(current) != 0 {
+                setAccessibleLabel(GObjectPointer(current), name)
+                hideIcons(in: current)
+            }
+            child = gtk_widget_get_next_sibling(current)
+        }
+    }
+
     /// The text of a text view.
     static func text(of textView: Widget) -> String {
         let buffer = gtk_text_view_get_buffer(textView.object.as())
@@ -208,15 +225,35 @@ struct FormWidgets {
     }
 }
 
-/// Sets the accessible description of a widget (what a screen reader reads after its name).
+/// The key under which a widget keeps the description Trellis gave it (see
+/// ``restoreAccessibleDescription(_:)``).
+private let ownDescriptionKey = "trellis-accessible-description"
+
+/// Sets the accessible description of a widget (what a screen reader reads after its name);
+/// `remember`: it is the widget's own, which ``restoreAccessibleDescription(_:)`` puts back
+/// after an announcement borrowed the description (``Announcer``).
 @MainActor
-func setAccessibleDescription(_ widget: GObjectPointer, _ text: String) {
+func setAccessibleDescription(_ widget: GObjectPointer, _ text: String, remember: Bool = true) {
+    if remember {
+        // GLib keeps a copy of the text, freed with the widget or the next one set.
+        g_object_set_data_full(widget.as(), ownDescriptionKey, g_strdup(text), g_free)
+    }
     var value = GValue()
     g_value_init(&value, GType(16 << 2))  // G_TYPE_STRING, as in setAccessibleLabel
     g_value_set_string(&value, text)
     var property = GTK_ACCESSIBLE_PROPERTY_DESCRIPTION
     gtk_accessible_update_property_value(widget.as(), 1, &property, &value)
     g_value_unset(&value)
+}
+
+/// Gives a widget back its own description (the last one set with `remember`), or none.
+@MainActor
+func restoreAccessibleDescription(_ widget: GObjectPointer) {
+    if let own = g_object_get_data(widget.as(), ownDescriptionKey) {
+        setAccessibleDescription(widget, String(cString: own.assumingMemoryBound(to: CChar.self)), remember: false)
+    } else {
+        gtk_accessible_reset_property(widget.as(), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION)
+    }
 }
 
 /// Sets the accessible label of a widget (gtk_accessible_update_property is variadic, so it

@@ -69,12 +69,14 @@ extension GtkFrontend {
         window.menu.add(label, action: "\(scope.rawValue).\(name)", section: section, at: position)
     }
 
-    /// Adds `app.about` and its menu item (above Quit), showing `about` in a `GtkAboutDialog`.
+    /// Adds `app.about` and its menu item (just above Quit, as GNOME's apps order them),
+    /// showing `about` in a `GtkAboutDialog`.
     public func installAbout(_ about: AboutInfo) {
         Actions.add("about", to: application.pointer, scope: "app", application: application.pointer) { [weak self] in
             guard let self else { return }
             about.present(over: self.window.window.object)
         }
-        window.menu.add(tr("About %@", about.name), action: "app.about", section: .application, at: 0)
+        window.menu.add(tr("About %@", about.name), action: "app.about", section: .application,
+                        at: max(0, window.menu.items(in: .application).count - 1))
     }
 }

@@ -4,8 +4,9 @@ import TrellisCore
 /// The app's top-level sections (``Shell/sections``) in the window: the sidebar lists them
 /// and highlights the one the page on top belongs to; a click on a row, or Enter on it, opens
 /// that section with ``Shell/open(section:)``; the primary menu lists them too, with Alt+1 …
-/// Alt+9. F9 and the header bar's toggle show or hide the sidebar (`win.toggle-sidebar`). An app
-/// that declares no sections has neither sidebar nor toggle.
+/// Alt+9. F9 and the header bar's toggle show or hide the sidebar (`win.toggle-sidebar`); F9
+/// puts the focus on the current section when it shows the sidebar, and back on the page when
+/// it hides it. An app that declares no sections has neither sidebar nor toggle.
 extension GtkFrontend {
     /// Binds the sidebar to the shell's sections and adds `win.toggle-sidebar` (F9).
     func installSections() {
@@ -16,8 +17,14 @@ extension GtkFrontend {
         }
         Actions.add("toggle-sidebar", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["F9"]) { [weak self] in
-            guard let sidebar = self?.window.sidebar, !sidebar.sections.isEmpty else { return }
+            guard let self, !self.window.sidebar.sections.isEmpty else { return }
+            let sidebar = self.window.sidebar
             sidebar.isShown.toggle()
+            if sidebar.isShown {
+                sidebar.focusCurrentRow()
+            } else {
+                self.window.ensureFocus(on: self.currentView?.defaultFocus)
+            }
         }
         showSections()
     }

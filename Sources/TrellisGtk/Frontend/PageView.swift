@@ -25,12 +25,20 @@ final class PageView {
     /// Set for custom pages: the widget the app's renderer built, and the model's changes followed.
     private(set) var customWidget: Widget?
     private var customObservation: ObservationToken?
+    private var focusObservation: ObservationToken?
     private let content: PageContent
+    /// The validation message the form's invalid field is marked with, if any.
+    var invalidMessage: String?
+    /// The page's message screen readers were last told of (announced, or read with its field).
+    var announcedMessage: String?
+    /// The page's title: a list is named after it for screen readers.
+    var title: String { didSet { if title != oldValue { describeList() } } }
 
     /// The view of `content`; custom content is built by the renderer registered for its
     /// model in `renderers` (its text without one).
-    init(content: PageContent, renderers: GtkContentRenderers) {
+    init(content: PageContent, renderers: GtkContentRenderers, title: String) {
         self.content = content
+        self.title = title
         switch content {
         case .table(let container):
             let list = Self.rowsWidget(for: container)
@@ -67,11 +75,11 @@ final class PageView {
         case .custom(let custom):
             if let rendered = renderers.render(custom.model) {
                 // The drawing's description is its text: a screen reader reads what it shows.
-                rendered.widget.setAccessibleDescription(custom.textLines.joined(separator: "\n"))
+                rendered.widget.setAccessibleDescription(custom.model.accessibleDescription)
                 customObservation = custom.onModelChanged { [weak custom] in
                     rendered.update()
                     guard let custom else { return }
-                    rendered.widget.setAccessibleDescription(custom.textLines.joined(separator: "\n"))
+                    rendered.widget.setAccessibleDescription(custom.model.accessibleDescription)
                 }
                 customWidget = rendered.widget
                 (widget, column) = Self.scrolled(rendered.widget)
@@ -91,8 +99,12 @@ final class PageView {
                     list?.itemsChanged(position: change.position, removed: change.removed, added: change.added)
                 }
                 self?.refreshPlaceholder()
+                self?.describeList()
+                self?.focusRequestedRow()
             }
+            focusObservation = container.onFocusRequest { [weak self] _ in self?.focusRequestedRow() }
             refreshPlaceholder()
+            describeList()
         }
     }
 
@@ -145,6 +157,32 @@ final class PageView {
         shownPlaceholder = text
         label.text = text ?? ""
         label.isVisible = text != nil
+    }
+
+    /// What takes the keyboard focus when the page comes to the top and nothing on screen has
+    /// it: the list, or the first editable field.
+    var defaultFocus: Widget? {
+        if let list { return list.focusTarget }
+        return form?.fields.first(where: \.style.isEditable).flatMap { fieldWidgets[$0.id] }
+    }
+
+    /// Names the list after the page and its number of rows, for screen readers.
+    private func describeList() {
+        guard let list, let container else { return }
+        list.describe(title: title, rows: container.flatCount)
+    }
+
+    /// Gives the keyboard focus to the row the table asked for (``TableContainer/requestFocus(on:)``)
+    /// once the list shows it: at once when GTK has its widget, else at one of the next frames.
+    private func focusRequestedRow() {
+        guard let list, let container, let id = container.focusRequest, let index = container.flatIndex(of: id) else { return }
+        if list.focusRow(at: index) { return container.endFocusRequest() }
+        FrameTicks.repeatUntilDone(on: list.widget, frames: 30) { [weak container, weak list] in
+            guard let container, let list, container.focusRequest == id, let index = container.flatIndex(of: id) else { return true }
+            guard list.focusRow(at: index) else { return false }
+            container.endFocusRequest()
+            return true
+        }
     }
 
     /// The placeholder shown over the list, if any (read from the label, for tests).

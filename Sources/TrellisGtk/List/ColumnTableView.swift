@@ -22,6 +22,8 @@ final class ColumnTableView: RowsWidget {
     let model: VirtualListModel
     /// The columns' `GtkColumnViewColumn`s, in order (owned by the view).
     private let columns: [ColumnViewColumn]
+    /// The columns' titles, in order.
+    let columnTitles: [String]
 
     var onActivate: ((Int) -> Void)?
     var onToggle: ((Int) -> Void)?
@@ -38,10 +40,10 @@ final class ColumnTableView: RowsWidget {
 
     init(source: any ListRowSource, titles: [String]) {
         model = VirtualListModel(source: source)
-        // GtkNoSelection and GtkColumnView take ownership ("transfer full") of what they are
+        // The selection and GtkColumnView take ownership ("transfer full") of what they are
         // given: hand each one a reference of its own.
         g_object_ref(model.pointer)
-        let selection = gtk_no_selection_new(model.listModel)!
+        let selection = ListAccessibility.selection(of: model.listModel)
         columnView = ColumnView(gtk_column_view_new(selection))
         widget = ScrolledWindow(gtk_scrolled_window_new())
         gtk_scrolled_window_set_child(widget.object.opaque, columnView.widget)
@@ -49,6 +51,7 @@ final class ColumnTableView: RowsWidget {
         gtk_widget_set_vexpand(widget.widget, 1)
         gtk_column_view_set_single_click_activate(columnView.object.opaque, 1)
         gtk_column_view_set_show_column_separators(columnView.object.opaque, 1)
+        columnView.addStyleClass("trellis-list")
         bound = Array(repeating: [], count: titles.count)
         shownCount = model.count
         var columns: [ColumnViewColumn] = []
@@ -69,6 +72,9 @@ final class ColumnTableView: RowsWidget {
             columns.append(column)
         }
         self.columns = columns
+        columnTitles = titles
+        nameColumnHeaders()
+        ListKeys.makeOneTabStop(columnView)
         // GTK 4.8 declares the factory's argument a GObject; it is always a GtkListItem.
         let listItem = g_object_get_type()
         for (index, factory) in factories.enumerated() {
@@ -167,6 +173,8 @@ final class ColumnTableView: RowsWidget {
             if let check { gtk_widget_set_visible(check.as(), 0) }
             gtk_widget_remove_css_class(box, "trellis-selected")
             gtk_list_item_set_activatable(listItem.opaque, 0)
+            gtk_list_item_set_selectable(listItem.opaque, 0)
+            nameCell(of: box, column: column, text: column == 0 ? title : "", row: column == 0 ? title : nil, checked: nil)
         case .item(let columns, let checkbox, let selected):
             let text = columns.indices.contains(column) ? columns[column] : ""
             gtk_label_set_text(label.as(), text.contains("\n") ? text.replacingOccurrences(of: "\n", with: " ") : text)
@@ -177,6 +185,9 @@ final class ColumnTableView: RowsWidget {
             }
             if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
             gtk_list_item_set_activatable(listItem.opaque, 1)
+            // GTK 4.8 focuses only a selectable row (see ListAccessibility.selection).
+            gtk_list_item_set_selectable(listItem.opaque, 1)
+            nameCell(of: box, column: column, text: text, row: column == 0 ? rowName(columns) : nil, checked: checkbox)
         }
     }
 }

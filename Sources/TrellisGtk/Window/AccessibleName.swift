@@ -6,6 +6,27 @@ import CGtk
 func setAccessibleName(_ widget: GObjectPointer, _ name: String) {
     gtk_widget_set_tooltip_text(widget.as(), name)
     setAccessibleLabel(widget, name)
+    // No description: GTK 4.8 would describe the widget by its tooltip, and a screen reader
+    // would say the name twice.
+    setAccessibleDescription(widget, "")
+    hideIcons(in: widget.as())
+}
+
+/// Hides the icons inside `widget` from assistive technologies: an icon-only button is read
+/// by its own name, not as "GtkImage Back".
+@MainActor
+func hideIcons(in widget: UnsafeMutablePointer<GtkWidget>) {
+    var child = gtk_widget_get_first_child(widget)
+    while let current = child {
+        // Safe: every widget starts with its GTypeInstance.
+        if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self),
+                                      gtk_image_get_type()) != 0 {
+            setAccessibleHidden(GObjectPointer(current), true)
+        } else {
+            hideIcons(in: current)
+        }
+        child = gtk_widget_get_next_sibling(current)
+    }
 }
 
 /// Whether `widget` has an accessible label set (read through GTK's accessibility testing API).

@@ -19,6 +19,19 @@ enum Actions {
         gtk_application_set_accels_for_action(application.as(), "\(scope).\(name)", &argv)
     }
 
+    /// Adds action `name`, taking a string parameter (a menu item's target), to `map`.
+    static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
+                    stringParameter handler: @escaping @MainActor (String) -> Void) {
+        let stringType = g_variant_type_new("s")
+        defer { g_variant_type_free(stringType) }
+        let action = SimpleAction(taking: GObjectPointer(g_simple_action_new(name, stringType)!))
+        action.connect("activate", variant: { parameter in
+            guard let parameter else { return }
+            handler(String(cString: g_variant_get_string(parameter, nil)))
+        })
+        g_action_map_add_action(map.as(), action.object.as())
+    }
+
     /// Activates action `detailedName` (`"win.back"`) on `widget`'s action groups, as a key
     /// press or menu item does. Returns `false` when no such action is reachable (automation).
     @discardableResult

@@ -25,6 +25,7 @@ public final class NoticeBar {
         let box = Box(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
         box.addStyleClass("app-notification")
         box.addStyleClass("osd")
+        box.addStyleClass("trellis-notice")
         label = Label(retaining: makeAlertLabel())
         // One line while it fits (GTK 4 would otherwise wrap at every word), at most 50
         // characters wide, wrapped beyond that.

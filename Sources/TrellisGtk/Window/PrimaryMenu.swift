@@ -13,6 +13,8 @@ import TrellisCore
 public final class PrimaryMenu {
     /// The menu's sections, top to bottom, separated by lines.
     public enum Section: Int, CaseIterable, Sendable {
+        /// The page's own buttons, when a narrow window folds them out of the header bar.
+        case page
         /// Moving around: Back, Search.
         case navigation
         /// The app's own commands (New note, …).
@@ -68,14 +70,23 @@ public final class PrimaryMenu {
         }
     }
 
-    /// Every item, top to bottom (automation).
+    /// Removes every item of `section`.
+    func removeAll(in section: Section) {
+        g_menu_remove_all(sections[section.rawValue].object.opaque)
+    }
+
+    /// Every item, top to bottom.
     var items: [Item] {
-        sections.flatMap { section -> [Item] in
-            (0..<g_menu_model_get_n_items(section.object.as())).compactMap { index in
-                guard let label = Self.attribute(G_MENU_ATTRIBUTE_LABEL, of: section, at: index),
-                      let action = Self.attribute(G_MENU_ATTRIBUTE_ACTION, of: section, at: index) else { return nil }
-                return Item(label: label, action: action)
-            }
+        Section.allCases.flatMap(items(in:))
+    }
+
+    /// The items of `section`, top to bottom.
+    func items(in section: Section) -> [Item] {
+        let menu = sections[section.rawValue]
+        return (0..<g_menu_model_get_n_items(menu.object.as())).compactMap { index in
+            guard let label = Self.attribute(G_MENU_ATTRIBUTE_LABEL, of: menu, at: index),
+                  let action = Self.attribute(G_MENU_ATTRIBUTE_ACTION, of: menu, at: index) else { return nil }
+            return Item(label: label, action: action)
         }
     }
 

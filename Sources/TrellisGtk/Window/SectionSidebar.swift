@@ -1,9 +1,12 @@
 import CGtk
+import CTrellisGtk
 import TrellisCore
 
 /// The window's sidebar: the app's top-level sections (``Shell/sections``) as the rows of a
 /// `GtkListBox` styled `navigation-sidebar`, as GNOME's apps list their places, beside the
-/// pages and separated from them by a line. The row of the current section is selected; a
+/// pages and separated from them by a line. The row of the current section is highlighted
+/// (and, for screen readers, selected) whatever the keyboard focus does: arrows move the focus
+/// between rows without changing the highlight, which always names the page on screen; a
 /// click, or Enter on a focused row, calls ``onActivate`` with the row's index.
 ///
 /// Named for screen readers: the list is "Sections", each row its section's title.
@@ -22,8 +25,11 @@ final class SectionSidebar {
     init() {
         list = ListBox(gtk_list_box_new())
         list.addStyleClass("navigation-sidebar")
-        gtk_list_box_set_selection_mode(list.object.opaque, GTK_SELECTION_SINGLE)
+        // No GTK selection: it would follow the arrow keys away from the page on screen.
+        gtk_list_box_set_selection_mode(list.object.opaque, GTK_SELECTION_NONE)
         list.setAccessibleLabel(tr("Sections"))
+        // One stop of the Tab order, as every list: arrows move between the sections.
+        ListKeys.makeOneTabStop(list)
         let scroller = ScrolledWindow(gtk_scrolled_window_new())
         gtk_scrolled_window_set_policy(scroller.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_propagate_natural_width(scroller.object.opaque, 1)
@@ -45,7 +51,9 @@ final class SectionSidebar {
         rows = sections.map { section in
             let box = Box(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 12))
             if let icon = section.iconName {
-                gtk_box_append(box.object.as(), gtk_image_new_from_icon_name(icon))
+                let image = Widget(gtk_image_new_from_icon_name(icon))
+                image.setAccessibleHidden(true)  // the row is read by its title
+                gtk_box_append(box.object.as(), image.widget)
             }
             let label = Label(gtk_label_new(section.title))
             gtk_label_set_xalign(label.object.opaque, 0)
@@ -66,16 +74,36 @@ final class SectionSidebar {
         }
     }
 
-    /// Selects the row of section `index` (`nil`: none), without activating it.
+    /// Highlights the row of section `index` (`nil`: none), without activating it.
     func select(_ index: Int?) {
-        guard let index, rows.indices.contains(index) else { return gtk_list_box_unselect_all(list.object.opaque) }
-        gtk_list_box_select_row(list.object.opaque, rows[index].object.as())
+        let index = index.flatMap { rows.indices.contains($0) ? $0 : nil }
+        // Unchanged: nothing to tell (each change is a message on the accessibility bus).
+        guard index != selectedIndex || index.map({ gtk_widget_has_css_class(rows[$0].widget, "trellis-current") == 0 }) == true else { return }
+        selectedIndex = index
+        for (position, row) in rows.enumerated() {
+            if position == selectedIndex {
+                row.addStyleClass("trellis-current")
+                trellis_accessible_set_selected(row.object.opaque, 1)
+            } else {
+                gtk_widget_remove_css_class(row.widget, "trellis-current")
+                gtk_accessible_reset_state(row.object.opaque, GTK_ACCESSIBLE_STATE_SELECTED)
+            }
+        }
     }
 
-    /// The index of the selected row, if any (automation).
-    var selectedIndex: Int? {
-        guard let row = gtk_list_box_get_selected_row(list.object.opaque) else { return nil }
-        return rows.firstIndex { $0.object == gobj(row) }
+    /// The index of the highlighted row, if any.
+    private(set) var selectedIndex: Int?
+
+    /// Whether the keyboard focus is on one of the rows.
+    var hasFocus: Bool { list.focusIsInside }
+
+    /// Whether the keyboard focus is on the highlighted row.
+    var currentRowHasFocus: Bool { selectedIndex.map { rows[$0].isFocus } ?? false }
+
+    /// Gives the keyboard focus to the highlighted row (the first when none is).
+    func focusCurrentRow() {
+        guard !rows.isEmpty else { return }
+        gtk_widget_grab_focus(rows[selectedIndex ?? 0].widget)
     }
 
     /// Whether the sidebar is shown.

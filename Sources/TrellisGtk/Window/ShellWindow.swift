@@ -26,6 +26,16 @@ public final class ShellWindow {
     /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
     let pageActionsBox: Box
     private(set) var pageActionButtons: [String: Button] = [:]
+    /// The page's actions and what pressing one does, also listed in the primary menu on a
+    /// narrow window (`win.page-action`).
+    private var pageActions: [(id: String, label: String, icon: String?)] = []
+    private var pageActionHandler: ((String) -> Void)?
+    /// Below this width, in pixels, the page's buttons and the search toggle fold from the
+    /// header bar into the primary menu, so that the window stays usable at 360 px (GNOME's
+    /// smallest width).
+    static let headerFoldingWidth: Int32 = 560
+    /// Whether the page's buttons are folded into the menu now.
+    private(set) var isHeaderFolded = false
     /// The app's sections beside the pages, and the header-bar toggle that shows or hides them.
     let sidebar = SectionSidebar()
     let sidebarButton: ToggleButton
@@ -34,7 +44,11 @@ public final class ShellWindow {
     public let menu: PrimaryMenu
     /// The in-app notification over the page ("Deleted “Groceries” · Undo").
     public let noticeBar = NoticeBar()
+    /// Tells screen readers of changes away from the focus (a notice).
+    let announcer: Announcer
 
+    /// Called when the window's focus widget changed (whether or not the window is active).
+    var onFocusChanged: (() -> Void)?
     /// Called when the user asks to go back (back button, Alt+Left, Escape).
     public var onBack: (() -> Void)?
     /// Called as the search text changes.
@@ -58,6 +72,7 @@ public final class ShellWindow {
         window = ApplicationWindow(retaining: GObjectPointer(gtk_application_window_new(application.as())))
         gtk_window_set_default_size(window.object.as(), 720, 640)
         sidebarFolding = SidebarFolding(sidebar: sidebar, window: window)
+        announcer = Announcer(window: window)
 
         headerBar = HeaderBar(gtk_header_bar_new())
         sidebarButton = ToggleButton(gtk_toggle_button_new())
@@ -143,8 +158,20 @@ public final class ShellWindow {
         g_object_bind_property(sidebarButton.object.as(), "active", sidebar.container.object.as(), "visible",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
         gtk_toggle_button_set_active(sidebarButton.object.as(), 1)
-        gtk_search_bar_set_key_capture_widget(searchBar.object.opaque, window.widget)
+        // A hidden search bar leaves no filter behind (Escape, its close button, Back).
+        searchBar.connectNotify("search-mode-enabled") { [weak self] in
+            guard let self, !self.isSearchActive, !self.searchText.isEmpty else { return }
+            gtk_editable_set_text(self.searchEntry.object.opaque, "")
+        }
 
+        sidebarFolding.onWidthChanged = { [weak self] width in self?.foldHeader(width < Self.headerFoldingWidth) }
+        Actions.add("page-action", to: window.object, scope: "win", application: application, stringParameter: { [weak self] id in
+            self?.pageActionHandler?(id)
+        })
+        window.connectNotify("focus-widget") { [weak self] in
+            self?.announcer.focusMoved()
+            self?.onFocusChanged?()
+        }
         backButton.connect("clicked") { [weak self] in self?.onBack?() }
         searchEntry.connect("search-changed") { [weak self] in
             guard let self else { return }
@@ -204,14 +231,22 @@ public final class ShellWindow {
         rename(page: name, title)
     }
 
-    /// Names page `name` `title` for screen readers (GTK would read "GtkStackPage").
+    /// Names page `name` `title` for screen readers (GTK would read "GtkStackPage"); a name
+    /// it has already is not set again (each change is a message on the accessibility bus).
     func rename(page name: String, _ title: String) {
         // The stack page is a GtkStackPage (a GtkAccessible), owned by the stack as long as
         // the page is in it.
         guard let child = gtk_stack_get_child_by_name(stack.object.opaque, name),
               let stackPage = gtk_stack_get_page(stack.object.opaque, child) else { return }
+        if g_object_get_data(gobj(stackPage).as(), Self.pageNameKey).map({ String(cString: $0.assumingMemoryBound(to: CChar.self)) }) == title {
+            return
+        }
+        g_object_set_data_full(gobj(stackPage).as(), Self.pageNameKey, g_strdup(title), g_free)
         setAccessibleLabel(gobj(stackPage), title)
     }
+
+    /// Where a stack page keeps the name it was given (freed with the page).
+    private static let pageNameKey = "trellis-page-name"
 
     /// The number of pages on the stack.
     var depth: Int { pageNames.count }
@@ -260,6 +295,30 @@ public final class ShellWindow {
             gtk_box_append(pageActionsBox.object.as(), button.widget)
             pageActionButtons[action.id] = button
         }
+        pageActions = actions
+        pageActionHandler = handler
+        listFoldedPageActions()
+    }
+
+    /// Folds the page's buttons and the search toggle into the primary menu (`true`: its
+    /// "Search" item and Ctrl+F remain) or brings them back. GtkHeaderBar centres the title,
+    /// so its narrowest width is twice its wider side: each button folded counts twice.
+    private func foldHeader(_ folded: Bool) {
+        guard folded != isHeaderFolded else { return }
+        isHeaderFolded = folded
+        pageActionsBox.isVisible = !folded
+        searchButton.isVisible = isSearchable && !folded
+        listFoldedPageActions()
+    }
+
+    /// Lists the page's actions at the top of the primary menu while they are folded.
+    private func listFoldedPageActions() {
+        menu.removeAll(in: .page)
+        guard isHeaderFolded else { return }
+        for action in pageActions {
+            // A string target: "win.page-action::new" presses action "new".
+            menu.add(action.label, action: "win.page-action::\(action.id)", section: .page)
+        }
     }
 
     /// Shows or hides the activity spinner.
@@ -289,16 +348,53 @@ public final class ShellWindow {
 
     /// Shows the search toggle for pages that can be searched.
     public func setSearchable(_ searchable: Bool) {
-        searchButton.isVisible = searchable
+        isSearchable = searchable
+        searchButton.isVisible = searchable && !isHeaderFolded
         if !searchable { setSearchActive(false) }
     }
 
-    public var isSearchable: Bool { searchButton.isVisible }
+    /// Whether the page on top can be searched (its toggle shows, unless folded into the menu).
+    public private(set) var isSearchable = false
 
-    /// Shows or hides the search bar (Ctrl+F, the search toggle).
-    public func setSearchActive(_ active: Bool) {
+    /// Shows or hides the search bar (Ctrl+F, the search toggle); shown, it takes the focus
+    /// unless `focus` is `false`. Hidden, it clears the search: no filter stays on a list
+    /// without the field that shows it.
+    public func setSearchActive(_ active: Bool, focus: Bool = true) {
         gtk_search_bar_set_search_mode(searchBar.object.opaque, active ? 1 : 0)
-        if active { _ = gtk_widget_grab_focus(searchEntry.widget) }
+        if active && focus { _ = gtk_widget_grab_focus(searchEntry.widget) }
+    }
+
+    /// The widget whose typing opens the search bar and goes into it (the list on screen), or
+    /// none: typing in a form or on a button never searches.
+    func setTypeToSearch(_ widget: Widget?) {
+        gtk_search_bar_set_key_capture_widget(searchBar.object.opaque, widget?.widget)
+    }
+
+    /// Tells screen readers of `text`, a change away from the focus (``Announcer``), once the
+    /// focus has settled after the next frame.
+    func announce(_ text: String) {
+        announcer.prepare(text)
+        afterNextFrame { [weak self] in self?.announcer.deliver() }
+    }
+
+    /// Whether a pointer button is held down in the window now (a click under way).
+    var isPointerButtonDown: Bool {
+        guard let surface = gtk_native_get_surface(window.object.opaque), let display = gdk_display_get_default(),
+              let seat = gdk_display_get_default_seat(display), let pointer = gdk_seat_get_pointer(seat) else { return false }
+        var x = 0.0, y = 0.0
+        var mask = GdkModifierType(rawValue: 0)
+        gdk_surface_get_device_position(surface, pointer, &x, &y, &mask)
+        let buttons = GDK_BUTTON1_MASK.rawValue | GDK_BUTTON2_MASK.rawValue | GDK_BUTTON3_MASK.rawValue
+        return mask.rawValue & buttons != 0
+    }
+
+    /// Gives `widget` the keyboard focus when no widget on screen has it (the focused one went
+    /// with the page it was on).
+    func ensureFocus(on widget: Widget?) {
+        guard let widget else { return }
+        if let focus = gtk_root_get_focus(window.object.opaque), gtk_widget_get_mapped(focus) != 0,
+           gtk_widget_get_child_visible(focus) != 0 { return }
+        gtk_widget_grab_focus(widget.widget)
     }
 
     public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.object.opaque) != 0 }

@@ -15,6 +15,8 @@ final class SidebarFolding {
     private let sidebar: SectionSidebar
     /// Whether the window is narrower than ``threshold`` (`nil` before its first size is known).
     private(set) var isFolded: Bool?
+    /// Called with the window's width whenever it changes (the header bar folds too).
+    var onWidthChanged: ((Int32) -> Void)?
 
     init(sidebar: SectionSidebar, window: ApplicationWindow) {
         self.sidebar = sidebar
@@ -36,6 +38,7 @@ final class SidebarFolding {
 
     private func widthChanged(_ width: Int32) {
         guard width > 0 else { return }
+        onWidthChanged?(width)
         let folded = width < Self.threshold
         guard folded != isFolded else { return }
         isFolded = folded
