@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import Logging
 import TrellisCore
 
 /// The GTK 4 front end: shows a ``Shell``'s navigation stack in a ``ShellWindow``.
@@ -29,6 +30,9 @@ public final class GtkFrontend: Frontend {
     private var renderers = GtkContentRenderers()
     /// Whether the keyboard focus was in the sidebar at its last move.
     private var focusWasInSidebar = false
+    /// Set by ``addContributedMenuItems(logger:)``: contributors' items are added from then on.
+    var acceptsContributedMenuItems = false
+    var contributedMenuLogger = Logger(trellis: "trellis.window")
 
     public init(shell: Shell, application: Application, title: String = "Trellis") {
         self.shell = shell
