@@ -38,7 +38,8 @@ struct FormWidgets {
             guard let editor else { continue }
             editor.setAccessibleLabel(field.label)
             if field.style == .multiline {
-                let frame = Frame(gtk_frame_new(nil))
+                // A plain container to screen readers (GTK 4.8 names a frame "GtkFrame").
+                let frame = Frame(retaining: makeWidget(gtk_frame_get_type(), accessibleRole: GTK_ACCESSIBLE_ROLE_GENERIC))
                 gtk_frame_set_child(frame.object.as(), editor.widget)
                 gtk_box_append(box.object.as(), frame.widget)
             } else {
@@ -97,6 +98,7 @@ struct FormWidgets {
             return nil
         case .toggle:
             let check = CheckButton(gtk_check_button_new_with_label(field.label))
+            hideIcons(in: check.widget)
             gtk_check_button_set_active(check.object.as(), field.value == "true" ? 1 : 0)
             check.connect("toggled") { [weak form, weak check] in
                 guard let check else { return }
@@ -116,9 +118,10 @@ struct FormWidgets {
         case .choice(let choices):
             let dropDown = FormWidgets.dropDown(choices, selected: choices.firstIndex(of: field.value))
             gtk_widget_set_halign(dropDown.widget, GTK_ALIGN_START)
-            FormWidgets.nameButton(of: dropDown, field.label)
+            FormWidgets.nameButton(of: dropDown, choices)
             dropDown.connectNotify("selected") { [weak form, weak dropDown] in
                 guard let dropDown else { return }
+                FormWidgets.nameButton(of: dropDown, choices)
                 let index = Int(gtk_drop_down_get_selected(dropDown.object.opaque))
                 if choices.indices.contains(index) { form?.userEdited(field.id, value: choices[index]) }
             }
@@ -200,14 +203,21 @@ struct FormWidgets {
         return dropDown
     }
 
-    /// Names the button inside a drop-down after its field (GTK 4.8 reads it as
-    /// "GtkToggleButton") and hides its arrow icon.
-    static func nameButton(of dropDown: Widget, _ name: String) {
+    /// Names the button inside a drop-down by the choice it shows (GTK 4.8 reads it as
+    /// "GtkToggleButton", and never says the choice), and hides what is inside it from screen
+    /// readers: Orca reads "Positions from combo box, The app’s choice push button".
+    static func nameButton(of dropDown: Widget, _ choices: [String]) {
+        let selected = Int(gtk_drop_down_get_selected(dropDown.object.opaque))
+        let name = choices.indices.contains(selected) ? choices[selected] : ""
         var child = gtk_widget_get_first_child(dropDown.widget)
         while let current = child {
             if trellis_widget_is_button(current) != 0 {
                 setAccessibleLabel(GObjectPointer(current), name)
-                hideIcons(in: current)
+                var inside = gtk_widget_get_first_child(current)
+                while let part = inside {
+                    setAccessibleHidden(GObjectPointer(part), true)
+                    inside = gtk_widget_get_next_sibling(part)
+                }
             }
             child = gtk_widget_get_next_sibling(current)
         }

@@ -86,6 +86,7 @@ public final class GtkFrontend: Frontend {
         view.name = window.push(view.widget, title: page.title)
         showChrome(of: page, view: view)
         highlightCurrentSection()
+        window.focus(page: view.defaultFocus)
     }
 
     public func navigator(_ navigator: Navigator, didPop page: PageController) {
@@ -94,7 +95,7 @@ public final class GtkFrontend: Frontend {
         window.pop(title: top.title)
         showChrome(of: top, view: view)
         highlightCurrentSection()
-        window.ensureFocus(on: view.defaultFocus)
+        window.focus(page: view.defaultFocus)
     }
 
     public func pageDidChange(_ page: PageController) {

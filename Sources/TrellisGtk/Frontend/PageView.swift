@@ -59,7 +59,7 @@ final class PageView {
             gtk_widget_set_can_target(placeholder.widget, 0)
             placeholder.isVisible = false
             placeholderLabel = placeholder
-            let overlay = Overlay(gtk_overlay_new())
+            let overlay = makeOverlay()
             let column = ContentWidth.limit(list.widget)
             gtk_overlay_set_child(overlay.object.as(), column.widget)
             gtk_overlay_add_overlay(overlay.object.as(), placeholder.widget)
@@ -122,7 +122,7 @@ final class PageView {
 
     /// `content` in the page's width-limited column, in a vertically scrolled window.
     private static func scrolled(_ content: Widget) -> (window: Widget, column: Widget) {
-        let window = ScrolledWindow(gtk_scrolled_window_new())
+        let window = makeScrolledWindow()
         gtk_scrolled_window_set_policy(window.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(window.widget, 1)
         let column = ContentWidth.limit(content)

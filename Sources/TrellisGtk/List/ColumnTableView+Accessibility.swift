@@ -17,7 +17,7 @@ extension ColumnTableView {
         for name in columnTitles {
             guard let current = title else { break }
             setAccessibleLabel(GObjectPointer(current), name)
-            hideIcons(in: current)
+            hideIcons(in: current)  // the sort arrow
             title = gtk_widget_get_next_sibling(current)
         }
     }

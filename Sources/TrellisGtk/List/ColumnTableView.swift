@@ -45,7 +45,7 @@ final class ColumnTableView: RowsWidget {
         g_object_ref(model.pointer)
         let selection = ListAccessibility.selection(of: model.listModel)
         columnView = ColumnView(gtk_column_view_new(selection))
-        widget = ScrolledWindow(gtk_scrolled_window_new())
+        widget = makeScrolledWindow()
         gtk_scrolled_window_set_child(widget.object.opaque, columnView.widget)
         gtk_scrolled_window_set_policy(widget.object.opaque, GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
         gtk_widget_set_vexpand(widget.widget, 1)
@@ -145,6 +145,7 @@ final class ColumnTableView: RowsWidget {
         gtk_widget_set_hexpand(label.as(), 1)
         if column == 0 {
             let check = GObjectPointer(gtk_check_button_new())!
+            hideIcons(in: check.as())
             gtk_widget_set_visible(check.as(), 0)
             gtk_box_append(box.as(), check.as())
             Signals.connect(check, "toggled") { [weak self] in

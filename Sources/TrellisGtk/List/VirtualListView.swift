@@ -51,7 +51,7 @@ public final class VirtualListView {
         gtk_list_view_set_model(listView.object.opaque, selection)
         g_object_unref(UnsafeMutableRawPointer(selection))
         gtk_list_view_set_factory(listView.object.opaque, factory.object.as())
-        let scroller = ScrolledWindow(gtk_scrolled_window_new())
+        let scroller = makeScrolledWindow()
         gtk_scrolled_window_set_child(scroller.object.opaque, listView.widget)
         gtk_scrolled_window_set_policy(scroller.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         self.scroller = scroller
@@ -98,6 +98,7 @@ public final class VirtualListView {
         rowWidgetsBuilt += 1
         let row = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
         let check = GObjectPointer(gtk_check_button_new())!
+        hideIcons(in: check.as())
         let title = GObjectPointer(gtk_label_new(nil))!
         let detail = GObjectPointer(gtk_label_new(nil))!
         gtk_widget_set_visible(check.as(), 0)

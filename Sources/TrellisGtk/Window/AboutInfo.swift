@@ -84,11 +84,31 @@ public struct AboutInfo: Sendable, Equatable {
         for section in credits where !section.names.isEmpty {
             Self.withCStrings(section.names) { gtk_about_dialog_add_credit_section(dialog.opaque, section.title, $0) }
         }
+        nameGtkParts(in: dialog.as())
+        // GTK builds the credits' labels when their page is first shown: name those then too.
+        // The handlers belong to the dialog's own widgets, so `dialog` lives whenever they run.
+        Signals.connect(dialog, "map") { nameGtkParts(in: dialog.as()) }
+        if let stack = Self.firstStack(in: dialog.as()) {
+            Signals.connectNotify(GObjectPointer(stack), "visible-child") { nameGtkParts(in: dialog.as()) }
+        }
         gtk_window_set_application(dialog.as(), gtk_window_get_application(window.as()))
         gtk_window_set_transient_for(dialog.as(), window.as())
         gtk_window_set_modal(dialog.as(), 1)
         gtk_window_set_destroy_with_parent(dialog.as(), 1)
         gtk_window_present(dialog.as())
+    }
+
+    /// The first GtkStack inside `widget` (the About dialog's pages).
+    private static func firstStack(in widget: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        var child = gtk_widget_get_first_child(widget)
+        while let current = child {
+            // Safe: every widget starts with its GTypeInstance.
+            if g_type_check_instance_is_a(UnsafeMutableRawPointer(current).assumingMemoryBound(to: GTypeInstance.self),
+                                          gtk_stack_get_type()) != 0 { return current }
+            if let found = firstStack(in: current) { return found }
+            child = gtk_widget_get_next_sibling(current)
+        }
+        return nil
     }
 
     /// GTK's value for a well-known license.

@@ -30,7 +30,7 @@ final class SectionSidebar {
         list.setAccessibleLabel(tr("Sections"))
         // One stop of the Tab order, as every list: arrows move between the sections.
         ListKeys.makeOneTabStop(list)
-        let scroller = ScrolledWindow(gtk_scrolled_window_new())
+        let scroller = makeScrolledWindow()
         gtk_scrolled_window_set_policy(scroller.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
         gtk_scrolled_window_set_propagate_natural_width(scroller.object.opaque, 1)
         gtk_scrolled_window_set_child(scroller.object.opaque, list.widget)

@@ -144,7 +144,7 @@ public final class ShellWindow {
         let content = Box(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         gtk_box_append(content.object.as(), searchBar.widget)
         gtk_box_append(content.object.as(), messageLabel.widget)
-        let pageArea = Overlay(gtk_overlay_new())
+        let pageArea = makeOverlay()
         gtk_widget_set_vexpand(pageArea.widget, 1)
         gtk_overlay_set_child(pageArea.object.as(), stack.widget)
         gtk_overlay_add_overlay(pageArea.object.as(), noticeBar.widget.widget)

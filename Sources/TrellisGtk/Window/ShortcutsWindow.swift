@@ -39,6 +39,7 @@ enum ShortcutsWindow {
         guard let shortcuts = gtk_builder_get_object(builder, "shortcuts") else { return }
         let shown = UnsafeMutableRawPointer(shortcuts).assumingMemoryBound(to: GtkWindow.self)
         gtk_window_set_title(shown, tr("Keyboard Shortcuts"))
+        nameGtkParts(in: UnsafeMutableRawPointer(shortcuts).assumingMemoryBound(to: GtkWidget.self))
         gtk_window_set_transient_for(shown, window.object.as())
         gtk_window_set_application(shown, gtk_window_get_application(window.object.as()))
         gtk_window_present(shown)

@@ -19,6 +19,7 @@ final class KeyboardWindowTests: XCTestCase {
             for title in ["New note", "Back", "Catalog", "Undo", "Preferences", "Leave the list", "Show or hide the sections"] {
                 XCTAssertEqual(try client.find("label", title, within: "Keyboard Shortcuts")["found"], true, "\(title) in the shortcuts window")
             }
+            XCTAssertEqual(try client.classNames(), [], "a screen reader would read these GTK class names")
             try RealInput(windowTitled: "^Keyboard Shortcuts$").press("Escape")
             try app.dump { $0["dialogs"] == [] }
         }

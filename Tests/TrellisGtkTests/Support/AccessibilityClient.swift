@@ -47,18 +47,42 @@ final class AccessibilityClient {
         return try send(command, file: file, line: line)
     }
 
+    /// The first node with `role` whose name contains `text`.
+    func find(_ role: String, containing text: String, within window: String? = nil,
+              file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        var command: JSONValue = ["op": "find", "role": .string(role), "contains": .string(text)]
+        if let window { command["within"] = .string(window) }
+        return try send(command, file: file, line: line)
+    }
+
     /// Asks again until `condition` holds for the node (GTK updates the tree at its next frame),
     /// failing after `timeout` seconds; returns the last answer.
     @discardableResult
     func find(_ role: String, _ name: String?, within window: String? = nil, until condition: (JSONValue) -> Bool,
               timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        try poll("\(role) “\(name ?? "*")”", until: condition, timeout: timeout, file: file, line: line) {
+            try find(role, name, within: window, file: file, line: line)
+        }
+    }
+
+    /// The first node with `role` whose name contains `text`, once `condition` holds for it.
+    @discardableResult
+    func find(_ role: String, containing text: String, within window: String? = nil, until condition: (JSONValue) -> Bool,
+              timeout: TimeInterval = 10, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+        try poll("\(role) with “\(text)”", until: condition, timeout: timeout, file: file, line: line) {
+            try find(role, containing: text, within: window, file: file, line: line)
+        }
+    }
+
+    private func poll(_ what: String, until condition: (JSONValue) -> Bool, timeout: TimeInterval,
+                      file: StaticString, line: UInt, _ ask: () throws -> JSONValue) throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
-        var node = try find(role, name, within: window, file: file, line: line)
+        var node = try ask()
         while !condition(node) && Date() < deadline {
             usleep(100_000)
-            node = try find(role, name, within: window, file: file, line: line)
+            node = try ask()
         }
-        if !condition(node) { XCTFail("\(role) “\(name ?? "*")” never reached the expected state: \(node.jsonString)", file: file, line: line) }
+        if !condition(node) { XCTFail("\(what) never reached the expected state: \(node.jsonString)", file: file, line: line) }
         return node
     }
 
@@ -80,6 +104,11 @@ final class AccessibilityClient {
     func perform(_ action: String, on role: String, named name: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let answer = try send(["op": "do", "role": .string(role), "name": .string(name), "action": .string(action)], file: file, line: line)
         XCTAssertEqual(answer["done"], true, "\(action) on \(role) “\(name)”", file: file, line: line)
+    }
+
+    /// The nodes named after a GTK class ("list item: GtkListItemWidget"), in every window.
+    func classNames(file: StaticString = #filePath, line: UInt = #line) throws -> [String] {
+        try send(["op": "classNames"], file: file, line: line)["nodes"]?.arrayValue?.compactMap(\.stringValue) ?? []
     }
 
     /// The names of the app's windows (its frames and dialogs).

@@ -5,8 +5,9 @@ standard output. For the GUI tests that act as a person using assistive technolo
 
 Usage: atspi-driver.py PID        (the application's process; waits up to 20 s for it)
 
-Commands (a node is found by its role name and accessible name, in every window of the app,
-the first match in tree order; "within" narrows to the subtree of the window so named):
+Commands (a node is found by its role name and accessible name — or, with "contains", a name
+holding that text — in every window of the app, the first match in tree order; "within"
+narrows to the subtree of the window so named):
   {"op": "find", "role": R, "name": N}      -> {"found", "states", "extents" [x, y, w, h] in
                                                window coordinates, "description",
                                                "describedBy", "children", "text"}
@@ -15,6 +16,9 @@ the first match in tree order; "within" narrows to the subtree of the window so 
   {"op": "do", "role", "name", "action"}     -> {"done"}: performs the AT-SPI action
   {"op": "names", "role": R}                 -> {"names"}: every node of role R
   {"op": "windows"}                          -> {"names"}: the app's windows (frames, dialogs)
+  {"op": "classNames"}                       -> {"nodes"}: "role: name" of every node named
+                                               after a GTK class ("GtkListItemWidget"), which a
+                                               screen reader would read out
 Every reply has "ok": true, or "ok": false and "error".
 """
 import json
@@ -57,11 +61,12 @@ def roots(app, within):
     return [frame for frame in frames if frame.name == within]
 
 
-def find(app, role, name, within=None):
+def find(app, role, name, within=None, contains=None):
     for root in roots(app, within):
         for node in walk(root):
             try:
-                if node.getRoleName() == role and (name is None or node.name == name):
+                if node.getRoleName() == role and (name is None or node.name == name) \
+                        and (contains is None or contains in (node.name or "")):
                     return node
             except Exception:
                 continue
@@ -120,7 +125,7 @@ def handle(app, command):
     op = command.get("op")
     within = command.get("within")
     if op == "find":
-        node = find(app, command["role"], command.get("name"), within)
+        node = find(app, command["role"], command.get("name"), within, command.get("contains"))
         return describe(node) if node is not None else {"found": False}
     if op == "focused":
         for root in roots(app, within):
@@ -134,6 +139,9 @@ def handle(app, command):
     if op == "names":
         return {"names": [node.name or "" for root in roots(app, within) for node in walk(root)
                           if node.getRoleName() == command["role"]]}
+    if op == "classNames":
+        return {"nodes": ["%s: %s" % (node.getRoleName(), node.name) for root in roots(app, within) for node in walk(root)
+                          if (node.name or "").startswith("Gtk")]}
     if op == "windows":
         return {"names": [frame.name or "" for frame in children(app)]}
     raise ValueError("unknown op %r" % op)

@@ -1,0 +1,150 @@
+import Foundation
+import TrellisCore
+import XCTest
+
+/// Every control of the window used as a person uses it: found where a screen reader finds it
+/// (AT-SPI), clicked with the real pointer (xdotool), and each time the app is still up and
+/// the change has taken effect. The header bar's buttons, the menu, a row of each kind of list,
+/// the buttons of the pages, the notice's Undo and close, About's license and credits; and on
+/// every page visited, no node named after a GTK class. (Preferences' fields:
+/// `PreferencesWindowTests`; the keyboard: `KeyboardWindowTests`.)
+final class ControlsWindowTests: XCTestCase {
+    /// Clicks the node `role` named `name` with the real pointer.
+    private func click(_ role: String, _ name: String, _ client: AccessibilityClient, _ input: RealInput,
+                       file: StaticString = #filePath, line: UInt = #line) throws {
+        let node = try client.find(role, name, until: { $0["found"] == true && ($0["extents"]?[2]?.doubleValue ?? 0) > 0 },
+                                   file: file, line: line)
+        try input.click(node["extents"], file: file, line: line)
+    }
+
+    /// Chooses the primary menu's item `name`: the menu opened with the pointer, the item with
+    /// its AT-SPI action (a popover's coordinates are not the window's).
+    private func choose(_ name: String, _ client: AccessibilityClient, _ input: RealInput,
+                        file: StaticString = #filePath, line: UInt = #line) throws {
+        try click("push button", "Main menu", client, input, file: file, line: line)
+        try client.find("menu item", name, until: { $0["found"] == true }, file: file, line: line)
+        try client.perform("click", on: "menu item", named: name, file: file, line: line)
+    }
+
+    /// No node of the window is named after a GTK class.
+    private func assertNoClassNames(_ client: AccessibilityClient, _ page: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        XCTAssertEqual(try client.classNames(file: file, line: line), [], "\(page)", file: file, line: line)
+    }
+
+    func testEveryHeaderBarControlAndTheMenu() throws {
+        let app = try AppDriver(path: "/notes")
+        try app.waitForPlugins()
+        let input = try RealInput(windowTitled: "^Notes$")
+        let client = try AccessibilityClient(app)
+        try assertNoClassNames(client, "/notes")
+
+        try click("push button", "Show Sections", client, input)
+        try app.send("sidebar", until: { $0["shown"] == false })
+        try click("push button", "Show Sections", client, input)
+        try app.send("sidebar", until: { $0["shown"] == true })
+
+        try click("push button", "Search", client, input)
+        try app.dump { $0["searchActive"] == true }
+        try click("push button", "Close search", client, input)
+        try app.dump { $0["searchActive"] == false }
+
+        try click("push button", "New note", client, input)
+        try app.dump { $0["path"] == "/notes/new" }
+        try assertNoClassNames(client, "/notes/new")
+        try click("push button", "Back", client, input)
+        try app.dump { $0["path"] == "/notes" }
+
+        try choose("Preferences", client, input)
+        try app.dump { $0["path"] == "/settings" }
+        try assertNoClassNames(client, "/settings")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testTheRowsAndButtonsOfThePages() throws {
+        let app = try AppDriver(path: "/catalog")
+        try app.waitForPlugins()
+        try app.send("resize 900 780")
+        let input = try RealInput(windowTitled: "^Catalog$")
+        let client = try AccessibilityClient(app)
+
+        // A row of a list opens its page; the page's button does what it says.
+        try click("list item", "Фэнтези", client, input)
+        try app.dump { $0["path"] == "/catalog/5" }
+        try assertNoClassNames(client, "/catalog/5")
+        try click("push button", "Add to favourites", client, input)
+        try app.dump { $0["buttonLabels"]?["favourite"] == "Remove from favourites" }
+
+        // A checklist's row unticks with a click; the page's header button opens its other page.
+        try app.send("go /favourites")
+        try app.dump { $0["rows"]?[0]?["text"] == "Фэнтези" && $0["rows"]?[0]?["checkbox"] == true }
+        try assertNoClassNames(client, "/favourites")
+        try click("list item", "Фэнтези", client, input)
+        try app.dump { $0["rows"]?[0]?["checkbox"] == false }
+        try click("push button", "Add favourites", client, input)
+        try app.dump { $0["path"] == "/favourites/add" }
+        try assertNoClassNames(client, "/favourites/add")
+
+        // A table's column header sorts it.
+        try app.send("go /people")
+        try app.dump { $0["columns"] == ["First name", "Surname", "Age"] }
+        try assertNoClassNames(client, "/people")
+        try click("filler", "Age", client, input)
+        XCTAssertEqual(try app.dump { $0["sort"]?["column"] == "Age" }["cells"]?[0]?[2], "36", "the youngest first")
+
+        // A plugin's check box turns it off, and on again.
+        try app.send("go /plugins")
+        let template = try client.find("check box", containing: "Template", until: { $0["found"] == true })
+        try assertNoClassNames(client, "/plugins")
+        try input.click(template["extents"])
+        try app.dump { $0["rows"]?.arrayValue?.first { $0["text"]?.stringValue?.hasPrefix("Template") == true }?["checkbox"] == false }
+        try input.click(try client.find("check box", containing: "Template")["extents"])
+        try app.dump { $0["rows"]?.arrayValue?.first { $0["text"]?.stringValue?.hasPrefix("Template · 0.1.0 · loaded") == true } != nil }
+
+        // A plugin's page action: the Location history's Clear.
+        try app.send("go /location")
+        try app.dump { ($0["count"]?.intValue ?? 0) > 0 }
+        try assertNoClassNames(client, "/location")
+        try click("push button", "Clear", client, input)
+        try app.dump { $0["count"] == 0 }
+
+        // An editor's Discard changes.
+        try app.send("go /notes/new")
+        try app.dump { $0["focus"] == "title" }
+        try input.type("Draft")
+        try app.dump { $0["fields"]?["title"] == "Draft" }
+        try click("push button", "Discard changes", client, input)
+        try app.dump { $0["fields"]?["title"] == "" }
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    func testTheNoticesUndoAndCloseAndAboutsLicenseAndCredits() throws {
+        let app = try AppDriver(path: "/notes/new")
+        try app.waitForPlugins()
+        let input = try RealInput(windowTitled: "^New note$")
+        let client = try AccessibilityClient(app)
+        try input.type("Groceries")
+        try click("push button", "Save", client, input)
+        try app.dump { $0["path"] == "/notes" && $0["count"] == 1 }
+        for button in ["Undo", "Close notice"] {
+            try click("list item", "Groceries", client, input)
+            try app.dump { $0["buttons"]?["delete"] != nil }
+            try click("push button", "Delete", client, input)
+            try app.dump { $0["message"]?.stringValue?.hasPrefix("Press Delete again") == true }  // laid out again
+            try click("push button", "Delete", client, input)
+            try app.dump { $0["notice"]?["text"] == "Deleted “Groceries”" && $0["count"] == 0 }
+            try assertNoClassNames(client, "/notes with a notice")
+            try click("push button", button, client, input)
+            try app.dump { $0["notice"] == .null }
+        }
+        XCTAssertEqual(try app.send("dump")["count"], 0, "closed, the notice left the note deleted")
+
+        try choose("About Trellis", client, input)
+        try app.dump { $0["dialogs"] == ["About Trellis"] }
+        XCTAssertEqual(try client.find("label", containing: "MIT License", within: "About Trellis")["found"], true, "the license is named")
+        try click("page tab", "Credits", client, input)
+        XCTAssertEqual(try client.find("label", containing: "GRDB.swift", within: "About Trellis", until: { $0["found"] == true })["found"], true)
+        XCTAssertEqual(try client.find("label", containing: "QuickConnect", within: "About Trellis")["found"], true)
+        try assertNoClassNames(client, "About")
+        XCTAssertEqual(app.finish(), 0)
+    }
+}
