@@ -370,33 +370,6 @@ public final class ShellWindow {
         gtk_search_bar_set_key_capture_widget(searchBar.object.opaque, widget?.widget)
     }
 
-    /// Tells screen readers of `text`, a change away from the focus (``Announcer``), once the
-    /// focus has settled after the next frame.
-    func announce(_ text: String) {
-        announcer.prepare(text)
-        afterNextFrame { [weak self] in self?.announcer.deliver() }
-    }
-
-    /// Whether a pointer button is held down in the window now (a click under way).
-    var isPointerButtonDown: Bool {
-        guard let surface = gtk_native_get_surface(window.object.opaque), let display = gdk_display_get_default(),
-              let seat = gdk_display_get_default_seat(display), let pointer = gdk_seat_get_pointer(seat) else { return false }
-        var x = 0.0, y = 0.0
-        var mask = GdkModifierType(rawValue: 0)
-        gdk_surface_get_device_position(surface, pointer, &x, &y, &mask)
-        let buttons = GDK_BUTTON1_MASK.rawValue | GDK_BUTTON2_MASK.rawValue | GDK_BUTTON3_MASK.rawValue
-        return mask.rawValue & buttons != 0
-    }
-
-    /// Gives `widget` the keyboard focus when no widget on screen has it (the focused one went
-    /// with the page it was on).
-    func ensureFocus(on widget: Widget?) {
-        guard let widget else { return }
-        if let focus = gtk_root_get_focus(window.object.opaque), gtk_widget_get_mapped(focus) != 0,
-           gtk_widget_get_child_visible(focus) != 0 { return }
-        gtk_widget_grab_focus(widget.widget)
-    }
-
     public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.object.opaque) != 0 }
 
     /// The text in the search entry (automation).
@@ -417,28 +390,6 @@ public final class ShellWindow {
             gtk_editable_set_text(searchEntry.object.opaque, text)
         }
     }
-
-    /// The type of the renderer drawing the window, such as `GskCairoRenderer` (automation;
-    /// see ``RendererChoice``); empty before the window is realized.
-    var rendererName: String {
-        guard let renderer = gtk_native_get_renderer(window.object.opaque) else { return "" }
-        // Safe: the window keeps its renderer alive, and a GskRenderer is a GObject, whose
-        // memory starts with its GTypeInstance; g_type_name returns a string GLib owns.
-        return String(cString: g_type_name_from_instance(gobj(renderer).as()))
-    }
-
-    /// The message shown above the page, if any (automation).
-    var message: String? {
-        messageLabel.isVisible ? messageLabel.text : nil
-    }
-
-    /// The status line, if shown (automation).
-    var status: String? {
-        statusLabel.isVisible ? statusLabel.text : nil
-    }
-
-    /// The window title, with the badge count if any (automation).
-    var title: String { gtk_window_get_title(window.object.as()).map { String(cString: $0) } ?? "" }
 
     public func present() { gtk_window_present(window.object.as()) }
 
@@ -471,19 +422,5 @@ public final class ShellWindow {
         // Run outside the frame clock's signal emission: a handler may render (screenshots)
         // or quit, which GTK does not expect from inside `after-paint`.
         DispatchQueue.main.async { MainActor.assumeIsolated { handlers.forEach { $0() } } }
-    }
-}
-
-extension ShellWindow {
-    /// Names every button inside `widget` (GTK's own, such as the search bar's close button).
-    static func nameButtons(in widget: UnsafeMutablePointer<GtkWidget>, _ name: String) {
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if trellis_widget_is_button(current) != 0 {
-                setAccessibleName(GObjectPointer(current), name)
-            }
-            nameButtons(in: current, name)
-            child = gtk_widget_get_next_sibling(current)
-        }
     }
 }
