@@ -9,4 +9,6 @@
 #include "trellis-column-sort.h"
 #include "trellis-accessible.h"
 #include "trellis-all-selection.h"
+#include "trellis-memory.h"
 #endif
+

@@ -252,6 +252,8 @@ extension GtkFrontend {
     func stats() -> JSONValue {
         [
             "ok": true,
+            // The heap first: it gives free pages back, which resident memory then leaves out.
+            "heapKiB": .number(Double(trellis_heap_in_use() / 1024)),
             "rssKiB": .number(Double(Self.residentKiB())),
             "watches": .number(Double(shell.bus.watchCount)),
             "rowItems": .number(Double(trellis_row_item_live_count())),
