@@ -199,7 +199,7 @@ let package = Package(
             name: "trellis-bench",
             dependencies: [
                 "TrellisCore", "TrellisPlugins", "TrellisGtk", "CGtk",
-                "TrellisStore",
+                "TrellisStore", "TrellisSync",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -236,7 +236,9 @@ let package = Package(
             dependencies: [
                 "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless", "TrellisTesting",
                 .product(name: "FlyingFox", package: "FlyingFox"),
-            ]
+            ],
+            // The Django REST Framework server and the chaos proxy the tests run (read from the source tree).
+            exclude: ["Support/drf_notes_server.py", "Support/chaos_proxy.py"]
         ),
         .testTarget(name: "TrellisHeadlessTests",
                     dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisPlugins", "TrellisStore", "TrellisTesting"]),
