@@ -5,7 +5,8 @@ import XCTest
 /// Every control of the window used as a person uses it: found where a screen reader finds it
 /// (AT-SPI), clicked with the real pointer (xdotool), and each time the app is still up and
 /// the change has taken effect. The header bar's buttons, the menu, a row of each kind of list,
-/// the buttons of the pages, the notice's Undo and close, About's license and credits; and on
+/// the buttons of the pages (the notes' Sync, Conflicts and Trash and Sync's "Sync now" with a
+/// server), the notice's Undo and close, About's license and credits; and on
 /// every page visited, no node named after a GTK class. (Preferences' fields:
 /// `PreferencesWindowTests`; the keyboard: `KeyboardWindowTests`.)
 final class ControlsWindowTests: XCTestCase {
@@ -114,6 +115,41 @@ final class ControlsWindowTests: XCTestCase {
         try app.dump { $0["fields"]?["title"] == "Draft" }
         try click("push button", "Discard changes", client, input)
         try app.dump { $0["fields"]?["title"] == "" }
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    /// With a server (Python's `http.server`, which answers no POST), the notes page's Sync,
+    /// Conflicts and Trash buttons open their pages, and Sync's "Sync now" makes a pass: the note
+    /// waiting for the server counts one attempt more each time, with the server's refusal.
+    func testTheSyncButtonsWithAServer() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-sync-controls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try StaticHTTPServer(serving: try StaticHTTPServer.emptyNotes(in: work))
+        let app = try AppDriver(arguments: ["--server", server.url], path: "/notes/new")
+        try app.waitForPlugins()
+        let input = try RealInput(windowTitled: "^New note$")
+        let client = try AccessibilityClient(app)
+        try input.type("Groceries")
+        try click("push button", "Save", client, input)
+        try app.dump { $0["path"] == "/notes" && $0["count"] == 1 }
+        for (button, path) in [("Conflicts", "/conflicts"), ("Trash", "/trash"), ("Sync", "/sync")] {
+            try click("push button", button, client, input)
+            try app.dump { $0["path"]?.stringValue == path }
+            try assertNoClassNames(client, path)
+            if path != "/sync" { try click("push button", "Back", client, input); try app.dump { $0["path"] == "/notes" } }
+        }
+        func attempts(_ screen: JSONValue) -> Int? {
+            guard let waiting = screen["fields"]?["waiting"]?.stringValue, waiting.hasPrefix("create \"Groceries\" ("),
+                  let count = waiting.split(separator: "(").dropFirst().first?.split(separator: " ").first else { return nil }
+            return Int(count)
+        }
+        var before = 0
+        for _ in 0..<2 {
+            try click("push button", "Sync now", client, input)
+            let screen = try app.dump(until: { attempts($0).map { $0 > before } ?? false }, timeout: 20)
+            before = attempts(screen) ?? before
+            XCTAssertEqual(screen["fields"]?["state"], "Sync failed: the server answered HTTP 501; 1 change(s) waiting", "\(screen)")
+        }
         XCTAssertEqual(app.finish(), 0)
     }
 
