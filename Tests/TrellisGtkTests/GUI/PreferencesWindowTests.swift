@@ -4,7 +4,7 @@ import XCTest
 
 /// Preferences edited as a person edits them — clicks on the fields AT-SPI shows, keys typed
 /// into them — one field of every style: a choice (the drop-down whose change once crashed the
-/// app), a number, a position, a path and a toggle. Each change is stored, refused ones say
+/// app), a number, a position, a path, a text and a toggle. Each change is stored, refused ones say
 /// why on the field at fault, and the app stays up throughout.
 final class PreferencesWindowTests: XCTestCase {
     /// The plugin's stored settings (nil before the first change).
@@ -76,11 +76,18 @@ final class PreferencesWindowTests: XCTestCase {
         try app.dump { $0["message"] == .null }
         try stored("location", in: app) { $0?["track"] == "/tmp/walk.json" }
 
+        // A text: the Template plugin's message, typed over.
+        try input.click(try client.find("text", "Message")["extents"])
+        try input.press("ctrl+a")
+        try input.type("Good morning")
+        try input.press("Tab")
+        try stored("template", in: app) { $0?["message"] == "Good morning" }
+
         // A toggle: the Template plugin's page says its message in capitals from then on.
         try input.click(try client.find("check box", "In capital letters")["extents"])
         try stored("template", in: app) { $0?["capitals"] == true }
         try app.send("go /template")
-        try app.dump { $0["text"] == "HELLO FROM THE TEMPLATE PLUGIN" }
+        try app.dump { $0["text"] == "GOOD MORNING" }
         XCTAssertEqual(app.finish(), 0, "the app lived through every change")
     }
 }
