@@ -31,19 +31,19 @@ final class AppearanceWindowTests: XCTestCase {
             XCTAssertLessThanOrEqual(screen["width"]?.intValue ?? .max, size.width, "the window cannot be \(size.width) wide")
             for path in paths {
                 if path != "/" { try app.send("go \(path)") }
-                unreadable += try photograph(app, "\(path)", size: size, theme: name)
+                unreadable += try Self.photograph(app, "\(path)", size: size, theme: name)
                 if path != "/" { try app.send("back") }
             }
             // A message of each kind, and a notice.
             try app.send("go /notes/new")
             try app.send("press save")
             try app.dump { $0["message"] != .null }
-            unreadable += try photograph(app, "/notes/new (invalid)", size: size, theme: name)
+            unreadable += try Self.photograph(app, "/notes/new (invalid)", size: size, theme: name)
             try app.send("field title Groceries")
             try app.send("back")
             try app.send("go /notes/new")
             try app.dump { $0["message"]?.stringValue?.hasPrefix("Your unsaved changes are back") == true }
-            unreadable += try photograph(app, "/notes/new (draft restored)", size: size, theme: name)
+            unreadable += try Self.photograph(app, "/notes/new (draft restored)", size: size, theme: name)
             try app.send("press save")
             try app.dump { $0["path"] == "/notes" && $0["count"] == 1 }
             try app.send("activate 0")
@@ -51,7 +51,7 @@ final class AppearanceWindowTests: XCTestCase {
             try app.send("press delete")
             try app.send("press delete")
             try app.dump { $0["notice"] != .null }
-            unreadable += try photograph(app, "/notes (notice)", size: size, theme: name)
+            unreadable += try Self.photograph(app, "/notes (notice)", size: size, theme: name)
             try app.send("notice-close")
             while try app.send("dump")["depth"] != 1 { try app.send("back") }
         }
@@ -60,7 +60,7 @@ final class AppearanceWindowTests: XCTestCase {
     }
 
     /// Photographs the window as it is and returns its texts whose contrast is too low.
-    private func photograph(_ app: AppDriver, _ page: String, size: (width: Int, height: Int), theme: String) throws -> [String] {
+    static func photograph(_ app: AppDriver, _ page: String, size: (width: Int, height: Int), theme: String) throws -> [String] {
         let regions = try XCTUnwrap(try app.send("text-regions")["regions"]?.arrayValue)
         let slug = page.replacingOccurrences(of: "/", with: "-").replacingOccurrences(of: " ", with: "")
             .trimmingCharacters(in: CharacterSet(charactersIn: "-")).filter { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "(" || $0 == ")" }

@@ -150,6 +150,9 @@ final class ControlsWindowTests: XCTestCase {
             before = attempts(screen) ?? before
             XCTAssertEqual(screen["fields"]?["state"], "Sync failed: the server answered HTTP 501; 1 change(s) waiting", "\(screen)")
         }
+        let size = try app.send("dump")
+        XCTAssertEqual(try AppearanceWindowTests.photograph(app, "/sync (failed)", size: (size["width"]?.intValue ?? 0, size["height"]?.intValue ?? 0),
+                                                            theme: "light"), [], "every text readable")
         XCTAssertEqual(app.finish(), 0)
     }
 
