@@ -132,10 +132,14 @@ public final class ShellWindow {
         gtk_stack_set_transition_duration(stack.object.opaque, 150)
         gtk_widget_set_vexpand(stack.widget, 1)
 
-        statusLabel = Label(gtk_label_new(nil))
+        // Wrapped, even inside a word: a long status line (a sync failure beside the location)
+        // must not hold the window wider than 360 px.
+        statusLabel = Label()
+        gtk_label_set_wrap_mode(statusLabel.object.opaque, PANGO_WRAP_WORD_CHAR)
         gtk_label_set_xalign(statusLabel.object.opaque, 0)
         statusLabel.addStyleClass("dim-label")
         gtk_widget_set_margin_start(statusLabel.widget, 12)
+        gtk_widget_set_margin_end(statusLabel.widget, 12)
         gtk_widget_set_margin_top(statusLabel.widget, 4)
         gtk_widget_set_margin_bottom(statusLabel.widget, 4)
         statusLabel.isVisible = false

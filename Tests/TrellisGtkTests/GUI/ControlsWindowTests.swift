@@ -6,7 +6,7 @@ import XCTest
 /// (AT-SPI), clicked with the real pointer (xdotool), and each time the app is still up and
 /// the change has taken effect. The header bar's buttons, the menu, a row of each kind of list,
 /// the buttons of the pages (the notes' Sync, Conflicts and Trash and Sync's "Sync now" with a
-/// server), the notice's Undo and close, About's license and credits; and on
+/// server, and folded into the menu at 360 px), the notice's Undo and close, About's license and credits; and on
 /// every page visited, no node named after a GTK class. (Preferences' fields:
 /// `PreferencesWindowTests`; the keyboard: `KeyboardWindowTests`.)
 final class ControlsWindowTests: XCTestCase {
@@ -153,6 +153,53 @@ final class ControlsWindowTests: XCTestCase {
         let size = try app.send("dump")
         XCTAssertEqual(try AppearanceWindowTests.photograph(app, "/sync (failed)", size: (size["width"]?.intValue ?? 0, size["height"]?.intValue ?? 0),
                                                             theme: "light"), [], "every text readable")
+        // The long status line ("Sync failed: … · Location: …") wraps: the window still narrows to 360 px.
+        for _ in 0..<2 { try app.send("resize 360 640"); try app.send("dump") }
+        let narrow = try app.dump { ($0["width"]?.intValue ?? .max) <= 360 }
+        XCTAssertTrue(narrow["status"]?.stringValue?.hasPrefix("Sync failed: the server answered HTTP 501") == true, "\(narrow)")
+        XCTAssertEqual(try AppearanceWindowTests.photograph(app, "/sync (failed)", size: (360, 640), theme: "light"), [])
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    /// At 360 pixels the page's buttons leave the header bar for the top of the menu, where
+    /// they work as the buttons did; wide again, they come back. (The notes page with a server
+    /// has the most: New note, Sync, Conflicts, Trash, and the search toggle.)
+    func testANarrowWindowFoldsThePagesButtonsIntoTheMenu() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-narrow-controls-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try StaticHTTPServer(serving: try StaticHTTPServer.emptyNotes(in: work))
+        let app = try AppDriver(arguments: ["--server", server.url], path: "/notes")
+        try app.waitForPlugins()
+        let input = try RealInput(windowTitled: "^Notes$")
+        let client = try AccessibilityClient(app)
+        let pageItems = ["New note", "Sync", "Conflicts", "Trash"]
+        /// The menu's items for the page's buttons.
+        func menuLabels() throws -> [String] {
+            try XCTUnwrap(try app.send("menu")["items"]?.arrayValue)
+                .filter { $0["action"] == "win.page-action" }.compactMap { $0["label"]?.stringValue }
+        }
+        XCTAssertEqual(try menuLabels(), [], "wide, the page's buttons are in the header bar")
+        for _ in 0..<2 { try app.send("resize 360 640"); try app.send("dump") }
+        XCTAssertLessThanOrEqual(try app.dump { ($0["width"]?.intValue ?? .max) <= 360 }["width"]?.intValue ?? .max, 360)
+        XCTAssertEqual(try menuLabels(), pageItems, "narrow, they are in the menu")
+        try client.find("push button", "Sync", until: { $0["found"] == false || $0["extents"]?[2] == 0 })  // out of the header bar
+        try assertNoClassNames(client, "/notes at 360 px")
+
+        for (item, path) in [("Sync", "/sync"), ("New note", "/notes/new")] {
+            try choose(item, client, input)
+            try app.dump { $0["path"]?.stringValue == path }
+            try app.send("back")
+            try app.dump { $0["path"] == "/notes" }
+        }
+        try choose("Search", client, input)
+        try app.dump { $0["searchActive"] == true }
+        try input.press("Escape")
+        try app.dump { $0["searchActive"] == false }
+
+        try app.send("resize 1280 800")
+        try app.dump { ($0["width"]?.intValue ?? 0) > 1000 }
+        try client.find("push button", "Sync", until: { $0["found"] == true && ($0["extents"]?[2]?.doubleValue ?? 0) > 0 })
+        XCTAssertEqual(try menuLabels(), [], "wide again, the buttons are back")
         XCTAssertEqual(app.finish(), 0)
     }
 
