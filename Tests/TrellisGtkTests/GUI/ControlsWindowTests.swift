@@ -6,7 +6,8 @@ import XCTest
 /// (AT-SPI), clicked with the real pointer (xdotool), and each time the app is still up and
 /// the change has taken effect. The header bar's buttons, the menu, a row of each kind of list,
 /// the buttons of the pages (the notes' Sync, Conflicts and Trash and Sync's "Sync now" with a
-/// server, and folded into the menu at 360 px), the notice's Undo and close, About's license and credits; and on
+/// server, and folded into the menu at 360 px), the conflicts' and the Trash's rows and
+/// buttons, the notice's Undo and close, About's license and credits; and on
 /// every page visited, no node named after a GTK class. (Preferences' fields:
 /// `PreferencesWindowTests`; the keyboard: `KeyboardWindowTests`.)
 final class ControlsWindowTests: XCTestCase {
@@ -159,6 +160,78 @@ final class ControlsWindowTests: XCTestCase {
         XCTAssertTrue(narrow["status"]?.stringValue?.hasPrefix("Sync failed: the server answered HTTP 501") == true, "\(narrow)")
         XCTAssertEqual(try AppearanceWindowTests.photograph(app, "/sync (failed)", size: (360, 640), theme: "light"), [])
         XCTAssertEqual(app.finish(), 0)
+        withExtendedLifetime(server) {}  // serving until the app has quit
+    }
+
+    /// With a server that takes writes (json-server-py), a conflict's and a trashed note's rows
+    /// open their pages, whose buttons do what they say: "Open your version", "Dismiss",
+    /// "Restore" — all with real clicks.
+    func testTheConflictsAndTrashRowsWithAServer() throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-sync-rows-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: work) }
+        let server = try JSONServerPy(in: work)
+        let app = try AppDriver(arguments: ["--server", server.url], path: "/notes")
+        try app.waitForPlugins()
+        let input = try RealInput(windowTitled: "^Notes$")
+        let client = try AccessibilityClient(app)
+        /// A pass of the sync, from the sync page's "Sync now", ended.
+        func syncNow() throws {
+            try app.send("go /sync")
+            try app.send("press retry")
+            try app.dump { $0["message"] == .null }
+            try app.send("back")
+        }
+        for (title, body) in [("Plan", "v1"), ("Old", "still wanted")] {
+            try app.send("go /notes/new")
+            try app.send("field title \(title)")
+            try app.send("field body \(body)")
+            try app.send("press save")
+            try app.dump { $0["path"] == "/notes" }
+        }
+        try syncNow()
+        try syncNow()  // a later pull sees the creates kept
+        let notes = try XCTUnwrap(try server.request("GET", "/notes").arrayValue)
+        let id = { (title: String) in notes.first { $0["title"]?.stringValue == title }?["id"]?.stringValue }
+        let plan = try XCTUnwrap(id("Plan"), "\(notes)"), old = try XCTUnwrap(id("Old"), "\(notes)")
+        // Another client changes Plan and deletes Old; here Plan is changed too.
+        try server.request("PATCH", "/notes/\(plan)", ["body": "theirs"])
+        try server.request("DELETE", "/notes/\(old)")
+        let row = try XCTUnwrap(try app.send("dump")["rows"]?.arrayValue?.firstIndex { $0["text"]?.stringValue?.hasPrefix("Plan") == true })
+        try app.send("activate \(row)")
+        try app.dump { $0["fields"]?["body"] == "v1" }
+        try app.send("field body mine")
+        try app.send("press save")
+        try app.dump { $0["path"] == "/notes" }
+        try syncNow()
+        try app.dump { $0["status"]?.stringValue?.contains("1 conflict(s) to review") == true }
+
+        try click("push button", "Conflicts", client, input)
+        try app.dump { $0["path"] == "/conflicts" && $0["count"] == 1 }
+        try click("list item", try XCTUnwrap(try app.send("dump")["rows"]?[0]?["text"]?.stringValue), client, input)
+        let conflict = try app.dump { $0["path"]?.stringValue?.hasPrefix("/conflicts/") == true }
+        XCTAssertEqual(conflict["fields"]?["server"], "Plan\ntheirs")
+        XCTAssertEqual(conflict["fields"]?["copy"], "Plan (conflict copy)\nmine")
+        try assertNoClassNames(client, "a conflict")
+        try click("push button", "Open your version", client, input)
+        try app.dump { $0["fields"]?["body"] == "mine" }
+        try click("push button", "Back", client, input)
+        try click("push button", "Dismiss", client, input)
+        try app.dump { $0["path"] == "/conflicts" && $0["count"] == 0 }
+        try click("push button", "Back", client, input)
+
+        try click("push button", "Trash", client, input)
+        let trash = try app.dump { $0["path"] == "/trash" && $0["count"] == 1 }
+        let trashed = try XCTUnwrap(trash["rows"]?[0]?["text"]?.stringValue)
+        XCTAssertTrue(trashed.hasPrefix("Old | "), trashed)
+        try click("list item", trashed, client, input)
+        try app.dump { $0["fields"]?["body"] == "still wanted" }
+        try assertNoClassNames(client, "a trashed note")
+        try click("push button", "Restore", client, input)
+        try app.dump { $0["path"] == "/trash" && $0["count"] == 0 }
+        try click("push button", "Back", client, input)
+        try app.dump { $0["path"] == "/notes" && $0["rows"]?.arrayValue?.contains { $0["text"]?.stringValue?.hasPrefix("Old") == true } == true }
+        XCTAssertEqual(app.finish(), 0)
+        withExtendedLifetime(server) {}  // serving until the app has quit
     }
 
     /// At 360 pixels the page's buttons leave the header bar for the top of the menu, where
@@ -201,6 +274,7 @@ final class ControlsWindowTests: XCTestCase {
         try client.find("push button", "Sync", until: { $0["found"] == true && ($0["extents"]?[2]?.doubleValue ?? 0) > 0 })
         XCTAssertEqual(try menuLabels(), [], "wide again, the buttons are back")
         XCTAssertEqual(app.finish(), 0)
+        withExtendedLifetime(server) {}  // serving until the app has quit
     }
 
     func testTheNoticesUndoAndCloseAndAboutsLicenseAndCredits() throws {
