@@ -62,6 +62,11 @@ public final class PluginStatusLines: Sendable {
             for data in host.latestStatus(of: plugin) where set(plugin: plugin, data) { setAlready = true }
         }
         if setAlready { changed() }
+        // A plugin's lines show once it is loaded: what it set while starting (its service's
+        // start sends its first position, say, before the start's answer) shows then.
+        for message in [PluginActivated.name, PluginEnabled.name, PluginRestarted.name, PluginReloaded.name] {
+            host.bus.watch(message, owner: self) { _, _ in changed() }
+        }
         for message in [PluginDisabled.name, PluginCrashed.name] {
             host.bus.watch(message, owner: self) { lines, event in
                 guard let plugin = event.data["plugin"]?.stringValue else { return }

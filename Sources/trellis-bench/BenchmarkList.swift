@@ -18,5 +18,6 @@ enum BenchmarkList {
         ControlBenchmark.self,
         TypingBenchmark.self,
         SyncBenchmark.self,
+        IdleBenchmark.self,
     ]
 }

@@ -29,7 +29,10 @@ public final class PersistentStore: Sendable {
     /// The model the store was opened with (after migration, the one it remembers).
     public let model: ManagedObjectModel
     let pool: DatabasePool
-    /// Where `store:did-save` is triggered.
+    /// The message the store triggers on its bus after every save that changed something,
+    /// with the changes (``StoreChanges/json``) as data and the store as sender.
+    public static let didSave = "store:did-save"
+    /// Where ``didSave`` is triggered.
     let bus: EventBus?
     let logger = Logger(trellis: "trellis.store")
     let changeCenter = StoreChangeCenter()
