@@ -126,6 +126,18 @@ public final class ArraySource<Element>: TableSource {
         sections[section].key
     }
 
+    /// The rows' items in one walk over the stored rows (what a search's first fold reads).
+    public func forEachItem(inSection section: Int, rows: Range<Int>, _ body: (TableItem) -> Void) {
+        var serials: [Int] = []
+        serials.reserveCapacity(rows.count)
+        sections[section].serials.forEach(in: rows) { serials.append($0) }
+        var index = 0
+        sections[section].elements.forEach(in: rows) { element in
+            body(TableItem(id: identify?(element) ?? TableItemID(serials[index]), value: element))
+            index += 1
+        }
+    }
+
     /// Finds `id` by scanning the rows (serial numbers or element identities): O(n).
     public func indexPath(of id: TableItemID) -> TableIndexPath? {
         for (index, section) in sections.enumerated() {
