@@ -116,7 +116,7 @@ public final class TableSearcher {
     nonisolated static func inParts<Result: Sendable>(_ count: Int, _ work: @Sendable (Range<Int>) -> Result)
         -> [(range: Range<Int>, result: Result)]
     {
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / minimumPart))
+        let parts = max(1, min(cores, count / minimumPart))
         let size = (count + parts - 1) / parts
         let ranges = stride(from: 0, to: count, by: max(size, 1)).map { $0..<min($0 + size, count) }
         guard ranges.count > 1 else { return ranges.map { ($0, work($0)) } }
@@ -131,6 +131,9 @@ public final class TableSearcher {
 
     /// Rows compared per part at least: below, one thread does it sooner than two start.
     nonisolated static var minimumPart: Int { 50_000 }
+
+    /// The cores this process may use, read once (each read asks the kernel).
+    nonisolated private static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// Whether the row at `path` matches the query (every row does before the index exists).
     func matches(_ path: TableIndexPath) -> Bool {

@@ -113,18 +113,27 @@ struct ChunkedStorage<Element>: Sequence {
     /// all do, nothing is copied (a search that hides no row of a million writes no list).
     func indices<Candidates: Collection<Int>>(among candidates: Candidates, where predicate: (Element) throws -> Bool) rethrows -> [Int]? {
         var found: [Int]?
-        var chunk = 0
+        var chunk = -1
         var start = 0
-        for (offset, index) in candidates.enumerated() {
-            while ends[chunk] <= index {
-                start = ends[chunk]
-                chunk += 1
+        var end = 0
+        var elements: [Element] = []
+        var offset = 0
+        for index in candidates {
+            if index >= end {
+                // The chunk holding `index`, taken out once for all the candidates in it.
+                repeat {
+                    chunk += 1
+                    start = end
+                    end = ends[chunk]
+                } while end <= index
+                elements = chunks[chunk]
             }
-            if try predicate(chunks[chunk][index - start]) {
+            if try predicate(elements[index - start]) {
                 found?.append(index)
             } else if found == nil {
                 found = Array(candidates.prefix(offset))
             }
+            offset += 1
         }
         return found
     }
