@@ -48,9 +48,13 @@ public final class ArraySource<Element>: TableSource {
         private(set) var serials: ChunkedStorage<Int>
 
         init(key: String?, elements: [Element], serials: [Int]) {
+            self.init(key: key, elements: ChunkedStorage(elements), serials: ChunkedStorage(serials))
+        }
+
+        init(key: String?, elements: ChunkedStorage<Element>, serials: ChunkedStorage<Int>) {
             self.key = key
-            self.elements = ChunkedStorage(elements)
-            self.serials = ChunkedStorage(serials)
+            self.elements = elements
+            self.serials = serials
         }
 
         var count: Int { elements.count }

@@ -28,7 +28,25 @@ struct ChunkedStorage<Element>: Sequence {
         }
     }
 
+    /// A storage of these chunks, as they are (each at most ``maxChunkCount`` long).
+    init(chunks: [[Element]]) {
+        self.chunks = chunks.filter { !$0.isEmpty }
+        var total = 0
+        ends = self.chunks.map { chunk in
+            total += chunk.count
+            return total
+        }
+    }
+
     var count: Int { ends.last ?? 0 }
+
+    /// The elements as one array, copied a chunk at a time.
+    var array: [Element] {
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for chunk in chunks { elements += chunk }
+        return elements
+    }
 
     var isEmpty: Bool { chunks.isEmpty }
 
