@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import TrellisCore
 import TrellisDemo
+import TrellisGtk
 import TrellisHeadless
 import TrellisStore
 
@@ -204,6 +205,8 @@ struct Open: ParsableCommand {
         }
         // The hub: every section one step away, no Back arrow on the first screen.
         let path = self.path ?? "/"
+        // Before the start-up thread below reads the environment.
+        RendererChoice.apply()
         let (status, failure) = MainActor.assumeIsolated { () -> (Int32, (any Error)?) in
             let (shell, plugins) = shellOptions.beginShell()
             let bus = shell.bus
