@@ -39,6 +39,7 @@ let package = Package(
         // trace, a log capture.
         .library(name: "TrellisTesting", targets: ["TrellisTesting"]),
         .library(name: "TrellisGtk", targets: ["TrellisGtk"]),
+        .library(name: "TrellisPlugins", targets: ["TrellisPlugins"]),
         .library(name: "TrellisPluginSDK", targets: ["TrellisPluginSDK"]),
         // The plugins in plugins/, one shared library each, loaded at run time by the host.
         .library(name: "TrellisPluginNetworkActivity", type: .dynamic, targets: ["TrellisPluginNetworkActivity"]),
@@ -72,6 +73,8 @@ let package = Package(
         .target(name: "TrellisPluginABI"),
         // <libintl.h> (gettext in glibc), for TrellisCore's Localization.
         .systemLibrary(name: "CGettext"),
+        // Linux interfaces Swift's Glibc leaves out (<sys/pidfd.h>), for TrellisPlugins.
+        .systemLibrary(name: "CLinux"),
         // What host and plugins both use, and nothing else: JSONValue and LockedState. Plugins
         // link this instead of TrellisCore, which keeps each plugin library small and quick
         // to open (a copy of TrellisCore was 15 MB and 3,600 symbol bindings per plugin).
@@ -80,10 +83,21 @@ let package = Package(
             name: "TrellisCore",
             dependencies: [
                 "TrellisShared",
-                "TrellisPluginABI",
                 "CGettext",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Collections", package: "swift-collections"),
+            ]
+        ),
+        // The plugin host: discovery, manifests, plugin processes and their wire, the pages and
+        // settings plugins contribute. TrellisCore knows none of it: it exposes the contribution
+        // points (routes, commands, status items, settings, the bus) that this module fills.
+        .target(
+            name: "TrellisPlugins",
+            dependencies: [
+                "TrellisCore",
+                "TrellisPluginABI",
+                "CLinux",
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // The Swift wrapper over the plugin ABI. It uses TrellisShared for JSONValue and a lock:
@@ -155,12 +169,12 @@ let package = Package(
         ),
         .target(
             name: "TrellisDemo",
-            dependencies: ["TrellisCore", "TrellisStore", "TrellisSync"]
+            dependencies: ["TrellisCore", "TrellisPlugins", "TrellisStore", "TrellisSync"]
         ),
         .executableTarget(
             name: "trellis",
             dependencies: [
-                "TrellisDemo", "TrellisCore", "TrellisGtk", "TrellisHeadless", "TrellisStore",
+                "TrellisDemo", "TrellisCore", "TrellisPlugins", "TrellisGtk", "TrellisHeadless", "TrellisStore",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -168,17 +182,17 @@ let package = Package(
             // run a sanitized `trellis sync`).
             linkerSettings: exportsThreadSanitizerEntryPoints + linksSwiftRuntimeStatically
         ),
-        // One plugin in a process of its own (Sources/TrellisCore/Plugins/Process says why): no
+        // One plugin in a process of its own (Sources/TrellisPlugins/Process says why): no
         // GTK, no store. It opens the plugins' libraries, as `trellis` does.
         .executableTarget(
             name: "trellis-plugin-host",
-            dependencies: ["TrellisCore", "TrellisPluginABI"],
+            dependencies: ["TrellisPlugins", "TrellisCore", "TrellisPluginABI"],
             linkerSettings: exportsThreadSanitizerEntryPoints
         ),
         .executableTarget(
             name: "trellis-bench",
             dependencies: [
-                "TrellisCore", "TrellisGtk", "CGtk",
+                "TrellisCore", "TrellisPlugins", "TrellisGtk", "CGtk",
                 "TrellisStore",
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -187,11 +201,12 @@ let package = Package(
             ],
             exclude: ["Baselines"]
         ),
+        .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore", "TrellisTesting"]),
         .testTarget(
-            name: "TrellisCoreTests",
-            dependencies: ["TrellisCore", "TrellisTesting"],
+            name: "TrellisPluginsTests",
+            dependencies: ["TrellisPlugins", "TrellisCore", "TrellisTesting"],
             // A plugin as released for ABI 1 (header, source, manifest), compiled by a test.
-            exclude: ["Plugins/Fixtures"],
+            exclude: ["Fixtures"],
             // The plugin tests load the plugins' shared libraries. Under `--sanitize=thread` those
             // are instrumented too and call into the ThreadSanitizer runtime linked into the test
             // executable, which exports most of its entry points but not these four (gold takes
@@ -201,7 +216,7 @@ let package = Package(
         .testTarget(name: "TrellisPluginSDKTests", dependencies: ["TrellisPluginSDK"]),
         .testTarget(
             name: "TrellisFuzzTests",
-            dependencies: ["TrellisCore", "TrellisStore", "TrellisPluginABI", "TrellisTesting",
+            dependencies: ["TrellisCore", "TrellisPlugins", "TrellisStore", "TrellisPluginABI", "TrellisTesting",
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
@@ -218,7 +233,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "TrellisHeadlessTests",
-                    dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisStore", "TrellisTesting"]),
+                    dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisPlugins", "TrellisStore", "TrellisTesting"]),
         .testTarget(name: "TrellisTestingTests", dependencies: ["TrellisTesting", "TrellisCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TrellisGtkTests",
@@ -230,7 +245,7 @@ let package = Package(
         // .ci/doc-examples into Generated/ (one file each), so that building the tests compiles them.
         .testTarget(
             name: "DocExamplesTests",
-            dependencies: ["TrellisCore", "TrellisHeadless", "TrellisTesting", "TrellisGtk", "TrellisStore",
+            dependencies: ["TrellisCore", "TrellisPlugins", "TrellisHeadless", "TrellisTesting", "TrellisGtk", "TrellisStore",
                            "TrellisSync", "TrellisPluginSDK", .product(name: "Logging", package: "swift-log")]
         ),
     ]

@@ -1,4 +1,5 @@
 import TrellisCore
+import TrellisPlugins
 import TrellisStore
 
 /// The demo application, built only from Trellis's public API: its routes, pages and state.

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisPlugins
 
 /// Starts the demo's services, all of them plugins (network activity, location, …), and shows
 /// location updates in the window's status area (after the sync's state: see ``DemoStatus``).
@@ -43,8 +44,13 @@ public enum DemoServices {
     /// The last step: the plugins' pages and status items join the app's. Then, once the
     /// plugins are loaded, ``checkActivityService(on:)``.
     public static func finish(on shell: Shell) {
-        // The plugins' pages join the app's routes (after them: the app's own paths win).
-        if let host = shell.resolve(PluginHost.self) { PluginPageRoutes(shell: shell, host: host).registerRoutes() }
+        // The plugins' pages join the app's routes (after them: the app's own paths win), and
+        // their commands and pages the primary menu.
+        if let host = shell.resolve(PluginHost.self) {
+            let pages = PluginPageRoutes(shell: shell, host: host)
+            pages.registerRoutes()
+            shell.contributeMenuItems(PluginMenu(host: host, pages: pages))
+        }
         // The plugins' status items (the location among them) join the status line.
         if let host = shell.resolve(PluginHost.self) {
             let lines = PluginStatusLines(host: host)

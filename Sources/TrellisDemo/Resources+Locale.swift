@@ -11,7 +11,7 @@ extension Resources {
     /// runs). A folder counts only when it holds a `trellis.mo`. `nil` when none does: the
     /// interface stays English.
     public static func localeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                       executable: URL = executableURL()) -> URL? {
+                                       executable: URL = RunningExecutable.url) -> URL? {
         var candidates: [URL] = []
         if let dir = environment["TRELLIS_LOCALE_DIR"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }
         let binDir = executable.deletingLastPathComponent()

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// Finds the demo's data files (`data/` in the source tree, `share/trellis/data` when installed).
 ///
@@ -24,7 +25,7 @@ public enum Resources {
 
     /// The data folder, or an error listing every place searched.
     public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
-                                     executable: URL = executableURL()) throws -> URL {
+                                     executable: URL = RunningExecutable.url) throws -> URL {
         var candidates: [URL] = []
         if let dir = environment["TRELLIS_DATA_DIR"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }
         let binDir = executable.deletingLastPathComponent()
@@ -39,14 +40,6 @@ public enum Resources {
             return candidate.standardizedFileURL
         }
         throw Failure.dataDirectoryNotFound(searched: candidates.map(\.path))
-    }
-
-    /// The running executable, symbolic links resolved.
-    public static func executableURL() -> URL {
-        if let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            return URL(fileURLWithPath: path)
-        }
-        return URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
     }
 
     /// The genre catalog: one name per non-empty line, in file order (duplicates kept).

@@ -20,8 +20,8 @@ extension HeadlessFrontend {
     /// (no page pushed, popped or changed, no table row announced, no status line) and no
     /// request of its front controller was running, and the page on top does not wait for its
     /// content (``PageController/isAwaitingContent``: a plugin's page until its plugin answered
-    /// or its deadline passed), and no plugin in a process of its own was still handling an
-    /// event (``PluginHost/pluginsHandlingEvents``: what it triggers in answer comes after
+    /// or its deadline passed), and no ``Shell/pendingWork`` was left (a plugin starting, or
+    /// handling an event in a process of its own: what it triggers in answer comes after
     /// `trigger` returned). While only those are left, it waits for them without spinning.
     ///
     /// What the shell cannot see is not waited for: a server's answer that no request is
@@ -43,18 +43,18 @@ extension HeadlessFrontend {
         while true {
             // Read before the round: a plugin that finishes its event during the round has
             // triggered its answers before, and the round's drain runs their main-actor part.
-            let plugins = shell.resolve(PluginHost.self)?.pluginsHandlingEvents ?? []
+            let pending = shell.pendingWork
             let before = activity
             await Self.drainMainQueue()
             let after = activity
             let requests = shell.controller.requestsInFlight
             let pageAwaits = shell.navigator.top?.isAwaitingContent == true
             if after == before {
-                if requests == 0 && !pageAwaits && plugins.isEmpty { return }
+                if requests == 0 && !pageAwaits && pending.isEmpty { return }
                 guard ContinuousClock.now < deadline else {
                     throw .neverSettled(requests > 0 ? "\(requests) request(s) of the front controller still running after \(timeout)"
                                         : pageAwaits ? "the page \(shell.navigator.top?.values.path ?? "") still waits for its content after \(timeout)"
-                                        : "plugin(s) \(plugins.joined(separator: ", ")) still handling an event after \(timeout)")
+                                        : "still under way after \(timeout): \(pending.joined(separator: "; "))")
                 }
                 // Only background work is left: let it run instead of spinning.
                 try? await Task.sleep(for: .milliseconds(1))

@@ -1,6 +1,7 @@
 import Foundation
 import Logging
 import TrellisCore
+import TrellisPlugins
 
 /// The figures of a plugin in a process of its own (`trellis-bench plugins`), with the C
 /// plugin c-hello, which answers `hello:ping` with `hello:pong` and ignores other `hello:*`:

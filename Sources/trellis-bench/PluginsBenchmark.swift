@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TrellisCore
+import TrellisPlugins
 
 /// `trellis-bench plugins`: time to load one plugin, end to end — read its manifest, check its
 /// folder and library, `dlopen`, call its entry, register and start its service — over 20

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisPlugins
 import TrellisPluginABI
 
 /// The plugin's side of a plugin process: the host functions the plugin calls, forwarded to

@@ -1,4 +1,5 @@
 import TrellisCore
+import TrellisPlugins
 import TrellisPluginABI
 
 /// The `trellis_host_api` table a plugin gets in a plugin process: the same layout and rules

@@ -3,6 +3,7 @@
 // no store: a plugin that crashes or hangs here takes only this process down.
 import Foundation
 import TrellisCore
+import TrellisPlugins
 import TrellisPluginABI
 
 signal(SIGPIPE, SIG_IGN)

@@ -37,7 +37,7 @@ extension DemoWindowApp {
         }
     }
 
-    /// Adds the demo's menu actions, the plugins' commands and About, restores the window size, follows the colour scheme.
+    /// Adds the demo's menu actions, the contributed ones (the plugins' commands and pages) and About, restores the window size, follows the colour scheme.
     /// (The sections, one step away in the sidebar and the menu with Alt+1 …, come from
     /// `shell.sections`, which `DemoApp.install` declares.)
     func installDesktopIntegration(on frontend: GtkFrontend) {
@@ -46,7 +46,7 @@ extension DemoWindowApp {
             do throws(NavigationError) { try shell.navigate(to: "/notes/new") } catch { shell.navigator.top?.message = error.description }
         }
         // After the app's own actions, so that a plugin cannot take their shortcuts.
-        if let plugins = shell.resolve(PluginHost.self) { frontend.addPluginCommands(from: plugins) }
+        frontend.addContributedMenuItems()
         if let data = try? Resources.dataDirectory() { frontend.addIconSearchPath(data.appendingPathComponent("icons")) }
         frontend.installAbout(AboutInfo(
             name: "Trellis", version: Self.version, iconName: Self.applicationID,

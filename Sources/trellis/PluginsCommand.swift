@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TrellisCore
+import TrellisPlugins
 
 /// `trellis plugins`: every plugin found, with its version, state, where it was found, the
 /// reason of any failure and its permissions — the text form of the `/plugins` page.

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TrellisCore
+import TrellisPlugins
 import TrellisDemo
 import TrellisGtk
 import TrellisHeadless

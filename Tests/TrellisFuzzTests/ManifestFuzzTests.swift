@@ -2,6 +2,7 @@ import Foundation
 import PropertyBased
 import Testing
 import TrellisCore
+import TrellisPlugins
 
 /// Plugin manifests (`plugin.json`), mutated from a valid one: parsing never crashes, a
 /// refused manifest names its file (and the key at fault), and an accepted one is safe to act

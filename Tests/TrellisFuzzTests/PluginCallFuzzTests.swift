@@ -1,7 +1,8 @@
 import Foundation
 import PropertyBased
 import Testing
-@testable import TrellisCore
+import TrellisCore
+@testable import TrellisPlugins
 import TrellisPluginABI
 import TrellisTesting
 

@@ -33,7 +33,7 @@ public struct WatchID: Hashable, Sendable, Comparable, CustomStringConvertible {
     /// The registration sequence number.
     public let rawValue: UInt64
 
-    init(rawValue: UInt64) {
+    package init(rawValue: UInt64) {
         self.rawValue = rawValue
     }
 

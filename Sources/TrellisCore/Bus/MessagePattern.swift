@@ -1,12 +1,12 @@
 /// What a watch listens to: one exact message name, or a wildcard pattern over names (the
 /// syntax is in ``EventBus``'s documentation). Matching compares UTF-8 bytes.
-enum MessagePattern: Sendable, Hashable {
+package enum MessagePattern: Sendable, Hashable {
     /// A name without `*`: matched by dictionary lookup, never scanned.
     case exact(String)
     /// A pattern with at least one `*`, split into the literal pieces around the stars.
     case wildcard(Glob)
 
-    init(_ pattern: String) {
+    package init(_ pattern: String) {
         if pattern.utf8.contains(Glob.star) {
             self = .wildcard(Glob(pattern))
         } else {
@@ -16,7 +16,7 @@ enum MessagePattern: Sendable, Hashable {
 
     /// A parsed wildcard pattern: `pieces[0]` is a prefix, `pieces.last` a suffix, the
     /// pieces between must appear in order, without overlapping.
-    struct Glob: Sendable, Hashable {
+    package struct Glob: Sendable, Hashable {
         static let star = UInt8(ascii: "*")
 
         let pieces: [[UInt8]]
@@ -27,7 +27,7 @@ enum MessagePattern: Sendable, Hashable {
 
         /// Whether `message` matches. Greedy left-to-right search: because a `*` absorbs
         /// anything, taking the earliest occurrence of each middle piece never loses a match.
-        func matches(_ message: String) -> Bool {
+        package func matches(_ message: String) -> Bool {
             let bytes = Array(message.utf8)
             let first = pieces[0]
             let last = pieces[pieces.count - 1]

@@ -21,9 +21,13 @@ public protocol Frontend: AnyObject {
     func show(notice: Notice?)
     /// The shell's ``Shell/sections`` changed: show the new list. The default shows nothing.
     func sectionsDidChange()
+    /// `contributor` was added to ``Shell/menuContributors`` while this front end shows the
+    /// shell: add its items to the menu. The default shows nothing.
+    func menuContributorAdded(_ contributor: any MenuItemContributor)
 }
 
 extension Frontend {
     public func show(notice: Notice?) {}
     public func sectionsDidChange() {}
+    public func menuContributorAdded(_ contributor: any MenuItemContributor) {}
 }

@@ -24,7 +24,7 @@ open class PageController {
     public let values: RouteValues
     /// The page's identity: pass it with a request (``FrontController/submit(_:parameters:from:)``)
     /// and the request's view and error objects find this page, not whichever is on top.
-    public let id = PageID.next()
+    nonisolated public let id = PageID.next()
     /// The shell the page lives in (held weakly: the shell owns the navigation stack).
     public private(set) weak var shell: Shell?
 

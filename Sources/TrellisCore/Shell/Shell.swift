@@ -39,6 +39,10 @@ public final class Shell {
     }
     /// Who adds buttons to pages (``contributePageActions(_:)``).
     var pageActionProviders: [@MainActor (PageController) -> [ContributedPageAction]] = []
+    /// Who adds items to the primary menu (``contributeMenuItems(_:)``).
+    public internal(set) var menuContributors: [any MenuItemContributor] = []
+    /// Who does work the shell waits for when it settles (``addPendingWork(_:)``).
+    var pendingWorkSources: [any PendingWorkSource] = []
 
     public init(logger: Logger = Logger(trellis: "trellis.shell"), bus: EventBus? = nil) {
         self.logger = logger

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisPlugins
 
 /// `/plugins`: every plugin found, with its version, state and the reason of any failure (the
 /// window's form of `trellis plugins`), and a check box per plugin that enables or disables it

@@ -183,9 +183,9 @@ extension GtkFrontend {
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
-        // Plugins not loaded yet: lazy ones, and all of them until the window's deferred start is done.
-        result["pluginsWaiting"] = .array((shell.resolve(PluginHost.self)?.reports ?? [])
-            .filter(\.state.isWaiting).map { .string($0.id) })
+        // What the shell still waits for: plugins starting (all of them until the window's
+        // deferred start is done), or handling an event in their process.
+        result["pendingWork"] = .array(shell.pendingWork.map { .string($0) })
         result["message"] = window.message.map { .string($0) } ?? .null
         result["notice"] = window.noticeBar.text.map { text in
             ["text": .string(text), "undo": window.noticeBar.undoLabel.map { .string($0) } ?? .null]

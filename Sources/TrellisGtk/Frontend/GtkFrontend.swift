@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import Logging
 import TrellisCore
 
 /// The GTK 4 front end: shows a ``Shell``'s navigation stack in a ``ShellWindow``.
@@ -30,6 +31,9 @@ public final class GtkFrontend: Frontend {
     /// Called once when the next search of the page on top has finished (applied, or
     /// replaced by a later one): the automation's `search` answers at the frame after it.
     var afterNextSearch: [@MainActor () -> Void] = []
+    /// Set by ``addContributedMenuItems(logger:)``: contributors' items are added from then on.
+    var acceptsContributedMenuItems = false
+    var contributedMenuLogger = Logger(trellis: "trellis.window")
 
     public init(shell: Shell, application: Application, title: String = "Trellis") {
         self.shell = shell

@@ -17,7 +17,8 @@ public final class PrimaryMenu {
         case navigation
         /// The app's own commands (New note, …).
         case document
-        /// Commands contributed by plugins (see `GtkFrontend.addPluginCommands(from:)`).
+        /// Items contributed from outside the app: the plugins' commands and pages (see
+        /// `GtkFrontend.addContributedMenuItems(logger:)`).
         case plugins
         /// Undo, Redo.
         case edit

@@ -130,7 +130,7 @@ final class AppDriver {
     /// waits any more): for a test that triggers what a plugin answers, as sync does once
     /// they are.
     func waitForPlugins(file: StaticString = #filePath, line: UInt = #line) throws {
-        try dump(until: { $0["pluginsWaiting"] == [] }, timeout: 20, file: file, line: line)
+        try dump(until: { $0["pendingWork"] == [] }, timeout: 20, file: file, line: line)
         // The last one's `plugin:activated` follows its state; a dump after the next frame
         // comes after what that event queued on the main thread.
         try send("dump", file: file, line: line)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisPlugins
 import TrellisHeadless
 import TrellisTesting
 

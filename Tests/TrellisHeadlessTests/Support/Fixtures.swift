@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisPlugins
 import TrellisDemo
 import TrellisHeadless
 import TrellisTesting

@@ -1,0 +1,44 @@
+import TrellisCore
+import Foundation
+
+/// Reloads a plugin under development when its library or its manifest changes
+/// (`trellis --plugin-dev DIR`): a rebuild shows in the running app within a second, in a new
+/// process, while the window stays where it is.
+///
+/// It looks at the plugin's `plugin.json` and library four times a second (see
+/// `FileChangePoller`) and reloads through ``PluginHost/reload(_:)`` once both have stopped
+/// changing.
+///
+/// ```swift
+/// let watcher = PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: "/home/me/dev/Greeter"))
+/// watcher.start()   // runs until stop() or the end of the process
+/// ```
+public final class PluginDevWatcher: Sendable {
+    private let poller: FileChangePoller
+
+    /// A watcher of the plugin in folder `directory` (the folder holding its `plugin.json`),
+    /// which `host` found through a search path.
+    public init(host: PluginHost, directory: URL, interval: Duration = .milliseconds(250)) {
+        let path = directory.standardizedFileURL.path
+        @Sendable func report() -> PluginReport? {
+            host.reports.first { $0.directory.standardizedFileURL.path == path }
+        }
+        poller = FileChangePoller(interval: interval, files: {
+            let folder = URL(fileURLWithPath: path)
+            let report = report()
+            // A library not found yet is looked for where the host would find it once built.
+            let libraries = report?.library.map { [$0] } ?? report?.manifest.map { manifest in
+                ["", ".build/release/", ".build/debug/"].map { folder.appendingPathComponent($0 + manifest.library) }
+            } ?? []
+            return [folder.appendingPathComponent(PluginManifest.fileName)] + libraries
+        }, onChange: {
+            if let id = report()?.id { host.reload(id) }
+        })
+    }
+
+    /// Starts watching, on a thread of its own.
+    public func start() { poller.start() }
+
+    /// Stops watching (after the check in progress).
+    public func stop() { poller.stop() }
+}

@@ -1,0 +1,123 @@
+import TrellisCore
+import Foundation
+
+/// What the plugin host knows about one plugin it found: the rows of the `/plugins` page and
+/// of `trellis plugins`.
+///
+/// ```swift
+/// for report in host.loadAll() {
+///     print(report.id, report.manifest?.version ?? "?", report.state)
+/// }
+/// ```
+public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
+    /// Where a plugin stands.
+    public enum State: Sendable, Hashable, CustomStringConvertible {
+        /// Found and valid, not loaded yet.
+        case found
+        /// Loaded: its services are registered and its autostart services running.
+        case loaded
+        /// Disabled in the settings (or by the user since it loaded: its services are stopped).
+        case disabled
+        /// Not loaded, for the reason given.
+        case failed(PluginFailure)
+        /// Enabled, not loaded until one of its activation events (see ``PluginActivation``).
+        case waiting(activation: [PluginActivation])
+
+        public var description: String {
+            switch self {
+            case .found: return "found"
+            case .loaded: return "loaded"
+            case .disabled: return "disabled"
+            case .failed(let failure): return "failed: \(failure)"
+            case .waiting(let activation): return "inactive (waiting for \(activation.map(\.description).joined(separator: ", ")))"
+            }
+        }
+
+        /// True while the plugin waits for an activation event.
+        public var isWaiting: Bool {
+            if case .waiting = self { return true } else { return false }
+        }
+
+        /// The failure, when the state is `failed`.
+        public var failure: PluginFailure? {
+            if case .failed(let failure) = self { return failure } else { return nil }
+        }
+    }
+
+    /// The manifest's id, or the plugin folder's name when the manifest could not be read.
+    public var id: String
+    /// The manifest, when it was valid.
+    public var manifest: PluginManifest?
+    /// The plugin's folder (the one holding `plugin.json`).
+    public var directory: URL
+    /// Where the folder was found.
+    public var origin: PluginSearchPath.Origin
+    /// The library file, once located.
+    public var library: URL?
+    /// Where the plugin stands.
+    public var state: State
+    /// How long opening the library, calling its entry and registering its services took.
+    public var loadDuration: Duration?
+
+    /// A report; `state` is usually `.found` until the host loads the plugin.
+    public init(id: String, manifest: PluginManifest?, directory: URL, origin: PluginSearchPath.Origin,
+                library: URL? = nil, state: State, loadDuration: Duration? = nil) {
+        self.id = id
+        self.manifest = manifest
+        self.directory = directory
+        self.origin = origin
+        self.library = library
+        self.state = state
+        self.loadDuration = loadDuration
+    }
+
+    /// One line: `id version: state (folder)`.
+    public var description: String {
+        "\(id) \(manifest?.version ?? "?"): \(state) (\(directory.path))"
+    }
+
+    /// The reports as an aligned text table (`trellis plugins` prints it): id, version, state
+    /// and origin, then the description or the reason of a failure on the next line, and the
+    /// plugin's permissions, contributions and activation on the lines after.
+    public static func table(_ reports: [PluginReport]) -> String {
+        let rows = reports.map { report in
+            [report.id, report.manifest?.version ?? "?", report.stateWord, report.origin.rawValue]
+        }
+        let header = ["ID", "VERSION", "STATE", "FROM"]
+        let widths = (0..<header.count).map { column in
+            ([header] + rows).map { $0[column].count }.max() ?? 0
+        }
+        func line(_ cells: [String]) -> String {
+            zip(cells, widths).map { $0.padding(toLength: $1, withPad: " ", startingAt: 0) }
+                .joined(separator: "  ").trimmingCharacters(in: .whitespaces)
+        }
+        var lines = [line(header)]
+        for (report, row) in zip(reports, rows) {
+            lines.append(line(row))
+            if let failure = report.state.failure {
+                lines.append("    \(failure)")
+            } else if case .waiting = report.state {
+                lines.append("    \(report.state)")
+            } else if let text = report.manifest?.description, !text.isEmpty {
+                lines.append("    \(text)")
+            }
+            if let manifest = report.manifest {
+                lines.append("    permissions: \(manifest.permissions.summary(pluginID: manifest.id))")
+                if let contributions = manifest.contributionSummary { lines.append("    contributes: \(contributions)") }
+                lines.append("    activation: \(manifest.activation.map(\.description).joined(separator: ", "))")
+            }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// The state in one word (`found`, `loaded`, `disabled`, `failed`, `inactive`).
+    public var stateWord: String {
+        switch state {
+        case .found: return "found"
+        case .loaded: return "loaded"
+        case .disabled: return "disabled"
+        case .failed: return "failed"
+        case .waiting: return "inactive"
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import TrellisCore
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Starting `trellis-plugin-host` for one plugin: the executable's place, and the spawn with
+/// the shell's end of a socket pair on the child's file descriptor 3, its stdout and stderr on
+/// a pipe, its stdin on /dev/null.
+enum PluginProcessLaunch {
+    /// The places looked in for the plugin host executable, in order: `$TRELLIS_PLUGIN_HOST`;
+    /// beside the running executable (any SwiftPM build folder, the test runner's too);
+    /// `<prefix>/libexec/trellis/` where the executable is `<prefix>/bin/<name>`.
+    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment,
+                           executable: URL = RunningExecutable.url) -> [String] {
+        var paths: [String] = []
+        if let path = environment["TRELLIS_PLUGIN_HOST"], !path.isEmpty { paths.append(path) }
+        let directory = executable.deletingLastPathComponent()
+        paths.append(directory.appendingPathComponent("trellis-plugin-host").path)
+        paths.append(directory.deletingLastPathComponent().appendingPathComponent("libexec/trellis/trellis-plugin-host").path)
+        return paths
+    }
+
+    /// A started plugin process: its pid, the shell's end of the socket and the read end of
+    /// its stderr.
+    struct Spawned {
+        let pid: pid_t
+        let socket: Int32
+        let stderr: Int32
+    }
+
+    /// Spawns the plugin host for `library`, or says why it could not.
+    static func spawn(library: URL, pluginID: String) -> Result<Spawned, PluginFailure> {
+        let paths = candidates()
+        guard let executable = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
+            return .failure(.pluginProcess(reason: "trellis-plugin-host is not installed: looked in \(paths.joined(separator: ", ")) (set TRELLIS_PLUGIN_HOST to its path)"))
+        }
+        var sockets: [Int32] = [0, 0]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
+            return .failure(.pluginProcess(reason: "socketpair failed: \(String(cString: strerror(errno)))"))
+        }
+        var errors: [Int32] = [0, 0]
+        guard pipe(&errors) == 0, fcntl(errors[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(errors[1], F_SETFD, FD_CLOEXEC) == 0 else {
+            close(sockets[0]); close(sockets[1])
+            return .failure(.pluginProcess(reason: "pipe failed: \(String(cString: strerror(errno)))"))
+        }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        // dup2 clears FD_CLOEXEC on the copies: the child keeps fd 3 and its stderr.
+        posix_spawn_file_actions_adddup2(&actions, sockets[1], 3)
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 2)
+        // What a plugin prints goes with its stderr (kept for a crash report), never into the
+        // shell's output (`trellis plugins` prints a table there); it reads nothing of the
+        // shell's input (the automation channel, for one).
+        posix_spawn_file_actions_adddup2(&actions, errors[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        // Any other descriptor the shell opened without CLOEXEC the plugin host closes first.
+        let arguments = [executable, library.path, pluginID]
+        // The plugin host is a Swift program: without this, the Swift runtime's backtracer
+        // fills the stderr lines kept for the report with its own dump instead of the plugin's.
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        // In a sanitized build (.ci/tsan) the sanitizer would catch the plugin's crash and exit
+        // with its own report: let the signal end the process, as in a normal build.
+        for key in ["TSAN_OPTIONS", "ASAN_OPTIONS"] {
+            let own = "handle_segv=0 handle_sigbus=0 handle_abort=0 handle_sigill=0 handle_sigfpe=0"
+            environment[key] = [environment[key] ?? "", own].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+        // strdup'd C strings for posix_spawn's argv and envp, freed right after the call.
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { (argv + envp).forEach { free($0) } }
+        var pid: pid_t = 0
+        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        close(sockets[1])
+        close(errors[1])
+        guard status == 0 else {
+            close(sockets[0]); close(errors[0])
+            return .failure(.pluginProcess(reason: "\(executable) could not be started: \(String(cString: strerror(status)))"))
+        }
+        return .success(Spawned(pid: pid, socket: sockets[0], stderr: errors[0]))
+    }
+
+    /// Waits for child `pid` to end, at most `limit` (for ever when nil): its wait status, or
+    /// nil when it still runs. A child already reaped counts as ended, with status 0.
+    static func waitForExit(of pid: pid_t, within limit: Duration? = nil) -> Int32? {
+        var status: Int32 = 0
+        guard let limit else {
+            while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+            return status
+        }
+        let giveUp = ContinuousClock.now + limit
+        while true {
+            let result = waitpid(pid, &status, WNOHANG)
+            if result == pid || (result < 0 && errno != EINTR) { return status }
+            guard ContinuousClock.now < giveUp else { return nil }
+            usleep(20_000)
+        }
+    }
+
+    /// How a child ended, in words: "killed by signal 11 (SIGSEGV)" or "exited with status 3".
+    static func describe(waitStatus status: Int32) -> String {
+        let signal = status & 0x7f
+        if signal == 0 { return "exited with status \((status >> 8) & 0xff)" }
+        let name = signalNames[signal].map { " (\($0))" } ?? ""
+        return "killed by signal \(signal)\(name)"
+    }
+
+    private static let signalNames: [Int32: String] = [
+        SIGABRT: "SIGABRT", SIGSEGV: "SIGSEGV", SIGBUS: "SIGBUS", SIGILL: "SIGILL", SIGFPE: "SIGFPE",
+        SIGKILL: "SIGKILL", SIGTERM: "SIGTERM", SIGTRAP: "SIGTRAP",
+    ]
+}

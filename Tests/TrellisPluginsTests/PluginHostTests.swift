@@ -1,0 +1,244 @@
+import Foundation
+import Testing
+@testable import TrellisPlugins
+import TrellisCore
+import TrellisTesting
+
+@Suite("Plugin host")
+struct PluginHostTests {
+    @Test("host and plugin share one bus: the plugin's watch sees host triggers, the host sees the plugin's",
+          arguments: PluginIsolation.both)
+    func sharedBus(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Template")
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let pongs = harness.record("template:pong")
+
+        let reports = await harness.load()
+        #expect(reports[id: "template"]?.state == .loaded)
+        harness.bus.trigger("template:ping", ["n": 1])
+
+        #expect(try await pongs.settled(count: 1) == [#"template:pong {"greeting":"pong","ping":{"n":1}}"#])
+    }
+
+    @Test("the build's own plugins load from the source tree, with their libraries from the build folder",
+          arguments: PluginIsolation.both)
+    func buildTreePlugins(isolation: PluginIsolation) async throws {
+        let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins(isolation: isolation)
+        defer { withExtendedLifetime(sandbox) {} }
+
+        for id in ["network-activity", "location", "template", "c-hello"] {
+            #expect(reports[id: id]?.state == .loaded, "\(reports[id: id].map(String.init(describing:)) ?? "\(id) not found")")
+            #expect(reports[id: id]?.origin == .build)
+        }
+        #expect(Set(harness.services.services.filter(\.isRunning).map(\.name)) == ["net_state", "location", "template", "c_hello"])
+        try harness.services.stop("location")
+    }
+
+    // One mode: it checks the library files' contents, not how they run.
+    @Test("a Swift plugin's library carries the SDK and TrellisShared, not a copy of TrellisCore")
+    func pluginLibrariesAreSmall() async throws {
+        let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins(isolation: .inProcess)
+        defer { withExtendedLifetime(sandbox) {} }
+        defer { try? harness.services.stop("location") }
+        for id in ["network-activity", "location", "template"] {
+            let library = try #require(reports[id: id]?.library, "\(id) has no library")
+            let bytes = try Data(contentsOf: library)
+            // Every symbol and type name of TrellisCore contains its mangled module name.
+            #expect(bytes.range(of: Data("11TrellisCore".utf8)) == nil, "\(library.lastPathComponent) contains TrellisCore")
+            #expect(bytes.range(of: Data("13TrellisShared".utf8)) != nil, "\(library.lastPathComponent) lacks TrellisShared")
+            #expect(bytes.count < 4 << 20, "\(library.lastPathComponent) is \(bytes.count) bytes")
+        }
+    }
+
+    /// Loads the build's own plugins (source tree and build folder) into a fresh host, with
+    /// an empty sandbox for the user's folders (returned too: it deletes its folder when it goes).
+    static func loadBuildTreePlugins(isolation: PluginIsolation) async throws -> (PluginHarness, [PluginReport], PluginSandbox) {
+        let sandbox = try PluginSandbox()
+        let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
+                                              executable: RunningExecutable.url)
+        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL, isolation: isolation)
+        let reports = await harness.load(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
+        return (harness, reports, sandbox)
+    }
+
+    @Test("a plugin written in plain C loads, triggers events and echoes JSON data through the ABI",
+          arguments: PluginIsolation.both)
+    func plainCPlugin(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let hello = harness.record("hello:*")
+
+        let reports = await harness.load()
+        #expect(reports[id: "c-hello"]?.state == .loaded)
+        #expect(try await hello.settled(count: 1) == [#"hello:started {"greeting":"bonjour"}"#])
+
+        harness.bus.trigger("hello:ping", ["text": "Фэнтези", "list": [1, 2]])
+        // The host's ping is recorded too: started, ping, then the pong (later, from a process).
+        #expect(try await hello.settled(count: 3).last == #"hello:pong {"list":[1,2],"text":"Фэнтези"}"#)
+        #expect(await eventually { harness.logs.entries.contains { $0.level == .info && $0.message == "hello from C" } })
+    }
+
+    @Test("a plugin's navigate and front-controller requests reach the closures the app injected",
+          arguments: PluginIsolation.both)
+    func navigateAndRequest(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello") { $0["routes"] = nil }  // /hello is then not its own route
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        await harness.load()
+
+        harness.bus.trigger("hello:open", ["id": 5])
+        harness.bus.trigger("hello:request", ["who": "world"])
+
+        #expect(await eventually { harness.navigations.withLock { $0 } == [#"/hello {"id":5}"#] }, "\(harness.navigations.withLock { $0 })")
+        #expect(await eventually { harness.requests.withLock { $0 } == [#"hello.greet {"who":"world"}"#] }, "\(harness.requests.withLock { $0 })")
+    }
+
+    @Test("disabling a plugin stops its services and watches, is remembered, and enabling restarts it",
+          arguments: PluginIsolation.both)
+    func disableAndEnable(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Template")
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        let pongs = harness.record("template:pong")
+        await harness.load()
+
+        let disabled = try await harness.setEnabled("template", false)
+        #expect(disabled?.state == .disabled)
+        #expect(!harness.services.isRunning("template"))
+        harness.bus.trigger("template:ping")
+        #expect(throws: ServiceError.self) { try harness.services.start("template") }
+        #expect(try JSONValue(jsonData: Data(contentsOf: sandbox.settingsURL)) == ["disabled": ["template"]])
+
+        let later = PluginHarness(sandbox: sandbox, isolation: isolation)
+        #expect(await later.load()[id: "template"]?.state == .disabled)
+
+        let enabled = try await harness.setEnabled("template", true)
+        #expect(enabled?.state == .loaded)
+        harness.bus.trigger("template:ping", ["after": true])
+        // Only the ping sent while enabled is answered.
+        #expect(try await pongs.settled(count: 1) == [#"template:pong {"greeting":"pong","ping":{"after":true}}"#])
+    }
+
+    @Test("a plugin disabled at start-up loads when enabled", arguments: PluginIsolation.both)
+    func enableLoadsDisabledPlugin(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Template")
+        let settings = PluginSettings(url: sandbox.settingsURL)
+        try settings.setEnabled("template", false)
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        #expect(await harness.load()[id: "template"]?.state == .disabled)
+        #expect(!harness.services.services.contains { $0.name == "template" })
+
+        #expect(try await harness.setEnabled("template", true)?.state == .loaded)
+        #expect(harness.services.isRunning("template"))
+    }
+
+    @Test("a watcher run by a plugin's start may disable that plugin: applied before loadAll returns",
+          arguments: PluginIsolation.both)
+    func setEnabledFromAWatcherDuringLoad(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Location")
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+        final class WatchOwner: Sendable {}
+        let owner = WatchOwner()
+        let answers = LockedState<[PluginReport.State?]>([])
+        // The Location plugin's start triggers location:error at once, for a track it cannot
+        // read: in both modes the watcher runs before the start returns.
+        harness.bus.watch("location:error", owner: owner) { _, _ in
+            let answer = try? harness.host.setEnabled("location", false)
+            answers.withLock { $0.append(answer?.state) }
+        }
+        let missing = sandbox.root.appendingPathComponent("nowhere.json").path
+        let reports = await harness.load(serviceOptions: ["location": ["track": .string(missing)]])
+
+        #expect(answers.withLock { $0 } == [nil], "queued: the plugin had no report yet")
+        #expect(reports[id: "location"]?.state == .disabled)
+        #expect(!harness.services.isRunning("location"))
+
+        // Enabled again, it starts, triggers location:error again, and the watcher's queued
+        // call disables it before this call returns.
+        let enabled = try await harness.setEnabled("location", true)
+        #expect(answers.withLock { $0.count } == 2)
+        #expect(enabled?.state == .disabled)
+        #expect(!harness.services.isRunning("location"))
+    }
+
+    @Test("plugins load after their dependencies, whatever the folder order", arguments: PluginIsolation.both)
+    func dependencyOrder(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello", as: "a-first") { $0["dependencies"] = ["z-last"] }
+        try sandbox.install("Template", as: "z-last")
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+
+        let reports = await harness.load()
+
+        #expect(reports.map(\.id) == ["a-first", "z-last"])
+        #expect(reports.allSatisfy { $0.state == .loaded })
+        #expect(harness.services.services.map(\.name) == ["template", "c_hello"])
+    }
+
+    @Test("the report table lists id, version, state, origin and the reason of a failure", arguments: PluginIsolation.both)
+    func reportTable(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("Template")
+        try sandbox.writeManifest(folder: "broken", "{ not json")
+        let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
+
+        let table = PluginReport.table(await harness.load())
+
+        let lines = table.split(separator: "\n").map(String.init)
+        #expect(lines[0].hasPrefix("ID"))
+        #expect(lines.contains { $0.hasPrefix("broken") && $0.contains("failed") && $0.hasSuffix("command line") })
+        #expect(lines.contains { $0.contains("plugin.json: the manifest is not valid JSON") })
+        #expect(lines.contains { $0.hasPrefix("template") && $0.contains("0.1.0") && $0.contains("loaded") })
+        #expect(lines.contains("    permissions: trigger: template:* · watch: template:* · navigate: public routes, its own routes · request: template:* · contribute: /template and below"),
+                "\(table)")
+    }
+}
+
+@Suite("Shell plugin host")
+struct ShellPluginHostTests {
+    @Test("a plugin's navigation request drives the shell's navigator on the main actor", arguments: PluginIsolation.both)
+    @MainActor
+    func navigationReachesShell(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello")
+        let shell = Shell()
+        let visits = Trace()
+        try shell.route("/hello", isPublic: true) { values in visits.record("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
+        let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
+                                    settings: PluginSettings(url: sandbox.settingsURL), isolation: isolation,
+                                    handleRequest: { _, _ in })
+        #expect(await offThePool { host.loadAll() }[id: "c-hello"]?.state == .loaded)
+
+        let bus = shell.bus
+        await Task.detached { bus.trigger("hello:open", ["id": 5]) }.value
+
+        #expect(await eventually { !visits.all.isEmpty })
+        #expect(visits.all == [#"/hello {"id":5} main=true"#])
+    }
+
+    @Test("a plugin cannot open a route that is not public (such as the demo's /events)", arguments: PluginIsolation.both)
+    @MainActor
+    func nonPublicRouteRefused(isolation: PluginIsolation) async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.install("CHello") { $0["routes"] = nil }  // /hello is then not its own route
+        let shell = Shell()
+        let visits = Trace()
+        try shell.route("/hello") { values in visits.record(values.path) }
+        let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
+                                    settings: PluginSettings(url: sandbox.settingsURL), isolation: isolation,
+                                    handleRequest: { _, _ in })
+        #expect(await offThePool { host.loadAll() }[id: "c-hello"]?.state == .loaded)
+        let pongs = EventRecorder(bus: shell.bus, pattern: "hello:pong")
+        shell.bus.trigger("hello:open", ["id": 5])  // c-hello asks for /hello
+        shell.bus.trigger("hello:ping")             // answered after that request was passed on
+        _ = try await pongs.wait(for: "hello:pong")
+        for _ in 0..<20 { await Task.yield() }
+        #expect(visits.all.isEmpty, "the plugin opened \(visits.all)")
+        try shell.navigate(to: "/hello")  // the app itself may
+        #expect(visits.all == ["/hello"])
+    }
+}

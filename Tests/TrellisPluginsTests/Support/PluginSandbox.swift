@@ -1,0 +1,182 @@
+import Foundation
+import Logging
+@testable import TrellisPlugins
+import TrellisCore
+import TrellisTesting
+
+/// The plugins this build made: the source tree's `plugins/<Folder>/plugin.json` and the
+/// libraries SwiftPM put next to the test executable.
+enum BuiltPlugins {
+    /// The repository root (this file is Tests/TrellisPluginsTests/Support/PluginSandbox.swift).
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// The folder holding the test executable and the plugin libraries.
+    static let binDirectory = RunningExecutable.url.deletingLastPathComponent()
+
+    /// The source folder of plugin `folder` (e.g. "Template").
+    static func folder(_ folder: String) -> URL {
+        repository.appendingPathComponent("plugins/\(folder)")
+    }
+
+    /// The manifest of plugin `folder`, as JSON.
+    static func manifest(_ folder: String) throws -> JSONValue {
+        try JSONValue(jsonData: Data(contentsOf: self.folder(folder).appendingPathComponent("plugin.json")))
+    }
+
+    /// The built library named by plugin `folder`'s manifest.
+    static func library(_ folder: String) throws -> URL {
+        binDirectory.appendingPathComponent(try manifest(folder)["library"]?.stringValue ?? "")
+    }
+}
+
+/// A temporary plugins folder for one test, removed when the sandbox is released. Plugins are
+/// installed as copies (a fresh file per copy, so `dlopen` really loads each one).
+final class PluginSandbox: Sendable {
+    let root: URL
+
+    init() throws {
+        // Inside the test process's folder (TestFolder), so that a sandbox a plugin host keeps
+        // alive to the end of the run is removed then.
+        root = try TestFolder.make("plugins")
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.path)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Installs a copy of the built plugin `folder` into `<root>/<id>/`, with the manifest's
+    /// id set to `id` (the folder's own id by default) and then changed by `edit`; the library
+    /// is copied under the name the (edited) manifest gives.
+    @discardableResult
+    func install(_ folder: String, as id: String? = nil, edit: (inout JSONValue) -> Void = { _ in }) throws -> URL {
+        var manifest = try BuiltPlugins.manifest(folder)
+        if let id { manifest["id"] = .string(id) }
+        edit(&manifest)
+        let target = root.appendingPathComponent(manifest["id"]?.stringValue ?? folder)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try manifest.jsonData().write(to: target.appendingPathComponent("plugin.json"))
+        if let library = manifest["library"]?.stringValue, !library.isEmpty, !library.contains("/") {
+            try FileManager.default.copyItem(at: try BuiltPlugins.library(folder),
+                                             to: target.appendingPathComponent(library))
+        }
+        return target
+    }
+
+    /// Writes `<root>/<name>/plugin.json` with exactly `text`.
+    @discardableResult
+    func writeManifest(folder name: String, _ text: String) throws -> URL {
+        let target = root.appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: target, withIntermediateDirectories: true)
+        try Data(text.utf8).write(to: target.appendingPathComponent("plugin.json"))
+        return target
+    }
+
+    /// The settings file of this sandbox.
+    var settingsURL: URL { root.appendingPathComponent("settings/plugins.json") }
+}
+
+/// A bus, a registry and a plugin host over one sandbox, recording what plugins ask of the
+/// navigator and the front controller.
+final class PluginHarness: Sendable {
+    let bus: EventBus
+    let services: ServiceRegistry
+    let host: PluginHost
+    let logs = LogCapture()
+    let navigations = LockedState<[String]>([])
+    let requests = LockedState<[String]>([])
+
+    /// `isolation`: where the plugins run; the tests whose behaviour must not depend on it
+    /// run once per mode (`arguments: PluginIsolation.both`) and wait for answers that cross
+    /// a process's socket. In-process by default, for the few tests about one mode.
+    /// `routes`: the app's routes the plugins' navigation permissions are checked against.
+    init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
+         isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
+         deadlines: PluginDeadlines = .forTests, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+        bus = EventBus()
+        services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
+        let navigations = self.navigations
+        let requests = self.requests
+        host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
+                          settings: PluginSettings(url: settingsURL), security: security, isolation: isolation,
+                          routes: routes, deadlines: deadlines, memoryLimit: memoryLimit,
+                          navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
+                          handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
+                          logger: logs.logger(label: "trellis.plugins"))
+    }
+
+    convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
+                     isolation: PluginIsolation? = .inProcess, routes: RouteTable<RouteTarget>? = nil,
+                     deadlines: PluginDeadlines = .forTests, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+        self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
+                  settingsURL: sandbox.settingsURL, security: security, isolation: isolation, routes: routes,
+                  deadlines: deadlines, memoryLimit: memoryLimit)
+    }
+
+    /// `host.loadAll`, on a thread of its own: in process mode it blocks while each plugin's
+    /// process starts, which must not hold a thread of Swift concurrency's small pool.
+    @discardableResult
+    func load(serviceOptions: [String: JSONValue] = [:]) async -> [PluginReport] {
+        let host = self.host
+        return await offThePool { host.loadAll(serviceOptions: serviceOptions) }
+    }
+
+    /// `host.setEnabled`, on a thread of its own (in process mode it waits for a process to
+    /// end or start).
+    @discardableResult
+    func setEnabled(_ id: String, _ enabled: Bool) async throws -> PluginReport? {
+        let host = self.host
+        return try await offThePool { try host.setEnabled(id, enabled) }
+    }
+
+    /// `services.start`, on a thread of its own (a process plugin's service start waits for
+    /// the process's answer).
+    func start(_ name: String, options: JSONValue = .null) async throws {
+        let services = self.services
+        try await offThePool { try services.start(name, options: options) }
+    }
+
+    /// `services.stop`, on a thread of its own (it waits for a process plugin's answer).
+    func stop(_ name: String) async throws {
+        let services = self.services
+        try await offThePool { try services.stop(name) }
+    }
+
+    /// Records every event matching `pattern` as "message data".
+    func record(_ pattern: String) -> Trace {
+        let log = Trace()
+        bus.watch(pattern, owner: log) { log, event in log.record("\(event.message) \(event.data)") }
+        return log
+    }
+}
+
+extension Array where Element == PluginReport {
+    /// The report of plugin `id`.
+    subscript(id id: String) -> PluginReport? { first { $0.id == id } }
+}
+
+extension PluginIsolation {
+    /// Both modes, for the tests whose behaviour must not depend on where the plugin runs.
+    static let both: [PluginIsolation] = [.process, .inProcess]
+}
+
+extension Trace {
+    /// Waits until the trace holds at least `count` entries and returns them all. In process
+    /// mode a plugin's answer crosses a socket, so it arrives after `trigger` returns.
+    @discardableResult
+    func settled(count: Int, timeout: Duration = testDeadline) async throws -> [String] {
+        try await wait(until: { $0.count >= count }, timeout: timeout)
+    }
+}
+
+extension PluginDeadlines {
+    /// The product's deadlines, stretched by TRELLIS_TEST_PATIENCE (set by .ci/tsan, under which
+    /// a plugin process answers several times slower); tests of the deadlines pass their own.
+    static var forTests: PluginDeadlines {
+        let standard = PluginDeadlines()
+        return PluginDeadlines(start: standard.start * testPatience, stop: standard.stop * testPatience,
+                               event: standard.event * testPatience)
+    }
+}
