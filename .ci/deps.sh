@@ -36,26 +36,29 @@ trellis_require_swift() {
   fi
 }
 
-# json-server-py (PyPI), the REST server not written for Trellis that the sync tests run on
-# 127.0.0.1. Installed with pip when `python3 -c "import json_server"` fails: for the user
-# when not root; as root into the system Python, past Debian's "externally managed" refusal
-# only if pip gives it. Without pip, prints the command that installs it and stops.
-trellis_require_json_server() {
-  python3 -c 'import json_server' 2>/dev/null && return 0
+# The REST servers not written for Trellis that the sync tests run on 127.0.0.1, from PyPI:
+# json-server-py, and Django with Django REST Framework (a ModelViewSet the tests start). Installed
+# with pip when one of them does not import: for the user when not root; as root into the system
+# Python, past Debian's "externally managed" refusal only if pip gives it. Without pip, prints the
+# command that installs them and stops.
+TRELLIS_TEST_PYPI_PACKAGES=(json-server-py django djangorestframework)
+trellis_require_test_servers() {
+  python3 -c 'import json_server, django, rest_framework' 2>/dev/null && return 0
   if ! command -v python3 >/dev/null 2>&1 || ! python3 -m pip --version >/dev/null 2>&1; then
     if [ "$(id -u)" -eq 0 ]; then
       trellis_require_packages python3 python3-pip || return 1
     else
-      echo "trellis: the sync tests need pip to install json-server-py. Run:" >&2
-      echo "  sudo apt-get install -y python3-pip && python3 -m pip install --user json-server-py" >&2
+      echo "trellis: the sync tests need pip to install ${TRELLIS_TEST_PYPI_PACKAGES[*]}. Run:" >&2
+      echo "  sudo apt-get install -y python3-pip && python3 -m pip install --user ${TRELLIS_TEST_PYPI_PACKAGES[*]}" >&2
       return 1
     fi
   fi
   local pip=(python3 -m pip install --quiet --disable-pip-version-check)
   [ "$(id -u)" -eq 0 ] || pip+=(--user)
-  echo "trellis: installing json-server-py (PyPI) for the sync tests" >&2
-  "${pip[@]}" json-server-py 2>/dev/null || "${pip[@]}" --break-system-packages json-server-py || {
-    echo "trellis: pip could not install json-server-py; by hand: python3 -m pip install json-server-py" >&2
+  echo "trellis: installing ${TRELLIS_TEST_PYPI_PACKAGES[*]} (PyPI) for the sync tests" >&2
+  "${pip[@]}" "${TRELLIS_TEST_PYPI_PACKAGES[@]}" 2>/dev/null \
+    || "${pip[@]}" --break-system-packages "${TRELLIS_TEST_PYPI_PACKAGES[@]}" || {
+    echo "trellis: pip could not install them; by hand: python3 -m pip install ${TRELLIS_TEST_PYPI_PACKAGES[*]}" >&2
     return 1
   }
 }

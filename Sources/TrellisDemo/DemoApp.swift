@@ -28,6 +28,7 @@ public enum DemoApp {
         ("/trash/:id", TrashedNotePage.self, true),
         ("/conflicts", ConflictsPage.self, true),
         ("/conflicts/:id", ConflictPage.self, true),
+        ("/sync", SyncPage.self, true),
         ("/plugins", PluginsPage.self, true),
         ("/settings", PluginSettingsPage.self, true),
         ("/events", EventsPage.self, false),

@@ -9,7 +9,9 @@ import TrellisSync
 /// A pass runs at start, after every save, every 30 s, and when the bus says
 /// `sync:requested` (a notification with `content-available: 1`); each ends with
 /// `sync:finished`, shown first in the status line (``DemoStatus``): up to date, offline
-/// with the number of changes waiting, or refused; and the conflicts left to review.
+/// with the number of changes waiting, failed and why, refused, or a list that left out too
+/// many notes; and the conflicts left to review. `/sync` shows the whole reason, what waits,
+/// and "Sync now"; the notes page's header bar opens it.
 @MainActor
 public enum DemoSync {
     public enum Failure: Error, CustomStringConvertible {
@@ -66,6 +68,7 @@ public enum DemoSync {
             throw Failure.settings(String(describing: error))
         }
         shell.provide(sync)
+        shell.provide(DemoSyncState())
         if background {
             if !passesLater { sync.start() }
             shell.bus.watchOnMainActor("sync:requested", owner: sync) { sync, _ in
@@ -73,6 +76,7 @@ public enum DemoSync {
             }
         }
         shell.bus.watchOnMainActor(EntitySync.Events.finished, owner: shell) { shell, event in
+            shell.resolve(DemoSyncState.self)?.lastReport = event.data
             showState(on: shell, after: event.data)
         }
         shell.bus.watchOnMainActor(EntitySync.Events.keptChanged, owner: shell) { shell, _ in
@@ -94,14 +98,7 @@ public enum DemoSync {
         let status = DemoStatus.of(shell)
         var state: String
         if let report {
-            let pending = String(report["pending"]?.intValue ?? 0)
-            if report["failure"].map({ !$0.isNull }) != true {
-                state = tr("Sync: up to date")
-            } else if report["offline"]?.boolValue == true {
-                state = tr("Sync: offline, %@ change(s) waiting", pending)
-            } else {
-                state = tr("Sync: the server refused a change, %@ change(s) waiting", pending)
-            }
+            state = stateLine(of: report)
         } else {
             state = status.sync?.components(separatedBy: "; ").first ?? tr("Sync: up to date")
         }
@@ -109,4 +106,43 @@ public enum DemoSync {
         if conflicts > 0 { state += "; " + tr("%@ conflict(s) to review", String(conflicts)) }
         status.showSync(state)
     }
+
+    /// The sync's words for a pass (`report`, the data of `sync:finished`), without the
+    /// conflicts: what a person needs first, with the reason in a few words.
+    static func stateLine(of report: JSONValue) -> String {
+        let pending = String(report["pending"]?.intValue ?? 0)
+        if let suspect = report["suspectList"], !suspect.isNull {
+            return tr("Sync: the server no longer lists %@ of %@ notes; nothing was taken out (see Sync)",
+                      String(suspect["missing"]?.intValue ?? 0), String(suspect["known"]?.intValue ?? 0))
+        }
+        if let failure = report["failure"]?.stringValue {
+            if report["offline"]?.boolValue == true { return tr("Sync: offline, %@ change(s) waiting", pending) }
+            return tr("Sync failed: %@; %@ change(s) waiting", shortReason(failure), pending)
+        }
+        if report["refusals"]?.arrayValue?.isEmpty == false {
+            return tr("Sync: the server refused a change, %@ change(s) waiting", pending)
+        }
+        return tr("Sync: up to date")
+    }
+
+    /// The gist of a failure's description ("GET http://…/notes: the server answered HTTP 500:
+    /// {…}" → "the server answered HTTP 500").
+    static func shortReason(_ failure: String) -> String {
+        var reason = failure
+        if let colon = reason.range(of: ": ", options: []), reason.hasPrefix("GET ") || reason.hasPrefix("PUT ")
+            || reason.hasPrefix("POST ") || reason.hasPrefix("DELETE ") || reason.hasPrefix("PATCH ")
+        {
+            reason = String(reason[colon.upperBound...])
+        }
+        if let detail = reason.range(of: ": ") { reason = String(reason[..<detail.lowerBound]) }
+        return reason.count > 80 ? String(reason.prefix(79)) + "…" : reason
+    }
+}
+
+/// The last pass's report, for `/sync` (provided in the shell's environment by
+/// ``DemoSync/start(on:store:server:settingsFile:background:passesLater:)``).
+@MainActor
+public final class DemoSyncState {
+    /// The data of the last `sync:finished`, if a pass ended.
+    public internal(set) var lastReport: JSONValue?
 }

@@ -17,13 +17,15 @@ import FoundationNetworking
 // against: this library exports `trellis_http_entry`, returning the function table below.
 // No Swift type crosses it, so this library needs no copy of TrellisCore or TrellisSync.
 
-/// One session for the process: ephemeral (no cookies, no cache), like every request needs.
+/// One session for the process: ephemeral (no cookies, no cache), like every request needs, and
+/// a delegate that follows no redirect (see ``Transfers``).
+private let transfers = Transfers()
 private let session: URLSession = {
     let configuration = URLSessionConfiguration.ephemeral
     configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
     configuration.urlCache = nil
     configuration.httpCookieStorage = nil
-    return URLSession(configuration: configuration)
+    return URLSession(configuration: configuration, delegate: transfers, delegateQueue: nil)
 }()
 
 /// The table `trellis_http_entry` returns.
@@ -70,32 +72,78 @@ private func start(_ method: String, _ url: String, _ headers: String, _ body: U
                             forHTTPHeaderField: String(line[..<colon]))
     }
     if let body, length > 0 { urlRequest.httpBody = Data(bytes: body, count: length) }
-    // The context pointer only travels back to `done`; it is never dereferenced here.
-    let contextAddress = UInt(bitPattern: context)
-    let task = session.dataTask(with: urlRequest) { data, response, error in
+    let task = session.dataTask(with: urlRequest)
+    transfers.begin(task, Transfer(done: done, contextAddress: UInt(bitPattern: context)))
+    return Unmanaged.passRetained(DataRequest(task: task)).toOpaque()
+}
+
+private func finish(_ done: trellis_http_done, _ context: UnsafeMutableRawPointer?, _ outcome: Int32, message: String) {
+    message.withCString { done(context, outcome, 0, nil, nil, nil, 0, $0) }
+}
+
+/// One started request: the answer's bytes as they arrive, and where its outcome goes.
+private final class Transfer: @unchecked Sendable {
+    // `data` is touched only on the session's delegate queue, which is serial; the rest is
+    // immutable. The context pointer only travels back to `done`; it is never dereferenced here.
+    let done: trellis_http_done
+    let contextAddress: UInt
+    var data = Data()
+
+    init(done: @escaping trellis_http_done, contextAddress: UInt) {
+        self.done = done
+        self.contextAddress = contextAddress
+    }
+
+    /// Calls `done` with the task's outcome.
+    func complete(_ task: URLSessionTask, error: (any Error)?) {
         let context = UnsafeMutableRawPointer(bitPattern: contextAddress)
         if let error {
             let (outcome, message) = describe(error)
             finish(done, context, outcome, message: message)
-        } else if let http = response as? HTTPURLResponse {
+        } else if let http = task.response as? HTTPURLResponse {
             let etag = http.value(forHTTPHeaderField: "ETag")
-            let data = data ?? Data()
+            let location = http.value(forHTTPHeaderField: "Location")
             data.withUnsafeBytes { bytes in
                 withOptionalCString(etag) { etag in
-                    done(context, TRELLIS_HTTP_ANSWERED, Int32(clamping: http.statusCode), etag,
-                         bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, nil)
+                    withOptionalCString(location) { location in
+                        done(context, TRELLIS_HTTP_ANSWERED, Int32(clamping: http.statusCode), etag, location,
+                             bytes.bindMemory(to: UInt8.self).baseAddress, bytes.count, nil)
+                    }
                 }
             }
         } else {
             finish(done, context, TRELLIS_HTTP_FAILED, message: "the answer is not HTTP")
         }
     }
-    task.resume()
-    return Unmanaged.passRetained(DataRequest(task: task)).toOpaque()
 }
 
-private func finish(_ done: trellis_http_done, _ context: UnsafeMutableRawPointer?, _ outcome: Int32, message: String) {
-    message.withCString { done(context, outcome, 0, nil, nil, 0, $0) }
+/// The session's delegate: collects each task's answer and reports it, and follows no
+/// redirect, so that a 3xx reaches TrellisSync as it was sent (a library that followed it
+/// itself would answer a PUT redirected with 301 by the answer to a GET).
+private final class Transfers: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    // `running` is guarded by `lock`: tasks begin on any thread, delegate calls come on the
+    // session's queue.
+    private let lock = NSLock()
+    private var running: [Int: Transfer] = [:]
+
+    func begin(_ task: URLSessionDataTask, _ transfer: Transfer) {
+        lock.withLock { running[task.taskIdentifier] = transfer }
+        task.resume()
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        lock.withLock { running[dataTask.taskIdentifier] }?.data.append(data)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        let transfer = lock.withLock { running.removeValue(forKey: task.taskIdentifier) }
+        transfer?.complete(task, error: error)
+    }
 }
 
 private func withOptionalCString<T>(_ string: String?, _ body: (UnsafePointer<CChar>?) -> T) -> T {

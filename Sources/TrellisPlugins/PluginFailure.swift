@@ -6,6 +6,12 @@ import TrellisCore
 public enum PluginFailure: Error, CustomStringConvertible, Hashable, Sendable {
     /// The plugin folder or library is world-writable or owned by another user.
     case insecure(problem: String)
+    /// The plugin's id is a name of the app's own: one of Trellis's event namespaces, or the
+    /// first segment of one of the app's routes.
+    case reservedID(id: String, reason: String)
+    /// Confinement is required (`--require-confinement`) and this kernel cannot confine the
+    /// plugin fully: what is missing.
+    case unconfined(reason: String)
     /// The manifest cannot be read, is not valid JSON, or lacks or mistypes a key.
     case manifest(PluginManifestError)
     /// The manifest's ABI version is newer than the host's.
@@ -51,6 +57,10 @@ public enum PluginFailure: Error, CustomStringConvertible, Hashable, Sendable {
         switch self {
         case .insecure(let problem):
             return "refused: \(problem)"
+        case .reservedID(let id, let reason):
+            return "refused: the id \"\(id)\" \(reason); choose another id"
+        case .unconfined(let reason):
+            return "refused: confinement is required and this kernel cannot confine it fully: \(reason)"
         case .manifest(let error):
             return error.description
         case .abiTooNew(let plugin, let host):

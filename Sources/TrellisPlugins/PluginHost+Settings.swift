@@ -22,6 +22,7 @@ extension PluginHost {
             loaded.process?.process.sendSettings(.object(values))
         }
         logger.info("plugin \(id): setting \(key) = \(value)")
+        if manifest.permissions.resources.files["setting:\(key)"] != nil { restartForNewGrants(id) }
         bus.trigger("\(id):settings", ["values": .object(values), "changed": [.string(key)]])
         return values
     }

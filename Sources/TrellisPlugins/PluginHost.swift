@@ -88,7 +88,7 @@ public final class PluginHost: Sendable {
     ///   - deadlines: how long a plugin in a process of its own may take to start, stop and
     ///     handle an event before it is killed and counted as crashed.
     ///   - memoryLimit: the most memory a plugin in a process of its own may allocate, in bytes
-    ///     (its data segment and private mappings: `RLIMIT_DATA`); past it, allocations fail and
+    ///     (every mapping, shared ones too: `RLIMIT_AS`); past it, allocations fail and
     ///     the plugin typically aborts, which is reported as a crash. nil: no limit. Not applied
     ///     in a sanitizer build, whose shadow memory counts against it.
     ///   - routes: the app's routes: a plugin's navigation to a route that is neither public
@@ -108,7 +108,7 @@ public final class PluginHost: Sendable {
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.settings = settings
         self.isolation = isolation
-        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security)
+        self.discovery = PluginDiscovery(searchPaths: searchPaths, security: security, routes: routes)
         self.settingValues = PluginSettingValues(folder: settings.url.deletingLastPathComponent().appendingPathComponent("plugin-settings"),
                                                  logger: logger)
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines,
@@ -207,6 +207,7 @@ public final class PluginHost: Sendable {
             if let earlier = previous.first(where: { $0.directory == report.directory }) { return earlier }
             var report = report
             if report.state == .found && !settings.isEnabled(report.id) { report.state = .disabled }
+            if report.state == .found, let held = approvalHold(report) { report.state = held }
             return report
         }
         let candidates = reports.filter { $0.state == .found || $0.state == .loaded }.map { report in
@@ -233,6 +234,7 @@ public final class PluginHost: Sendable {
             switch report.state {
             case .disabled: reasons[report.id] = "it is disabled"
             case .failed(let failure): reasons[report.id] = "it failed: \(failure)"
+            case .awaitingApproval: reasons[report.id] = "it waits for the user's approval"
             case .found, .loaded, .waiting: break
             }
         }
@@ -341,6 +343,11 @@ public final class PluginHost: Sendable {
                 : .dependencyUnavailable(dependency: dependency, reason: "it is \(states[0])"))
             return report
         }
+        if let refusal = confinementRefusal(report) {
+            report.state = .failed(refusal)
+            logger.error("plugin \(manifest.id): \(refusal)")
+            return report
+        }
         let options = state.withLock { $0.options }
         let clock = ContinuousClock()
         let start = clock.now
@@ -355,6 +362,7 @@ public final class PluginHost: Sendable {
                 state.loaded[manifest.id] = loaded
             }
             report.state = .loaded
+            report.confinement = loaded.confinement
             logger.info("loaded plugin \(manifest.id) \(manifest.version) from \(library.path) (\(mode == .process ? "in a process of its own" : "in the shell's process"))")
             deliverSettingsChanged(during: loaded, manifest)
         case .failure(let failure):

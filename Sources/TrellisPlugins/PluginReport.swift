@@ -22,6 +22,10 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         case failed(PluginFailure)
         /// Enabled, not loaded until one of its activation events (see ``PluginActivation``).
         case waiting(activation: [PluginActivation])
+        /// Installed by the user, not loaded until they approve what it asks for (the grants
+        /// not approved yet, in words; `more`: an earlier version was approved, this one asks
+        /// for more). See ``PluginApprovals``.
+        case awaitingApproval(grants: [String], more: Bool)
 
         public var description: String {
             switch self {
@@ -30,6 +34,9 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
             case .disabled: return "disabled"
             case .failed(let failure): return "failed: \(failure)"
             case .waiting(let activation): return "inactive (waiting for \(activation.map(\.description).joined(separator: ", ")))"
+            case .awaitingApproval(let grants, let more):
+                let asks = grants.isEmpty ? "nothing beyond its own events and pages" : grants.joined(separator: "; ")
+                return "waiting for approval: \(more ? "now also asks for" : "asks to") \(asks) (trellis plugins --approve ID, or Approve on the Plugins page)"
             }
         }
 
@@ -58,6 +65,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
     public var state: State
     /// How long opening the library, calling its entry and registering its services took.
     public var loadDuration: Duration?
+    /// What confines the plugin's process, as it applied it (nil before it runs in a process).
+    public var confinement: PluginConfinementReport?
 
     /// A report; `state` is usually `.found` until the host loads the plugin.
     public init(id: String, manifest: PluginManifest?, directory: URL, origin: PluginSearchPath.Origin,
@@ -78,10 +87,12 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
 
     /// The reports as an aligned text table (`trellis plugins` prints it): id, version, state
     /// and origin, then the description or the reason of a failure on the next line, and the
-    /// plugin's permissions, contributions and activation on the lines after.
-    public static func table(_ reports: [PluginReport]) -> String {
+    /// plugin's permissions, contributions, activation and confinement on the lines after.
+    /// What a plugin wrote (its id, version, description, routes) is escaped: a control
+    /// character shows as `\u{1B}` and is never sent to the terminal.
+    public static func table(_ reports: [PluginReport], kernel: PluginConfinementReport? = PluginConfinementReport.probe()) -> String {
         let rows = reports.map { report in
-            [report.id, report.manifest?.version ?? "?", report.stateWord, report.origin.rawValue]
+            [report.id, report.manifest?.version ?? "?", report.stateWord, report.origin.rawValue].map(escaped)
         }
         let header = ["ID", "VERSION", "STATE", "FROM"]
         let widths = (0..<header.count).map { column in
@@ -94,23 +105,47 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         var lines = [line(header)]
         for (report, row) in zip(reports, rows) {
             lines.append(line(row))
+            var details: [String] = []
             if let failure = report.state.failure {
-                lines.append("    \(failure)")
+                details.append("\(failure)")
             } else if case .waiting = report.state {
-                lines.append("    \(report.state)")
+                details.append("\(report.state)")
+            } else if case .awaitingApproval = report.state {
+                details.append("\(report.state)")
             } else if let text = report.manifest?.description, !text.isEmpty {
-                lines.append("    \(text)")
+                details.append(text)
             }
             if let manifest = report.manifest {
-                lines.append("    permissions: \(manifest.permissions.summary(pluginID: manifest.id))")
-                if let contributions = manifest.contributionSummary { lines.append("    contributes: \(contributions)") }
-                lines.append("    activation: \(manifest.activation.map(\.description).joined(separator: ", "))")
+                details.append("permissions: \(manifest.permissions.summary(pluginID: manifest.id))")
+                if let contributions = manifest.contributionSummary { details.append("contributes: \(contributions)") }
+                details.append("activation: \(manifest.activation.map(\.description).joined(separator: ", "))")
+                if let confinement = report.confinement ?? kernel?.applied(to: manifest.permissions.resources) {
+                    details.append("confined by: \(confinement.summary)")
+                    details += confinement.missing.map { "not confined: \($0)" }
+                }
             }
+            lines += details.map { "    " + escaped($0) }
         }
         return lines.joined(separator: "\n")
     }
 
-    /// The state in one word (`found`, `loaded`, `disabled`, `failed`, `inactive`).
+    /// `text` with every control character (C0, DEL, C1) and bidirectional override shown
+    /// as an escape (`\u{1B}`), so that what a plugin wrote can neither move the cursor,
+    /// recolour the terminal, forge a line nor reorder what people read.
+    public static func escaped(_ text: String) -> String {
+        var result = ""
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x20 || (0x7F...0x9F).contains(value) || (0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value) {
+                result += "\\u{\(String(value, radix: 16, uppercase: true))}"
+            } else {
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// The state in one word (`found`, `loaded`, `disabled`, `failed`, `inactive`, `unapproved`).
     public var stateWord: String {
         switch state {
         case .found: return "found"
@@ -118,6 +153,7 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         case .disabled: return "disabled"
         case .failed: return "failed"
         case .waiting: return "inactive"
+        case .awaitingApproval: return "unapproved"
         }
     }
 }

@@ -17,5 +17,6 @@ enum BenchmarkList {
         PluginsBenchmark.self,
         ControlBenchmark.self,
         TypingBenchmark.self,
+        SyncBenchmark.self,
     ]
 }

@@ -15,7 +15,61 @@ import TrellisPlugins
 ///   all handled when its pong is back).
 /// - `plugin-restart`: SIGKILL of the plugin's process → its service running again in a new
 ///   one (`plugin:restarted`), median of 5 plugins' first crash. Goal ≤ 250 ms.
+/// - `plugin-rss`: the resident memory of the process that runs the C plugin (issue #37:
+///   ≤ 8 MiB), and `plugin-rss-total` with the two small processes around it (the warden
+///   outside its namespaces and their init); `plugin-rss-swift`, `plugin-rss-swift-total`:
+///   the same for the Swift plugin NetworkActivity (goal ≤ 15 MiB).
 enum PluginProcessBenchmark {
+    /// The resident memory, in MiB, of plugin `id`'s processes started by this one: the
+    /// largest (the plugin's) and all of them (their command line is the plugin host's, ending
+    /// with the id).
+    static func residentMemory(of id: String) -> (plugin: Double, total: Double) {
+        let sizes = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init).compactMap { pid -> Double? in
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            guard command.contains("trellis-plugin-host"), command.hasSuffix("\0\(id)\0"), descends(pid),
+                  let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
+                  let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }),
+                  let kilobytes = line.split(separator: " ").dropFirst().first.flatMap({ Double($0) }) else { return nil }
+            return kilobytes / 1024
+        }
+        return (sizes.max() ?? 0, sizes.reduce(0, +))
+    }
+
+    /// Whether process `pid` was started by this one, directly or not.
+    private static func descends(_ pid: Int32) -> Bool {
+        var current = pid
+        while current > 1 {
+            guard let stat = try? String(contentsOfFile: "/proc/\(current)/stat", encoding: .utf8),
+                  let fields = stat.split(separator: ")").last?.split(separator: " "), fields.count > 1,
+                  let parent = Int32(fields[1]) else { return false }
+            if parent == getpid() { return true }
+            current = parent
+        }
+        return false
+    }
+
+    /// Loads the plugin of `library` (its manifest's id) in a process of its own and measures
+    /// its resident memory.
+    static func residentMemory(library: (manifest: JSONValue, library: URL)) throws -> (plugin: Double, total: Double) {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-rss-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let id = library.manifest["id"]?.stringValue ?? "plugin"
+        let folder = root.appendingPathComponent(id)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try library.manifest.jsonData().write(to: folder.appendingPathComponent("plugin.json"))
+        try FileManager.default.copyItem(at: library.library, to: folder.appendingPathComponent(library.library.lastPathComponent))
+        var logger = Logger(label: "trellis.bench.plugins")
+        logger.logLevel = .critical
+        let bus = EventBus(logger: logger)
+        let host = PluginHost(bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
+                              searchPaths: [PluginSearchPath(directory: folder, origin: .commandLine)],
+                              settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
+                              isolation: .process, navigate: { _ in }, handleRequest: { _, _ in }, logger: logger)
+        guard host.loadAll().first?.state == .loaded else { throw BenchError.missing("\(id) loaded in a process") }
+        defer { _ = try? host.setEnabled(id, false) }
+        return residentMemory(of: id)
+    }
+
     static func run(library: (manifest: JSONValue, library: URL)) throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-ipc-\(getpid())")
         defer { try? FileManager.default.removeItem(at: root) }
@@ -71,6 +125,9 @@ enum PluginProcessBenchmark {
                     }
                 }
                 Report.figure("plugin-events-per-second", Double(batches * (batch + 1)) / seconds, "/s")
+                let memory = residentMemory(of: id)
+                Report.figure("plugin-rss", memory.plugin, "MiB")
+                Report.figure("plugin-rss-total", memory.total, "MiB")
             }
             guard let pid = try childProcess(running: id) else { throw BenchError.missing("the process of \(id)") }
             restarts.append(Report.time {

@@ -29,6 +29,9 @@ struct PluginsBenchmark: ParsableCommand {
         let spawn = try measure(folder: "CHello", isolation: .process)
         Report.figure("plugin-spawn", Report.median(spawn), "ms")
         try PluginProcessBenchmark.run(library: try library(of: "CHello"))
+        let swiftMemory = try PluginProcessBenchmark.residentMemory(library: try library(of: "NetworkActivity"))
+        Report.figure("plugin-rss-swift", swiftMemory.plugin, "MiB")
+        Report.figure("plugin-rss-swift-total", swiftMemory.total, "MiB")
         if ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
             try PluginPageBenchmark.run()
         } else {

@@ -8,8 +8,9 @@ import TrellisSync
 /// Without a script it prints the page at PATH; with one it runs the script's steps (which
 /// print what they choose). With a server it syncs once before the first page (a failure
 /// there is only reported: the steps work on the store), on each `sync` step, and once
-/// after the last step, so what the script typed reaches the server; when that last pass
-/// fails, the command ends with status 1 (the changes stay queued for the next run).
+/// after the last step when changes wait, so what the script typed reaches the server; when
+/// that last pass fails, the command ends with status 1 (the changes stay queued for the
+/// next run).
 @MainActor
 struct HeadlessRun {
     let options: ShellOptions
@@ -65,7 +66,7 @@ struct HeadlessRun {
         }
         // What the steps before a failed one saved is synced all the same.
         guard let stepFailure else {
-            if let sync { try await Self.pass(sync) }
+            if let sync, try sync.pendingCount() > 0 { try await Self.pass(sync) }
             return
         }
         if let sync {

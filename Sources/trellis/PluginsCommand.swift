@@ -6,7 +6,10 @@ import TrellisPlugins
 
 /// `trellis plugins`: every plugin found, with its version, state, where it was found, the
 /// reason of any failure and its permissions — the text form of the `/plugins` page.
-/// `--disable ID` and `--enable ID` change the remembered settings first.
+/// `--disable ID` and `--enable ID` change the remembered settings first, `--approve ID` and
+/// `--approve-all` approve what plugins installed by the user ask for, and
+/// `--[no-]require-confinement` remembers whether a plugin the kernel cannot confine fully is
+/// refused. Each plugin's lines say what confines it and what this kernel lacks.
 ///
 /// Listing reads manifests, files and settings only: no plugin code runs. `--check` also loads
 /// every enabled plugin, each in a process of its own (shipped ones included), so a plugin that
@@ -29,6 +32,16 @@ struct Plugins: ParsableCommand {
     @Flag(help: "Also load every enabled plugin, each in a process of its own, and say whether it loads (without it, no plugin code runs).")
     var check = false
 
+    @Option(help: ArgumentHelp("Approve what plugin ID asks for (as listed), so that it loads (repeatable).", valueName: "ID"))
+    var approve: [String] = []
+
+    @Flag(name: .customLong("approve-all"), help: "Approve what every plugin waiting for approval asks for (scripts and tests).")
+    var approveAll = false
+
+    @Flag(name: .customLong("require-confinement"), inversion: .prefixedNo,
+          help: "Remember whether plugins Trellis does not ship are refused when this kernel cannot confine them fully.")
+    var requireConfinement: Bool?
+
     func run() throws {
         let logger = {
             var logger = Logger(label: "trellis.plugins") { StreamLogHandler.standardError(label: $0) }
@@ -39,6 +52,7 @@ struct Plugins: ParsableCommand {
         try settings.load()
         for id in disable { try settings.setEnabled(id, false) }
         for id in enable { try settings.setEnabled(id, true) }
+        if let requireConfinement { try settings.setRequiresConfinement(requireConfinement) }
         let bus = EventBus(logger: logger)
         let host = PluginHost(
             bus: bus, services: ServiceRegistry(bus: bus, logger: logger),
@@ -47,6 +61,15 @@ struct Plugins: ParsableCommand {
             navigate: { request in logger.notice("a plugin asked to navigate to \(request.path); there is no window here") },
             handleRequest: { command, _ in logger.notice("a plugin sent request \(command); there is no window here") },
             logger: logger)
+        if approveAll || !approve.isEmpty {
+            let waiting = host.survey().filter { if case .awaitingApproval = $0.state { true } else { false } }
+            for id in approveAll ? waiting.map(\.id) : approve {
+                guard let report = waiting.first(where: { $0.id == id }), let manifest = report.manifest else {
+                    throw ValidationError("no plugin \"\(PluginReport.escaped(id))\" waits for approval")
+                }
+                try settings.approvals.approve(manifest, file: report.directory.appendingPathComponent(PluginManifest.fileName))
+            }
+        }
         if check {
             // Plugins waiting for an activation event are tried too.
             for report in host.loadAll() where report.state.isWaiting { host.activate(report.id) }

@@ -25,6 +25,9 @@ struct ShellOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Sync the notes with the server at URL (https, or http to loopback).", valueName: "URL"))
     var server: String?
 
+    @Flag(name: .customLong("require-confinement"), help: "Refuse the plugins Trellis does not ship when this kernel cannot confine them fully (instead of loading them with a warning).")
+    var requireConfinement = false
+
     func validate() throws {
         if let rows, rows < 0 { throw ValidationError("--rows must be 0 or more, not \(rows)") }
         if let server, serverURL == nil { throw ValidationError("--server needs an absolute http(s) URL, not \(server)") }
@@ -69,7 +72,9 @@ struct ShellOptions: ParsableArguments {
         // The demo's strings are in its own domain, its application id; Trellis's in `trellis`.
         Localization.setUp(localeDirectory: Resources.localeDirectory(), applicationID: DemoWindowApp.applicationID)
         let shell = Shell()
-        return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories + pluginsInDevelopment))
+        let settings = PluginSettings()
+        if requireConfinement { settings.requireConfinementForThisRun() }
+        return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories + pluginsInDevelopment, settings: settings))
     }
 
     /// The part of start-up that needs no main thread: the data folder, the catalog, the

@@ -73,7 +73,7 @@ final class HostUnderTest: Sendable {
     init() {
         let received = LockedState<[String]>([])
         self.received = received
-        let context = PluginContext(pluginID: "fuzz", declaredServices: [], permissions: .compatibility, bus: bus,
+        let context = PluginContext(pluginID: "fuzz", declaredServices: [], permissions: PluginPermissions(grants: [.trigger: ["*"], .watch: ["*"], .request: ["*"]]), bus: bus,
                                     logger: logs.logger(), isPublicRoute: { _ in nil },
                                     navigate: { request in received.withLock { $0.append("\(request.path) \(request.data)") } },
                                     handleRequest: { command, data in received.withLock { $0.append("\(command) \(data)") } })

@@ -11,7 +11,13 @@ struct LocationPluginTests {
     /// A harness with the Location plugin loaded but not started (no autostart), so that each
     /// test starts `location` with its own options.
     private func loaded(_ sandbox: PluginSandbox, _ isolation: PluginIsolation) async throws -> PluginHarness {
-        try sandbox.install("Location") { $0["autostart"] = [:] }
+        // The tracks these tests write, and the demo's: read-only, as the app's track is to the
+        // shipped plugin (its "option:track" grant).
+        let tracks = [sandbox.root.path, BuiltPlugins.repository.appendingPathComponent("data").path]
+        try sandbox.install("Location") { manifest in
+            manifest["autostart"] = [:]
+            manifest["permissions"] = ["files": .object(Dictionary(uniqueKeysWithValues: tracks.map { ($0, "read") }))]
+        }
         let harness = PluginHarness(sandbox: sandbox, isolation: isolation)
         #expect(await harness.load()[id: "location"]?.state == .loaded)
         #expect(!harness.services.isRunning("location"))

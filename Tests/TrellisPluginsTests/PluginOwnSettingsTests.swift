@@ -45,12 +45,16 @@ struct PluginOwnSettingsTests {
     /// Installs the asker plugin, built from `source` (given its folder); returns the folder.
     @discardableResult
     func install(_ sandbox: PluginSandbox, source: (URL) -> String = { _ in PluginOwnSettingsTests.source }) throws -> URL {
+        // A folder the plugin may write (its own is read-only to it), for the tests' signals.
+        let signals = sandbox.root.appendingPathComponent("asker-signals")
+        try FileManager.default.createDirectory(at: signals, withIntermediateDirectories: true)
         let folder = try sandbox.writeManifest(folder: "asker", #"""
-            {"id": "asker", "name": "Asker", "version": "1", "abiVersion": 2, "library": "libasker.so", "permissions": {},
+            {"id": "asker", "name": "Asker", "version": "1", "abiVersion": 2, "library": "libasker.so",
+             "permissions": {"files": {"\#(signals.path)": "read-write"}},
              "settings": \#(Self.settings)}
             """#)
-        try CCompiler.build(source(folder), to: folder.appendingPathComponent("libasker.so"))
-        return folder
+        try CCompiler.build(source(signals), to: folder.appendingPathComponent("libasker.so"))
+        return signals
     }
 
     @Test("the plugin reads its settings, and the new values once one changes; the change is stored", arguments: PluginIsolation.both)

@@ -96,9 +96,9 @@ struct PluginPermissionsTests {
         #expect(harness.bus.watchCount == watches, "the forged watch of \"*\" was made")
     }
 
-    @Test("a manifest without \"permissions\" (a v1 plugin) gets the compatibility grant: any event and command, public routes",
+    @Test("a manifest without \"permissions\" (ABI 1 or 2) gets its own namespace only: no implicit trust",
           arguments: PluginIsolation.both)
-    func compatibilityGrant(isolation: PluginIsolation) async throws {
+    func noImplicitTrust(isolation: PluginIsolation) async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installProbing("old", permissions: nil)
         let harness = PluginHarness(sandbox: sandbox, isolation: isolation, routes: try Self.routes())
@@ -106,11 +106,12 @@ struct PluginPermissionsTests {
 
         let codes = try await Self.probe(harness, id: "old")
 
-        #expect(codes["trigger_app"] == 0 && codes["request_other"] == 0, "\(codes)")
-        #expect((codes["watch_everything"] ?? 0) > 0, "\(codes)")
+        #expect(codes["trigger_own"] == 0 && codes["request_own"] == 0, "\(codes)")
+        #expect(codes["trigger_app"] == -4 && codes["request_other"] == -4, "\(codes)")
+        #expect(codes["watch_everything"] == 0 && codes["watch_sync"] == 0, "\(codes)")
         #expect(codes["navigate_public"] == 0 && codes["navigate_hidden"] == -4 && codes["navigate_granted"] == -4, "\(codes)")
         let table = PluginReport.table(harness.host.reports)
-        #expect(table.contains("permissions: v1 compatibility grant (any event, any command, public routes)"), "\(table)")
+        #expect(table.contains("permissions: trigger: old:* · watch: old:* · navigate: public routes · request: old:*"), "\(table)")
     }
 
     @Test("an empty grant leaves the plugin its own namespace and public routes", arguments: PluginIsolation.both)
@@ -130,7 +131,7 @@ struct PluginPermissionsTests {
     }
 
     @Test("permissions in the manifest: errors name the file and the key", arguments: [
-        (#"{"read": ["x"]}"#, #"key "permissions.read": unknown permission (known: "trigger", "watch", "navigate", "request", "contribute")"#),
+        (#"{"read": ["x"]}"#, #"key "permissions.read": unknown permission (known: "trigger", "watch", "navigate", "request", "contribute", "files", "network", "exec", "environment")"#),
         (#"["trigger"]"#, "permissions"),
         (#"{"watch": "network:*"}"#, #"key "permissions.watch""#),
         (#"{"trigger": [""]}"#, #"key "permissions.trigger": "" is not a pattern"#),

@@ -77,7 +77,9 @@ final class ConflictPage: PageController {
         let form = Form(fields: [
             .init(id: "server", label: tr("The server's version"), style: .readOnly, value: text(original)),
             .init(id: "copy", label: tr("Your version (a copy)"), style: .readOnly,
-                  value: conflict.copy == nil ? tr("(you had deleted the note: it was restored)") : text(copy)),
+                  value: conflict.copy != nil ? text(copy) : conflict.kind == .deletedOnServer
+                      ? tr("(deleted on the server while you changed it: your version was sent again)")
+                      : tr("(you had deleted the note: it was restored)")),
         ], actions: actions)
         form.onAction = { [weak self] action, _ in self?.pressed(action, conflict) }
         content = .form(form)

@@ -4,15 +4,16 @@ import TrellisSync
 
 /// `/notes`: the notes in the store, newest change first, live (a fetched source: a pull or
 /// an edit shows at once); a row opens `/notes/:id`, the header bar's "New note" opens
-/// `/notes/new`, and, when a server is configured, "Conflicts" and "Trash" open `/conflicts`
-/// and `/trash`.
+/// `/notes/new`, and, when a server is configured, "Sync", "Conflicts" and "Trash" open
+/// `/sync`, `/conflicts` and `/trash`.
 final class NotesPage: PageController {
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
         title = tr("Notes")
         actions = [PageAction(id: "new", label: tr("New note"), icon: "list-add-symbolic")]
         if shell.resolve(EntitySync.self) != nil {
-            actions += [PageAction(id: "conflicts", label: tr("Conflicts"), icon: "dialog-warning-symbolic"),
+            actions += [PageAction(id: "sync", label: tr("Sync"), icon: "emblem-synchronizing-symbolic"),
+                        PageAction(id: "conflicts", label: tr("Conflicts"), icon: "dialog-warning-symbolic"),
                         PageAction(id: "trash", label: tr("Trash"), icon: "user-trash-symbolic")]
         }
         guard let store = shell.resolve(StoreBox.self)?.store else {
@@ -35,7 +36,7 @@ final class NotesPage: PageController {
     override func perform(pageAction id: String) {
         switch id {
         case "new": try? shell?.navigate(to: "/notes/new")
-        case "conflicts", "trash": try? shell?.navigate(to: "/\(id)")
+        case "sync", "conflicts", "trash": try? shell?.navigate(to: "/\(id)")
         default: break
         }
     }

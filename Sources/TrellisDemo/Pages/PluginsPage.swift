@@ -5,9 +5,12 @@ import TrellisPlugins
 /// `/plugins`: every plugin found, with its version, state and the reason of any failure (the
 /// window's form of `trellis plugins`), and a check box per plugin that enables or disables it
 /// now, without a restart — a plugin in a process of its own starts or ends its process.
-/// Enabling a plugin that crashed too often is how the user lets it start again.
+/// Enabling a plugin that crashed too often is how the user lets it start again. A plugin the
+/// user installed waits for their approval: its line says what it asks for, in words, and an
+/// Approve button per waiting plugin lets it load. Each line says what confines the plugin
+/// and what this kernel cannot (`trellis plugins` says the same).
 final class PluginsPage: PageController {
-    /// One plugin's line: "Name · version · state · reason or description".
+    /// One plugin's line: "Name · version · state · reason or description · confined by …".
     struct Row: CustomStringConvertible, Sendable {
         let id: String
         let text: String
@@ -15,9 +18,14 @@ final class PluginsPage: PageController {
 
         init(_ report: PluginReport) {
             id = report.id
-            let reason = report.state.failure.map { String(describing: $0) } ?? report.manifest?.description ?? ""
-            text = [report.manifest?.name ?? report.id, report.manifest?.version ?? "?", report.stateWord, reason]
-                .filter { !$0.isEmpty }.joined(separator: " · ")
+            var reason = report.state.failure.map { String(describing: $0) } ?? report.manifest?.description ?? ""
+            if case .awaitingApproval = report.state { reason = report.state.description }
+            let confinement = report.manifest.flatMap { manifest in
+                (report.confinement ?? PluginConfinementReport.probe()?.applied(to: manifest.permissions.resources))
+            }
+            let confined = confinement.map { ([tr("confined by: %@", $0.summary)] + $0.missing.map { tr("not confined: %@", $0) }) } ?? []
+            text = ([report.manifest?.name ?? report.id, report.manifest?.version ?? "?", report.stateWord, reason] + confined)
+                .filter { !$0.isEmpty }.map(PluginReport.escaped).joined(separator: " · ")
         }
     }
 
@@ -38,6 +46,7 @@ final class PluginsPage: PageController {
         }
         container.setSelection(reports.filter { host.settings.isEnabled($0.id) }.map { TableItemID($0.id) })
         content = .table(container)
+        showApprovals(host)
         // Crashes, restarts and changes made elsewhere (trellis plugins --disable) show here.
         shell.bus.watchOnMainActor("plugin:*", owner: self) { page, _ in page.reload(host) }
     }
@@ -61,5 +70,24 @@ final class PluginsPage: PageController {
 
     private func reload(_ host: PluginHost) {
         source?.replace(all: host.reports.map(Row.init))
+        showApprovals(host)
+    }
+
+    /// An Approve button for each plugin waiting for the user's approval.
+    private func showApprovals(_ host: PluginHost) {
+        actions = host.reports.compactMap { report in
+            guard case .awaitingApproval = report.state else { return nil }
+            return PageAction(id: "approve:\(report.id)", label: tr("Approve %@", PluginReport.escaped(report.manifest?.name ?? report.id)))
+        }
+    }
+
+    override func perform(pageAction id: String) {
+        guard id.hasPrefix("approve:"), let host = shell?.resolve(PluginHost.self), let logger = shell?.logger else { return }
+        let plugin = String(id.dropFirst("approve:".count))
+        // Approving loads the plugin, which may take its start deadline: off the main thread.
+        Thread.detachNewThread { [weak self] in
+            do { try host.approve(plugin) } catch { logger.error("plugin \(plugin): \(error)") }
+            Task { @MainActor in self?.reload(host) }
+        }
     }
 }

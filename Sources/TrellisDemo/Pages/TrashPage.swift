@@ -9,11 +9,18 @@ final class TrashPage: PageController {
         let trashed: TrashedObject
         var description: String {
             let date = trashed.trashed.formatted(date: .abbreviated, time: .shortened)
-            return "\(trashed["title"]?.stringValue ?? "") | \(tr("deleted on the server")), \(date)"
+            return "\(trashed["title"]?.stringValue ?? "") | \(TrashPage.reason(of: trashed)), \(date)"
         }
     }
 
     private let rows = ArraySource<Row>([], id: { $0.trashed.id })
+
+    /// Why the note is in the Trash, for people.
+    nonisolated static func reason(of trashed: TrashedObject) -> String {
+        trashed.reason == EntitySync.notOnServer
+            ? tr("no longer on the server: deleted on another device, or lost by the server")
+            : tr("deleted on the server")
+    }
 
     required init(values: RouteValues, shell: Shell) {
         super.init(values: values, shell: shell)
@@ -60,7 +67,7 @@ final class TrashedNotePage: PageController {
         let form = Form(fields: [
             .init(id: "title", label: tr("Title"), style: .readOnly, value: trashed["title"]?.stringValue ?? ""),
             .init(id: "body", label: tr("Text"), style: .readOnly, value: trashed["body"]?.stringValue ?? ""),
-            .init(id: "reason", label: tr("Why"), style: .readOnly, value: tr("deleted on the server")),
+            .init(id: "reason", label: tr("Why"), style: .readOnly, value: TrashPage.reason(of: trashed)),
         ], actions: [.init(id: "restore", label: tr("Restore")), .init(id: "discard", label: tr("Delete for good"))])
         form.onAction = { [weak self] action, _ in self?.pressed(action, id: id) }
         content = .form(form)

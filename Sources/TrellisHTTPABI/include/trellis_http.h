@@ -1,4 +1,4 @@
-/* trellis_http.h: the C boundary of libTrellisHTTP.so (version 2).
+/* trellis_http.h: the C boundary of libTrellisHTTP.so (version 3).
  *
  * libTrellisHTTP.so is TrellisSync's HTTP transport: URLSession in a library of its own, which
  * TrellisSync opens with dlopen(RTLD_NOW | RTLD_LOCAL) on its first request, so that a process
@@ -6,8 +6,10 @@
  * Both sides are compiled against this header, so neither repeats its types: the library
  * exports one symbol, `trellis_http_entry`, which returns its function table; TrellisSync looks
  * that symbol up, checks the table's version and size, and calls through it. Only C types
- * cross the boundary. Version 1 exported the four functions one by one; a library of another
- * version is refused.
+ * cross the boundary. Version 1 exported the four functions one by one; version 2 followed
+ * redirects inside the library (a PUT answered 301 could come back as the answer to a GET);
+ * version 3 never follows one and hands its `Location` over. A library of another version is
+ * refused.
  *
  * Memory: every pointer argument is borrowed for the duration of the call (the callee copies
  * what it keeps); the table is owned by the library and valid for the life of the process.
@@ -23,12 +25,13 @@ extern "C" {
 #endif
 
 /** The version this header describes; the table's `abi_version` must equal it. */
-#define TRELLIS_HTTP_ABI_VERSION 2
+#define TRELLIS_HTTP_ABI_VERSION 3
 /** The name of the one symbol the library exports. */
 #define TRELLIS_HTTP_ENTRY_SYMBOL "trellis_http_entry"
 
 /* What became of a request: the `outcome` of trellis_http_done. */
-/** An HTTP answer, whatever its status: `status`, `etag` (or NULL) and `body` are set. */
+/** An HTTP answer, whatever its status (a redirect is an answer too: it is never followed):
+ *  `status`, `etag` and `location` (or NULL) and `body` are set. */
 #define TRELLIS_HTTP_ANSWERED 0
 /** Cancelled with trellis_http_api.cancel. */
 #define TRELLIS_HTTP_CANCELLED 1
@@ -41,11 +44,13 @@ extern "C" {
 
 /**
  * Called exactly once per started request (see start). `context` is the
- * one given to start. `etag`, `body` (`length` bytes) and `message` are library-owned and valid
- * only during the call; `message` is NULL for an answer.
+ * one given to start. `etag` and `location` (the answer's headers, or NULL), `body` (`length`
+ * bytes) and `message` are library-owned and valid only during the call; `message` is NULL
+ * for an answer.
  */
 typedef void (*trellis_http_done)(void *context, int32_t outcome, int32_t status, const char *etag,
-                                  const uint8_t *body, intptr_t length, const char *message);
+                                  const char *location, const uint8_t *body, intptr_t length,
+                                  const char *message);
 
 /** The library's function table. */
 typedef struct trellis_http_api {

@@ -20,10 +20,20 @@ public struct PluginDiscovery: Sendable {
     /// The ownership and permission rules for plugin folders and libraries.
     public var security: PluginFileSecurity
 
+    /// The app's routes (not the plugins'), whose first segments no plugin may take as its id.
+    var appRoutes: @Sendable () -> [RoutePattern] = { [] }
+
     /// A discovery over `searchPaths`.
     public init(searchPaths: [PluginSearchPath], security: PluginFileSecurity = PluginFileSecurity()) {
         self.searchPaths = searchPaths
         self.security = security
+    }
+
+    /// A discovery that also refuses plugin ids taken by the app's routes in `routes` (those
+    /// no plugin registered), read at each discovery.
+    init(searchPaths: [PluginSearchPath], security: PluginFileSecurity, routes: RouteTable<RouteTarget>?) {
+        self.init(searchPaths: searchPaths, security: security)
+        appRoutes = { routes?.entries.filter { !$0.owner.hasPrefix("plugin:") }.map(\.pattern) ?? [] }
     }
 
     /// One report per plugin folder found, in search-path order then by folder name. The first
@@ -86,15 +96,25 @@ public struct PluginDiscovery: Sendable {
             return report
         }
         let folderPath = folder.path
+        let manifestURL = URL(fileURLWithPath: Self.path(folderPath, PluginManifest.fileName), isDirectory: false)
+        // Checked before it is opened: a FIFO would block the reader, a device never end.
+        if let problem = security.fileProblem(at: manifestURL) {
+            report.state = .failed(.insecure(problem: problem))
+            return report
+        }
         let manifest: PluginManifest
         do {
-            manifest = try PluginManifest.load(from: URL(fileURLWithPath: Self.path(folderPath, PluginManifest.fileName), isDirectory: false))
+            manifest = try PluginManifest.load(from: manifestURL)
         } catch {
             report.state = .failed(.manifest(error))
             return report
         }
         report.id = manifest.id
         report.manifest = manifest
+        if let reason = PluginReservedNames.problem(withID: manifest.id, appRoutes: appRoutes()) {
+            report.state = .failed(.reservedID(id: manifest.id, reason: reason))
+            return report
+        }
         if manifest.abiVersion > Self.hostABIVersion {
             report.state = .failed(.abiTooNew(plugin: manifest.abiVersion, host: Self.hostABIVersion))
             return report
@@ -111,11 +131,8 @@ public struct PluginDiscovery: Sendable {
         }
         let library = Self.path(found, manifest.library)
         report.library = URL(fileURLWithPath: library, isDirectory: false)
-        // The file that will be opened, and its folder, after symbolic links.
-        let resolved = Self.resolvingSymlinks(library)
-        let resolvedFolder = (resolved as NSString).deletingLastPathComponent
-        if let problem = security.firstProblem(among: [URL(fileURLWithPath: resolvedFolder, isDirectory: true),
-                                                       URL(fileURLWithPath: resolved, isDirectory: false)]) {
+        // The file that will be opened, and the folders above it, after symbolic links.
+        if let problem = security.fileProblem(at: URL(fileURLWithPath: library, isDirectory: false)) {
             report.state = .failed(.insecure(problem: problem))
         }
         return report

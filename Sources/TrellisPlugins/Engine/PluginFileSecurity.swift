@@ -1,12 +1,18 @@
 import TrellisCore
 import Foundation
 
-/// Refuses plugin folders and libraries that someone else could have changed, as ssh refuses
-/// loose key files: a path must be owned by the effective user (or by root, so that plugins
-/// installed system-wide load) and must not be world-writable.
+/// Refuses plugin files someone else could have changed, as ssh refuses loose key files, and
+/// files that are not files: a manifest or library must be a regular file (not a FIFO, which
+/// would block whoever reads it, nor a device such as `/dev/zero`), owned by the effective user
+/// (or by root, so that plugins installed system-wide load), and neither it nor any folder
+/// above it may be writable by another user or group — up to the first folder that belongs
+/// to someone else (the user's home in `/home`, say). A world-writable folder with the sticky
+/// bit (`/tmp`) is accepted above that: nobody else can rename what is inside it. Symbolic
+/// links are followed: what is actually opened counts. Nothing here opens a file, so nothing
+/// here blocks.
 ///
 /// ```swift
-/// if let problem = PluginFileSecurity().problem(at: libraryURL) { report(problem) }
+/// if let problem = PluginFileSecurity().fileProblem(at: manifestURL) { report(problem) }
 /// ```
 public struct PluginFileSecurity: Sendable {
     /// The user id a path may belong to besides root; the process's effective user by default.
@@ -17,18 +23,60 @@ public struct PluginFileSecurity: Sendable {
         self.expectedOwner = expectedOwner
     }
 
-    /// Why `url` must not be trusted, or `nil` when it is owned by the expected user or root
-    /// and not world-writable. Symbolic links are followed: the file actually loaded counts.
+    /// Why the folder or file at `url` must not be trusted, or `nil`: it is owned by the
+    /// expected user or root and writable by nobody else (see the type's documentation).
     public func problem(at url: URL) -> String? {
         var info = stat()
         guard stat(url.path, &info) == 0 else {
             return "\(url.path): cannot check permissions: \(String(cString: strerror(errno)))"
         }
+        let kind = info.st_mode & S_IFMT
+        guard kind == S_IFDIR || kind == S_IFREG else {
+            return "\(url.path) is not a regular file or folder (\(Self.kindName(kind))); a plugin's files must be"
+        }
+        let mode = String(info.st_mode & 0o7777, radix: 8)
         if info.st_mode & S_IWOTH != 0 {
-            return "\(url.path) is world-writable (mode \(String(info.st_mode & 0o7777, radix: 8))); run chmod o-w on it"
+            return "\(url.path) is world-writable (mode \(mode)); run chmod o-w on it"
+        }
+        if info.st_mode & S_IWGRP != 0 {
+            return "\(url.path) is group-writable (mode \(mode)); run chmod g-w on it"
         }
         if info.st_uid != expectedOwner && info.st_uid != 0 {
             return "\(url.path) is owned by \(Self.userName(info.st_uid)), not by \(Self.userName(expectedOwner)) or root"
+        }
+        return nil
+    }
+
+    /// Why the manifest or library at `url` must not be trusted, or `nil`: it must be a
+    /// regular file (after symbolic links), pass ``problem(at:)``, and so must each folder
+    /// above it that belongs to the same user as its own folder.
+    public func fileProblem(at url: URL) -> String? {
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
+            return "\(url.path): cannot check permissions: \(String(cString: strerror(errno)))"
+        }
+        guard info.st_mode & S_IFMT == S_IFREG else {
+            return "\(url.path) is not a regular file (\(Self.kindName(info.st_mode & S_IFMT))); it was not opened"
+        }
+        if let problem = problem(at: url) { return problem }
+        let resolved = PluginDiscovery.resolvingSymlinks(url.path)
+        var folder = (resolved as NSString).deletingLastPathComponent
+        var owner: uid_t?
+        while !folder.isEmpty {
+            var folderInfo = stat()
+            guard stat(folder, &folderInfo) == 0 else { break }
+            if let owner, folderInfo.st_uid != owner {
+                // Above the user's own folders: only a sticky world-writable folder (/tmp) or a
+                // folder nobody else may write is fine, and the walk stops.
+                break
+            }
+            owner = owner ?? folderInfo.st_uid
+            let sticky = folderInfo.st_mode & S_ISVTX != 0
+            if !(sticky && folderInfo.st_uid == 0), let problem = problem(at: URL(fileURLWithPath: folder, isDirectory: true)) {
+                return problem
+            }
+            if folder == "/" { break }
+            folder = (folder as NSString).deletingLastPathComponent
         }
         return nil
     }
@@ -39,6 +87,17 @@ public struct PluginFileSecurity: Sendable {
             if let problem = problem(at: url) { return problem }
         }
         return nil
+    }
+
+    private static func kindName(_ kind: mode_t) -> String {
+        switch kind {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        case S_IFDIR: "a folder"
+        default: "not a regular file"
+        }
     }
 
     private static func userName(_ uid: uid_t) -> String {

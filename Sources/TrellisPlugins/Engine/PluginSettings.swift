@@ -19,6 +19,27 @@ public final class PluginSettings: Sendable {
     /// The settings file.
     public let url: URL
     private let disabled: LockedState<Set<String>>
+    private let requiring = LockedState(false)
+    /// This run's `--require-confinement`, over the remembered setting.
+    private let requiringNow = LockedState(false)
+
+    /// What the user approved of the plugins they installed: `plugin-approvals.json` beside the file.
+    public var approvals: PluginApprovals {
+        PluginApprovals(url: url.deletingLastPathComponent().appendingPathComponent("plugin-approvals.json"))
+    }
+
+    /// Whether plugins the app does not ship are refused where the kernel cannot confine them
+    /// fully (``PluginConfinementReport/isComplete``), instead of loading with a warning: the
+    /// file's `"requireConfinement": true`, or ``requireConfinementForThisRun()``.
+    public var requiresConfinement: Bool {
+        requiring.withLock { $0 } || requiringNow.withLock { $0 }
+    }
+
+    /// `--require-confinement`: requires it for this run, whatever the file says.
+    public func requireConfinementForThisRun() {
+        requiringNow.withLock { $0 = true }
+    }
+
 
     /// Settings stored at `url` (nothing is read until `load()`).
     public init(url: URL = PluginSettings.defaultURL()) {
@@ -48,6 +69,7 @@ public final class PluginSettings: Sendable {
             throw .unreadable(file: url.path, reason: "key \"disabled\" must be an array of plugin ids")
         }
         disabled.withLock { $0 = Set(ids.compactMap(\.stringValue)) }
+        requiring.withLock { $0 = json["requireConfinement"]?.boolValue ?? false }
     }
 
     /// False when the user disabled plugin `id`.
@@ -67,15 +89,28 @@ public final class PluginSettings: Sendable {
         try disabled.withLock { set throws(PluginSettingsError) in
             var changed = set
             if enabled { changed.remove(id) } else { changed.insert(id) }
-            let json: JSONValue = ["disabled": .array(changed.sorted().map(JSONValue.string))]
-            do {
-                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                        withIntermediateDirectories: true)
-                try json.jsonData().write(to: url, options: .atomic)
-            } catch {
-                throw .unwritable(file: url.path, reason: error.localizedDescription)
-            }
+            try write(disabled: changed, requiringConfinement: requiring.withLock { $0 })
             set = changed
+        }
+    }
+
+    /// Remembers whether confinement is required (written at once); when the file cannot be
+    /// written, nothing changes.
+    public func setRequiresConfinement(_ required: Bool) throws(PluginSettingsError) {
+        try disabled.withLock { set throws(PluginSettingsError) in
+            try write(disabled: set, requiringConfinement: required)
+            requiring.withLock { $0 = required }
+        }
+    }
+
+    private func write(disabled: Set<String>, requiringConfinement: Bool) throws(PluginSettingsError) {
+        var json: JSONValue = ["disabled": .array(disabled.sorted().map(JSONValue.string))]
+        if requiringConfinement { json["requireConfinement"] = true }
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try json.jsonData().write(to: url, options: .atomic)
+        } catch {
+            throw .unwritable(file: url.path, reason: error.localizedDescription)
         }
     }
 }

@@ -73,8 +73,7 @@ package final class PluginGate: Sendable {
 
     // MARK: Across the process boundary
 
-    /// The first message a plugin process reads: `permissions` (null for the compatibility
-    /// grant) and the routes known now with whether each is public (null when unknown), so
+    /// The first message a plugin process reads: `permissions` and the routes known now with whether each is public (null when unknown), so
     /// that the process answers a denied call at once, as the shell would.
     /// `memoryLimit`: the most memory the process may allocate, in bytes (nil: no limit).
     package static func grantsMessage(_ permissions: PluginPermissions, routes: [(pattern: String, isPublic: Bool)]?,
@@ -82,7 +81,7 @@ package final class PluginGate: Sendable {
         [
             "op": "grants",
             "memoryLimit": memoryLimit.map { .number(Double($0)) } ?? .null,
-            "permissions": permissions.isCompatibilityGrant ? .null : permissions.json,
+            "permissions": permissions.json,
             "ownRoutes": .array(permissions.ownRoutes.map(JSONValue.string)),
             "routes": routes.map { routes in
                 .array(routes.map { ["pattern": .string($0.pattern), "public": .bool($0.isPublic)] })
@@ -99,7 +98,7 @@ package final class PluginGate: Sendable {
         if let value = message["permissions"], !value.isNull {
             permissions = try PluginPermissions(json: value, file: "the grants of plugin \"\(pluginID)\"")
         } else {
-            permissions = .compatibility
+            permissions = PluginPermissions()
         }
         permissions.ownRoutes = message["ownRoutes"]?.arrayValue?.compactMap(\.stringValue) ?? []
         let routes = RouteTable<Bool>()

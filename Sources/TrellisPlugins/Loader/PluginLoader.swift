@@ -22,10 +22,11 @@ struct PluginLoader: Sendable {
     /// Where the plugins' setting values are kept: a new context starts with them.
     let settingValues: PluginSettingValues
 
-    /// A loaded plugin: its context, and its process when it runs in one.
+    /// A loaded plugin: its context, and its process when it runs in one, with what confines it.
     struct Loaded: Sendable {
         let context: PluginContext
         let process: PluginProcessHandle?
+        var confinement: PluginConfinementReport? = nil
     }
 
     /// Loads the plugin described by `manifest` from `library`, in the shell's process or in
@@ -56,8 +57,9 @@ struct PluginLoader: Sendable {
                                   onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<Loaded, PluginFailure> {
         let context = makeContext(manifest)
         let process: PluginProcess
-        switch launch(manifest, library: url, context: context, onCrash: onCrash) {
-        case .success(let launched): process = launched
+        let confinement: PluginConfinementReport?
+        switch launch(manifest, library: url, context: context, options: options, onCrash: onCrash) {
+        case .success(let launched): (process, confinement) = launched
         case .failure(let failure): return .failure(failure)
         }
         let handle = PluginProcessHandle(process)
@@ -71,7 +73,7 @@ struct PluginLoader: Sendable {
             }
         }
         return activate(manifest, context: context, process: process, options: options)
-            .map { Loaded(context: context, process: handle) }
+            .map { Loaded(context: context, process: handle, confinement: confinement) }
     }
 
     /// Starts a crashed plugin again in a new process, behind the same services: the new
@@ -84,8 +86,8 @@ struct PluginLoader: Sendable {
         loaded.context.settings.withLock { $0 = .object(values) }
         loaded.context.beginEntry()
         let process: PluginProcess
-        switch launch(manifest, library: url, context: loaded.context, onCrash: onCrash, freeNamesExcept: before) {
-        case .success(let launched): process = launched
+        switch launch(manifest, library: url, context: loaded.context, options: options, onCrash: onCrash, freeNamesExcept: before) {
+        case .success(let launched): process = launched.0
         case .failure(let failure): return failure
         }
         guard process.registeredServices.sorted() == before.sorted() else {
@@ -102,15 +104,21 @@ struct PluginLoader: Sendable {
 
     /// Starts the plugin's process and checks what its entry did; `freeNamesExcept`: the
     /// services this plugin itself registered before (a restart).
-    private func launch(_ manifest: PluginManifest, library url: URL, context: PluginContext,
+    private func launch(_ manifest: PluginManifest, library url: URL, context: PluginContext, options: [String: JSONValue],
                         onCrash: @escaping @Sendable (PluginFailure) -> Void,
-                        freeNamesExcept own: [String] = []) -> Result<PluginProcess, PluginFailure> {
+                        freeNamesExcept own: [String] = []) -> Result<(PluginProcess, PluginConfinementReport?), PluginFailure> {
         let process: PluginProcess
         let entry: JSONValue
         var grants = PluginGate.grantsMessage(manifest.permissions,
                                               routes: routes?.entries.map { ($0.pattern.text, $0.isPublic) },
                                               memoryLimit: memoryLimit)
-        grants["settings"] = context.settings.withLock { $0 }
+        let settings = context.settings.withLock { $0 }
+        grants["settings"] = settings
+        // What the process may reach (PluginConfinement), enforced there before the library opens.
+        let confinement = PluginConfinement(manifest: manifest, library: url, settings: settings.objectValue ?? [:],
+                                            options: manifest.autostart.merging(options) { _, given in given })
+        grants["confinement"] = confinement.json
+        for problem in confinement.problems { context.logger.warning("plugin \(manifest.id): \(problem)") }
         switch PluginProcess.launch(library: url, context: context, grants: grants, deadlines: deadlines, onCrash: onCrash) {
         case .success(let launched): (process, entry) = launched
         case .failure(let failure):
@@ -128,7 +136,9 @@ struct PluginLoader: Sendable {
             process.terminate()
             return .failure(failure)
         }
-        return .success(process)
+        let report = entry["confinement"].flatMap(PluginConfinementReport.init(json:))
+        for warning in report?.warnings ?? [] { context.logger.warning("plugin \(manifest.id): \(warning)") }
+        return .success((process, report))
     }
 
     /// Makes the plugin active and starts its autostart services; on a failure the plugin

@@ -52,8 +52,8 @@ public struct PluginManifest: Sendable, Hashable {
     /// Where the plugin's code runs (`"isolation"`: `"process"`, the default, or
     /// `"inProcess"`); the host decides in the end (see ``PluginIsolation``).
     public var isolation: PluginIsolation
-    /// What the plugin may trigger, watch, open and request (`"permissions"`; without the key,
-    /// the v1 compatibility grant: see ``PluginPermissions``).
+    /// What the plugin may trigger, watch, open, request and reach (`"permissions"`; without
+    /// the key, its own namespace only: see ``PluginPermissions``).
     public var permissions: PluginPermissions
     /// The commands the plugin contributes to the window (`"commands"`: see ``PluginCommand``).
     public var commands: [PluginCommand]
@@ -71,7 +71,7 @@ public struct PluginManifest: Sendable, Hashable {
     public init(id: String, name: String, version: String, abiVersion: Int, library: String,
                 services: [String] = [], dependencies: [String] = [], description: String = "",
                 autostart: [String: JSONValue] = [:], isolation: PluginIsolation = .process,
-                permissions: PluginPermissions = .compatibility, commands: [PluginCommand] = [],
+                permissions: PluginPermissions = PluginPermissions(), commands: [PluginCommand] = [],
                 statusItems: [PluginStatusItem] = [], activation: [PluginActivation] = [.onStartup],
                 routes: [PluginRoute] = [], settings: [PluginSetting] = []) {
         self.id = id
@@ -150,7 +150,7 @@ public struct PluginManifest: Sendable, Hashable {
         if let value = object["permissions"], !value.isNull {
             permissions = try PluginPermissions(json: value, file: file)
         } else {
-            permissions = .compatibility
+            permissions = PluginPermissions()
         }
         if let value = object["commands"], !value.isNull {
             commands = try PluginCommand.list(json: value, file: file)
@@ -193,7 +193,7 @@ public struct PluginManifest: Sendable, Hashable {
             "description": .string(description), "autostart": .object(autostart),
             "isolation": .string(isolation.rawValue),
         ]
-        if !permissions.isCompatibilityGrant { members["permissions"] = permissions.json }
+        members["permissions"] = permissions.json
         if !commands.isEmpty { members["commands"] = .array(commands.map(\.json)) }
         if !statusItems.isEmpty { members["statusItems"] = .array(statusItems.map(\.json)) }
         if !routes.isEmpty { members["routes"] = .array(routes.map(\.json)) }

@@ -27,11 +27,11 @@ import TrellisCore
 ///   refused when the pages are registered, logged naming the permission to add; the plugin
 ///   loads without that page.
 ///
-/// A manifest without a `permissions` key — every plugin written for ABI v1 before permissions
-/// existed — gets the **v1 compatibility grant**: any event (`*`) for `trigger` and `watch`, any
-/// command for `request`, public routes for `navigate` (what ABI v1 let a plugin do), and the
-/// routes under its id for `contribute` (ABI v1 had no pages). Adding
-/// the key, even as `{}`, replaces it with the rules above.
+/// A manifest without a `permissions` key gets its own namespace only (events and commands
+/// `<id>:*`, public routes, pages under `/<id>`): no implicit trust, whatever its ABI version.
+/// A plugin written for ABI 1 before permissions existed, which relied on any event and
+/// command, must now say what it uses. The files, network, programs and environment a
+/// plugin may reach are granted by the same key (``PluginResourceGrants``).
 public struct PluginPermissions: Sendable, Hashable {
     /// One kind of call a grant is for: the keys of `permissions`.
     public enum Kind: String, Sendable, CaseIterable {
@@ -40,24 +40,17 @@ public struct PluginPermissions: Sendable, Hashable {
 
     /// The patterns granted, by kind (empty kinds are absent).
     public var grants: [Kind: [String]]
-    /// True for the v1 compatibility grant (no `permissions` key in the manifest).
-    public var isCompatibilityGrant: Bool
+    /// The files, network, programs and environment variables granted.
+    public var resources: PluginResourceGrants
     /// The route patterns the plugin contributes (its manifest's `routes`): it may always open
     /// them, public or not, as it may its own events.
     public var ownRoutes: [String] = []
 
     /// A grant of `grants`, beyond the plugin's own namespace and the public routes.
-    public init(grants: [Kind: [String]] = [:]) {
+    public init(grants: [Kind: [String]] = [:], resources: PluginResourceGrants = PluginResourceGrants()) {
         self.grants = grants.filter { !$0.value.isEmpty }
-        self.isCompatibilityGrant = false
+        self.resources = resources
     }
-
-    /// The v1 compatibility grant (see the type's documentation).
-    public static let compatibility: PluginPermissions = {
-        var permissions = PluginPermissions(grants: [.trigger: ["*"], .watch: ["*"], .request: ["*"]])
-        permissions.isCompatibilityGrant = true
-        return permissions
-    }()
 
     /// The patterns that apply to `kind` for plugin `pluginID`: its own namespace first (for
     /// events and commands; for contributed routes, those under its id), then the grants.
@@ -100,7 +93,6 @@ public struct PluginPermissions: Sendable, Hashable {
     /// One line for people: `trigger: a:*, b · watch: … · navigate: public routes, /events`.
     public func summary(pluginID: String) -> String {
         let own = ownRoutes.isEmpty ? "" : ", its own routes"
-        if isCompatibilityGrant { return "v1 compatibility grant (any event, any command, public routes\(own))" }
         // Where pages may be contributed is said only of a plugin that contributes some.
         let kinds = ownRoutes.isEmpty && grants[.contribute] == nil ? Kind.allCases.filter { $0 != .contribute } : Kind.allCases
         return kinds.map { kind in
@@ -110,12 +102,25 @@ public struct PluginPermissions: Sendable, Hashable {
             default: patterns(kind, pluginID: pluginID)
             }
             return "\(kind.rawValue): \(shown.joined(separator: ", "))"
-        }.joined(separator: " · ")
+        }.joined(separator: " · ") + resourceSummary
+    }
+
+    /// The resource grants in one piece of ``summary(pluginID:)``: ` · files: ~/Music (read) · network: …`.
+    private var resourceSummary: String {
+        var parts: [String] = []
+        if !resources.files.isEmpty {
+            parts.append("files: " + resources.files.sorted { $0.key < $1.key }.map { "\($0.key) (\($0.value.rawValue))" }.joined(separator: ", "))
+        }
+        if !resources.network.isEmpty { parts.append("network: " + resources.network.joined(separator: ", ")) }
+        if !resources.exec.isEmpty { parts.append("exec: " + resources.exec.joined(separator: ", ")) }
+        if !resources.environment.isEmpty { parts.append("environment: " + resources.environment.joined(separator: ", ")) }
+        return parts.map { " · " + $0 }.joined()
     }
 
     /// The grants as the manifest holds them.
     public var json: JSONValue {
-        .object(Dictionary(uniqueKeysWithValues: grants.map { ($0.key.rawValue, .array($0.value.map(JSONValue.string))) }))
+        .object(Dictionary(uniqueKeysWithValues: grants.map { ($0.key.rawValue, .array($0.value.map(JSONValue.string))) })
+            .merging(resources.json) { first, _ in first })
     }
 
     /// Reads the `permissions` value of manifest `file`; every error names the key.
@@ -124,10 +129,11 @@ public struct PluginPermissions: Sendable, Hashable {
             throw .wrongType(file: file, key: "permissions", expected: "an object")
         }
         var grants: [Kind: [String]] = [:]
-        for (key, value) in object.sorted(by: { $0.key < $1.key }) {
+        let resources = try PluginResourceGrants(object: object, file: file)
+        for (key, value) in object.sorted(by: { $0.key < $1.key }) where !PluginResourceGrants.keys.contains(key) {
             let path = "permissions.\(key)"
             guard let kind = Kind(rawValue: key) else {
-                let known = Kind.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
+                let known = (Kind.allCases.map(\.rawValue) + PluginResourceGrants.keys).map { "\"\($0)\"" }.joined(separator: ", ")
                 throw .invalidValue(file: file, key: path, reason: "unknown permission (known: \(known))")
             }
             guard let array = value.arrayValue else { throw .wrongType(file: file, key: path, expected: "an array of strings") }
@@ -146,7 +152,7 @@ public struct PluginPermissions: Sendable, Hashable {
             }
             grants[kind] = patterns
         }
-        self.init(grants: grants)
+        self.init(grants: grants, resources: resources)
     }
 }
 

@@ -109,6 +109,8 @@ public final class PluginPage: PageController {
             fail(tr("The plugin “%@” failed: %@", pluginName, failure.description))
         case .found?:
             fail(tr("The plugin “%@” is not loaded yet.", pluginName), canRestart: false)
+        case .awaitingApproval?:
+            fail(tr("The plugin “%@” waits for your approval on the Plugins page.", pluginName), canRestart: false)
         }
     }
 

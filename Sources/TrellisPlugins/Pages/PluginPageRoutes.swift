@@ -90,6 +90,13 @@ public final class PluginPageRoutes {
                 refusals.append(refusal)
                 continue
             }
+            let appRoutes = shell.routes.entries.filter { !$0.owner.hasPrefix("plugin:") }.map(\.pattern)
+            if let shadowed = PluginReservedNames.appRoute(shadowedBy: route.pattern, among: appRoutes) {
+                let refusal = "plugin \"\(plugin)\": route \(route.pattern) refused: it would shadow the app's route \(shadowed) or a page below it"
+                host.logger.warning("\(refusal)")
+                refusals.append(refusal)
+                continue
+            }
             if let holder = shell.routes.entries.first(where: { $0.pattern.matchesSamePaths(as: route.pattern) }) {
                 let who = holder.owner.hasPrefix("plugin:") ? "plugin \"\(holder.owner.dropFirst("plugin:".count))\"" : "the app (\(holder.owner))"
                 let refusal = "plugin \"\(plugin)\": route \(route.pattern) refused: \(who) has \(holder.pattern) already"

@@ -99,7 +99,7 @@ final class PluginProcess: Sendable {
     static func launch(library: URL, context: PluginContext, grants: JSONValue, deadlines: PluginDeadlines,
                        onCrash: @escaping @Sendable (PluginFailure) -> Void) -> Result<(PluginProcess, JSONValue), PluginFailure> {
         let spawned: PluginProcessLaunch.Spawned
-        switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID) {
+        switch PluginProcessLaunch.spawn(library: library, pluginID: context.pluginID, grants: grants) {
         case .success(let value): spawned = value
         case .failure(let failure): return .failure(failure)
         }

@@ -1,3 +1,4 @@
+import CLinux
 import TrellisCore
 import Foundation
 #if canImport(Glibc)
@@ -29,8 +30,18 @@ enum PluginProcessLaunch {
         let stderr: Int32
     }
 
-    /// Spawns the plugin host for `library`, or says why it could not.
-    static func spawn(library: URL, pluginID: String) -> Result<Spawned, PluginFailure> {
+    /// Done once, before the first plugin process starts: the shell's memory is its own (no
+    /// process of the same user may read it through /proc or ptrace, a plugin's among them).
+    private static let forbidDumps: Void = {
+        _ = trellis_forbid_dumps()
+    }()
+
+    /// Spawns the plugin host for `library`, or says why it could not. `grants`: the grants
+    /// message, whose `confinement` names the environment variables granted (the process gets
+    /// the shell's environment through ``PluginConfinement/environment(from:granted:confinement:)``
+    /// only).
+    static func spawn(library: URL, pluginID: String, grants: JSONValue = .null) -> Result<Spawned, PluginFailure> {
+        _ = forbidDumps
         let paths = candidates()
         guard let executable = paths.first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return .failure(.pluginProcess(reason: "trellis-plugin-host is not installed: looked in \(paths.joined(separator: ", ")) (set TRELLIS_PLUGIN_HOST to its path)"))
@@ -57,10 +68,15 @@ enum PluginProcessLaunch {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         // Any other descriptor the shell opened without CLOEXEC the plugin host closes first.
         let arguments = [executable, library.path, pluginID]
-        // The plugin host is a Swift program: without this, the Swift runtime's backtracer
-        // fills the stderr lines kept for the report with its own dump instead of the plugin's.
-        var environment = ProcessInfo.processInfo.environment
+        let confinement = grants["confinement"]
+        var environment = PluginConfinement.environment(
+            from: ProcessInfo.processInfo.environment,
+            granted: confinement?["environment"]?.arrayValue?.compactMap(\.stringValue) ?? [], confinement: confinement)
+        // Without this, the Swift runtime's backtracer of a Swift plugin fills the stderr lines
+        // kept for the report with its own dump instead of the plugin's.
         environment["SWIFT_BACKTRACE"] = "enable=no"
+        // The plugin host follows the shell by its pid: a shell gone before it looks is noticed.
+        environment["TRELLIS_SHELL_PID"] = String(getpid())
         // In a sanitized build (.ci/tsan) the sanitizer would catch the plugin's crash and exit
         // with its own report: let the signal end the process, as in a normal build.
         for key in ["TSAN_OPTIONS", "ASAN_OPTIONS"] {

@@ -7,12 +7,27 @@ import TrellisStore
 extension EntitySync {
     /// Queues a creation for every object of the entity that has neither a server record
     /// nor a queued change: objects saved before a server was configured, or whose
-    /// `store:did-save` was missed (no bus, a crash right after the save).
+    /// `store:did-save` was missed (no bus, a crash right after the save). Keeps the records
+    /// read (``recordsThisPass``) and whether every record's object is there (see
+    /// ``hasLocalObject(_:)``) for the pull. With up to 30,000 notes both questions are asked
+    /// of SQLite (`id NOT IN`, `id IN`), not by reading every note.
     func adoptUnsyncedObjects() throws {
-        let synced = Set(try records.all().map(\.localID))
-        let queued = Set(try outbox.entries().map(\.localID))
-        let strays = try context.fetch(FetchRequest(entityName: entity.name)).filter {
-            !synced.contains($0.objectID.uuid) && !queued.contains($0.objectID.uuid)
+        let all = try records.all()
+        recordsThisPass = all
+        let synced = Set(all.map(\.localID))
+        let known = synced.union(try outbox.entries().map(\.localID))
+        let strays: [ManagedObject]
+        if known.count <= 30_000 {
+            strays = try context.fetch(FetchRequest(entityName: entity.name,
+                                                    predicate: .not(.oneOf("id", known.map(AttributeValue.uuid)))))
+            let present = synced.isEmpty ? 0 : try context.count(for: FetchRequest(
+                entityName: entity.name, predicate: .oneOf("id", synced.map(AttributeValue.uuid))))
+            localIDsThisPass = present == synced.count ? nil : Set(try context.fetch(FetchRequest(entityName: entity.name))
+                .map(\.objectID.uuid))
+        } else {
+            let objects = try context.fetch(FetchRequest(entityName: entity.name))
+            localIDsThisPass = Set(objects.map(\.objectID.uuid))
+            strays = objects.filter { !known.contains($0.objectID.uuid) }
         }
         guard !strays.isEmpty else { return }
         var sequence = try outbox.nextSequence()
@@ -23,6 +38,11 @@ extension EntitySync {
         }
         try context.save()
         logger.info("queued objects the server has never seen", metadata: ["count": "\(strays.count)"])
+    }
+
+    /// Whether the object of a record read at the start of the pass is in the store.
+    func hasLocalObject(_ localID: UUID) -> Bool {
+        localIDsThisPass?.contains(localID) ?? true
     }
 
     /// Watches the store's saves on the bus (the store must have been opened with it).

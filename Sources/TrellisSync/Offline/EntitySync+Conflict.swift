@@ -28,13 +28,27 @@ extension EntitySync {
             records.relink(record, to: original.objectID.uuid)
         }
         for (key, value) in serverValues { try original.setValue(value, forKey: key) }
-        record.update(version: version, base: mapping.attributes(of: original))
+        record.take(version: version, served: mapping.attributes(of: original))
         for entry in entries { try context.delete(entry.object) }
-        let conflict = SyncConflict(original: original.objectID, copy: copyID)
+        return try announce(SyncConflict(original: original.objectID, copy: copyID))
+    }
+
+    /// Keeps `conflict` for the user and announces it (`sync:conflict`).
+    func announce(_ conflict: SyncConflict) throws -> SyncConflict {
         try conflictLog.add(conflict)
-        logger.notice("sync conflict: the server's state wins",
-                      metadata: ["object": "\(original.objectID)", "copy": "\(copyID?.description ?? "none")"])
+        logger.notice("sync conflict", metadata: ["object": "\(conflict.original)", "kind": "\(conflict.kind.rawValue)",
+                                                  "copy": "\(conflict.copy?.description ?? "none")"])
         bus?.trigger(Events.conflict, conflict.json, from: self)
         return conflict
+    }
+
+    /// A note changed here that the server no longer has (deleted on another device, or lost
+    /// by the server): its local version is queued to be created again, and the conflict is
+    /// kept so that the user sees the deletion was not taken. The caller saves.
+    func createAgainAfterDeletion(_ local: ManagedObject, clientID: String?) throws -> SyncConflict {
+        let entry = try outbox.enqueue(.create, localID: local.objectID.uuid, payload: mapping.attributes(of: local),
+                                       sequence: try outbox.nextSequence(), clientID: clientID)
+        entry["sent"] = .bool(true)  // looked up first: another client may have made it again
+        return try announce(SyncConflict(original: local.objectID, copy: nil, kind: .deletedOnServer))
     }
 }

@@ -9,7 +9,7 @@ extension EntitySync {
     /// have): first finds out whether an earlier attempt whose outcome is unknown created
     /// it, then creates it with an upsert or a POST.
     func create(_ entry: Outbox.Entry, into report: inout SyncReport) async throws -> PushOutcome {
-        let clientID = Self.clientID(of: entry.localID)
+        let clientID = entry.clientID
         if entry.wasSent {
             let found: RemoteResource?
             do {
@@ -20,7 +20,19 @@ extension EntitySync {
             if let found, let remoteID = found.id {
                 logger.notice("a create whose answer was lost had been made: linked, not sent again",
                               metadata: ["object": "\(entry.localID)", "id": "\(remoteID)"])
-                try link(entry, to: found, remoteID: remoteID, clientID: clientID)
+                // What the server holds is not known to be built on the payload: the payload is
+                // the base, so that a pull finding another state keeps the local version as a
+                // copy — unless the entry only makes again what the server had (nothing of it
+                // was typed here since), which then takes the server's state.
+                let pristine = entry.isPristine
+                try link(entry, to: found, remoteID: remoteID, clientID: clientID, base: entry.payload, report: &report)
+                if pristine, let values = mapping.values(from: found.attributes, entity: entity),
+                   let local = try object(entry.localID), let record = try records.record(local: entry.localID)
+                {
+                    if try apply(values, to: local) { report.updated += 1 }
+                    record.take(version: found.version, served: mapping.attributes(of: values))
+                    try context.save()
+                }
                 report.resolved += 1
                 return .next
             }
@@ -32,7 +44,7 @@ extension EntitySync {
                 let response = try await send(SyncRequest(.put, resourceURL(clientID),
                                                           body: body(entry.payload, clientID: clientID)))
                 try learn { $0.upsert = true }
-                try link(entry, to: Self.answeredResource(response), remoteID: clientID, clientID: clientID)
+                try link(entry, to: Self.answeredResource(response), remoteID: clientID, clientID: clientID, report: &report)
                 report.pushed += 1
                 return .next
             } catch let error as SyncError where Self.refusesUpsert(error) {
@@ -57,7 +69,7 @@ extension EntitySync {
             return .stop(.unexpectedBody(method: .post, url: collection.url, expected: "the new resource with its id",
                                          found: response.body))
         }
-        try link(entry, to: created, remoteID: remoteID, clientID: clientID)
+        try link(entry, to: created, remoteID: remoteID, clientID: clientID, report: &report)
         report.pushed += 1
         return .next
     }
@@ -91,19 +103,37 @@ extension EntitySync {
     }
 
     /// Records that the entry's object is resource `remoteID` and drops the entry, in one
-    /// save. The base is what was sent; a resource found different (changed by someone
-    /// else since) is then taken by the next pull, or makes the object's next queued change
-    /// a conflict.
-    private func link(_ entry: Outbox.Entry, to resource: RemoteResource, remoteID: String, clientID: String) throws {
+    /// save. The base is what the server answered holding (what was sent, when it answered no
+    /// resource); the pull of a later pass confirms it. Another object linked to the same
+    /// resource (pulled as new while this one waited: a restore from the Trash) gives way: it
+    /// is taken out when it holds what the server had, else it keeps its values as a note of
+    /// its own, created on the next pass.
+    private func link(_ entry: Outbox.Entry, to resource: RemoteResource, remoteID: String, clientID: String,
+                      base: [String: JSONValue]? = nil, report: inout SyncReport) throws {
         let served = resource.attributes.isEmpty ? nil : mapping.wireAttributes(from: resource.attributes, entity: entity)
         try learn { capabilities in
             if resource.version != nil { capabilities.versions = true }
             if served != nil { capabilities.keepsClientID = resource.attributes[mapping.clientIDKey] == .string(clientID) }
         }
-        let isAsSent = served == nil || served == entry.payload
-        try records.set(local: entry.localID, remoteID: remoteID, version: isAsSent ? resource.version : nil,
-                        base: entry.payload, clientID: clientID, listed: false)
-        createdThisPass.insert(entry.localID)
+        if let other = try records.record(remote: remoteID), other.localID != entry.localID {
+            if other.clientID == clientID {
+                // Another local copy of this very resource (pulled while a restore waited).
+                if let object = try object(other.localID), mapping.attributes(of: object) == other.base {
+                    try context.delete(object)
+                }
+                try context.delete(other.object)
+            } else {
+                // The id was given again (a server restored from a backup): the other record's
+                // resource is gone.
+                var known = KnownRecords([other], entries: [])
+                try gone(other, known: &known, report: &report)
+            }
+            try context.save()
+        }
+        try records.set(local: entry.localID, remoteID: remoteID, version: resource.version,
+                        base: base ?? stored(resource, sent: entry.payload), clientID: clientID, listed: false,
+                        uncertain: entry.wasSent)
+        writtenThisPass.insert(entry.localID)
         try context.delete(entry.object)
         try context.save()
     }

@@ -4,118 +4,195 @@ import TrellisStore
 
 /// Pulling the server's collection into the store (see "Pulling" in ``EntitySync``).
 extension EntitySync {
-    /// Fetches the collection and merges it into the store by server id, in one save.
-    func pull(into report: inout SyncReport) async throws {
-        do {
-            try await collection.fetch()
-        } catch {
-            report.failure = error.syncError
-            return
-        }
-        let entries = try outbox.entries()
-        let queued = Set(entries.map(\.localID))
-        let queuedCreates = Set(entries.filter { $0.operation == .create }.map { Self.clientID(of: $0.localID) })
-        let known = try records.all()
+    /// What the sync knew of the server before a pull, by server id and by client id.
+    struct KnownRecords {
         var byRemoteID: [String: SyncRecords.Record] = [:]
         var byClientID: [String: SyncRecords.Record] = [:]
-        for record in known {
+        /// Local objects with queued changes: their push decides, the pull leaves them alone.
+        let queued: Set<UUID>
+        /// Client ids of queued creates: the create finds its resource when it is pushed.
+        let queuedCreates: Set<String>
+        /// Records of creates made after an attempt whose outcome was unknown.
+        let uncertain: [SyncRecords.Record]
+
+        init(_ records: [SyncRecords.Record], entries: [Outbox.Entry]) {
+            for record in records {
+                byRemoteID[record.remoteID] = record
+                if let clientID = record.clientID { byClientID[clientID] = record }
+            }
+            queued = Set(entries.map(\.localID))
+            queuedCreates = Set(entries.filter { $0.operation == .create }.map(\.clientID))
+            uncertain = records.filter(\.isUncertainCreate)
+        }
+
+        mutating func add(_ record: SyncRecords.Record) {
             byRemoteID[record.remoteID] = record
             if let clientID = record.clientID { byClientID[clientID] = record }
         }
-        let models = collection.models
-        if !models.isEmpty { try learn { $0.versions = models.contains { $0.version != nil } } }
 
-        var listed = Set<String>()
-        for model in models {
-            guard let remoteID = model.id else { continue }
-            listed.insert(remoteID)
-            let resource = RemoteResource(id: remoteID, version: model.version, attributes: model.attributes)
-            guard let values = mapping.values(from: model.attributes, entity: entity) else {
-                logger.warning("server resource skipped: its attributes do not fit the store",
-                               metadata: ["url": "\(model.url.absoluteString)"])
-                report.skipped.append(remoteID)
+        mutating func forget(_ record: SyncRecords.Record) {
+            if byRemoteID[record.remoteID]?.localID == record.localID { byRemoteID[record.remoteID] = nil }
+            if let clientID = record.clientID, byClientID[clientID]?.localID == record.localID { byClientID[clientID] = nil }
+        }
+    }
+
+    /// Fetches the collection and merges it into the store by server id; then confirms, one
+    /// by one, what the list left out before taking anything out (see ``EntitySync+Absence``).
+    func pull(into report: inout SyncReport) async throws {
+        let listed: [RemoteResource]
+        do {
+            guard let resources = try await fetchCollection() else { return }
+            listed = resources
+        } catch {
+            report.failure = error
+            return
+        }
+        var known = KnownRecords(try recordsThisPass ?? records.all(), entries: try outbox.entries())
+        if !listed.isEmpty { try learn { $0.versions = listed.contains { $0.version != nil } } }
+        let listedIDs = Set(listed.compactMap(\.id))
+        var incomplete: [RemoteResource] = []
+        for resource in listed {
+            guard let remoteID = resource.id else { continue }
+            if let missing = mapping.missingKeys(in: resource.attributes) {
+                // A summary: never applied as blanks. Unchanged in what it shows, it is left
+                // alone; otherwise it is read whole.
+                if let record = known.byRemoteID[remoteID], !known.queued.contains(record.localID),
+                   record.base.map({ base in resource.attributes.allSatisfy { key, value in
+                       !mapping.keys.contains(key) || mapping.wireValue(value, key: key, entity: entity) == base[key]
+                   } }) == true
+                {
+                    continue
+                }
+                logger.debug("list item without some synced members: read whole",
+                             metadata: ["id": "\(remoteID)", "missing": "\(missing.joined(separator: ", "))"])
+                incomplete.append(resource)
                 continue
             }
-            let clientID = model.attributes[mapping.clientIDKey]?.stringValue
-            if let record = byRemoteID[remoteID] {
-                if !createdThisPass.contains(record.localID) { record.markListed() }
-                if queued.contains(record.localID) { continue }
-                try merge(resource, values: values, into: record, report: &report)
-            } else if let clientID, let original = byClientID[clientID],
-                      mapping.attributes(of: values) == original.base {
-                try queueDuplicateDeletion(resource, clientID: clientID, report: &report)
-            } else if let clientID, queuedCreates.contains(clientID) {
-                // The queued create finds it when it is pushed.
-                continue
-            } else {
-                let inserted = try context.insert(entity.name)
-                _ = try apply(values, to: inserted)
-                try records.set(local: inserted.objectID.uuid, remoteID: remoteID, version: model.version,
-                                base: mapping.attributes(of: values), clientID: clientID, listed: true)
-                report.inserted += 1
-            }
+            try take(resource, known: &known, listedIDs: listedIDs, report: &report)
         }
-        for record in known where !listed.contains(record.remoteID) && !queued.contains(record.localID) {
-            try vanished(record, report: &report)
-        }
+        try context.save()
+        try await readWhole(incomplete, known: &known, listedIDs: listedIDs, report: &report)
+        try await confirmAbsences(known: known, listedIDs: listedIDs, report: &report)
         try context.save()
     }
 
-    /// Takes a listed resource's state into its object when the server changed it since the
-    /// base; keeps the object's values otherwise.
-    private func merge(_ resource: RemoteResource, values: [String: AttributeValue], into record: SyncRecords.Record,
-                       report: inout SyncReport) throws
-    {
-        let served = mapping.attributes(of: values)
-        guard let local = try object(record.localID) else {
-            // Deleted here without a queued deletion: it comes back rather than being lost.
-            let restored = try context.insert(entity.name)
-            _ = try apply(values, to: restored)
-            records.relink(record, to: restored.objectID.uuid)
-            record.update(version: resource.version, base: served)
-            report.inserted += 1
-            return
+    /// `GET <collection>`, with `If-None-Match` when the server gave the last list an ETag:
+    /// `nil` when it answers 304 (nothing changed since).
+    private func fetchCollection() async throws(SyncError) -> [RemoteResource]? {
+        let tag = capabilities.listETags == true ? (try? profile.listETag()) ?? nil : nil
+        let response = try await send(SyncRequest(.get, collection.url, ifNoneMatch: tag))
+        if response.status == 304 {
+            pendingListETag = tag
+            return nil
         }
-        let changedOnServer: Bool
-        if let base = record.base {
-            changedOnServer = served != base
-        } else {
-            changedOnServer = resource.version == nil || resource.version != record.version
+        guard let items = response.body.arrayValue else {
+            throw .unexpectedBody(method: .get, url: collection.url, expected: "an array of resources", found: response.body)
         }
-        guard changedOnServer else {
-            if resource.version != record.version { record.update(version: resource.version, base: served) }
-            return
+        var resources: [RemoteResource] = []
+        resources.reserveCapacity(items.count)
+        for item in items {
+            guard let resource = RemoteResource(json: item), resource.id != nil else {
+                throw .unexpectedBody(method: .get, url: collection.url, expected: "resource objects with an id", found: item)
+            }
+            resources.append(resource)
         }
-        let localValues = mapping.attributes(of: local)
-        if let base = record.base, localValues != base, localValues != served {
-            // Changed here too, by a save whose queuing is still to come: that change is kept as a copy.
-            report.conflicts.append(try keepServerState(values, version: resource.version, record: record,
-                                                        keepingLocalEdit: true, dropping: []))
-            return
-        }
-        if try apply(values, to: local) { report.updated += 1 }
-        record.update(version: resource.version, base: served)
+        pendingListETag = response.version
+        try? learn { $0.listETags = response.version != nil }
+        return resources
     }
 
-    /// A resource the server lists no more: deleted on the server, to the Trash; or lost by
-    /// the server, or holding unsent changes, to be created again.
-    private func vanished(_ record: SyncRecords.Record, report: inout SyncReport) throws {
-        guard let local = try object(record.localID) else {
-            try context.delete(record.object)
+    /// Reads the incomplete list items one by one (at most ``readLimit`` a pass; the rest
+    /// wait for the next) and merges what comes back whole.
+    private func readWhole(_ incomplete: [RemoteResource], known: inout KnownRecords, listedIDs: Set<String>,
+                           report: inout SyncReport) async throws
+    {
+        for resource in incomplete.prefix(Self.readLimit) {
+            guard let remoteID = resource.id else { continue }
+            let whole: RemoteResource?
+            do {
+                whole = try await fetchResource(remoteID)
+            } catch {
+                report.failure = error
+                return
+            }
+            guard let whole else { continue }  // deleted since the list: the next list tells
+            // Members the server does not hold even read alone are not blanks: they keep what
+            // this client knew of them (the base), or the attribute's default for a new note.
+            var attributes = whole.attributes
+            if let missing = mapping.missingKeys(in: attributes), let base = known.byRemoteID[remoteID]?.base {
+                for key in missing { attributes[key] = base[key] }
+            }
+            report.readWhole += 1
+            try take(RemoteResource(id: remoteID, version: whole.version, attributes: attributes), known: &known,
+                     listedIDs: listedIDs, report: &report)
+            try context.save()
+        }
+        if incomplete.count > Self.readLimit { report.skipped += incomplete.dropFirst(Self.readLimit).compactMap(\.id) }
+    }
+
+    /// How many single resources a pass reads at most (incomplete items, absences to confirm).
+    static var readLimit: Int { 50 }
+
+    /// Merges one listed (or read) resource into the store.
+    func take(_ resource: RemoteResource, known: inout KnownRecords, listedIDs: Set<String>,
+              report: inout SyncReport) throws
+    {
+        guard let remoteID = resource.id else { return }
+        if let record = known.byRemoteID[remoteID], let base = record.base, !known.queued.contains(record.localID),
+           hasLocalObject(record.localID), mapping.keys.allSatisfy({ resource.attributes[$0] == base[$0] }),
+           record.clientID == nil || resource.attributes[mapping.clientIDKey].map({ $0 == .string(record.clientID ?? "") }) != false
+        {
+            // As the server last held it, member for member (most of a quiet pass).
+            unchanged(record, version: resource.version)
             return
         }
-        let localValues = mapping.attributes(of: local)
-        try context.delete(record.object)
-        if record.isListed, localValues == record.base {
-            try trash.add(local, remoteID: record.remoteID, reason: "deleted on the server")
-            logger.notice("deleted on the server: moved to the Trash", metadata: ["object": "\(local.objectID)"])
-            report.trashed += 1
+        guard let values = mapping.values(from: resource.attributes, entity: entity) else {
+            logger.warning("server resource skipped: its attributes do not fit the store", metadata: ["id": "\(remoteID)"])
+            report.skipped.append(remoteID)
+            return
+        }
+        let clientID = resource.attributes[mapping.clientIDKey]?.stringValue
+        var record = known.byRemoteID[remoteID]
+        if let found = record, let recorded = found.clientID, let clientID, recorded != clientID,
+           !known.queued.contains(found.localID)
+        {
+            // The id now names another resource (ids given again after a restore from a
+            // backup): the record's own resource is gone.
+            try gone(found, known: &known, report: &report)
+            try context.save()
+            record = nil
+        }
+        if record == nil, let clientID, let same = known.byClientID[clientID], !listedIDs.contains(same.remoteID) {
+            // The resource was created again under a new id (by its creator, after a deletion
+            // or a loss): the record follows it.
+            known.forget(same)
+            let moved = records.relink(same, toRemoteID: remoteID)
+            known.add(moved)
+            record = moved
+        }
+        if let record {
+            if known.queued.contains(record.localID) { return }
+            try merge(resource, values: values, into: record, report: &report)
+        } else if let clientID, let original = known.byClientID[clientID], mapping.attributes(of: values) == original.base {
+            try queueDuplicateDeletion(resource, clientID: clientID, report: &report)
+        } else if clientID == nil, capabilities.keepsClientID == false,
+                  let original = known.uncertain.first(where: {
+                      $0.base == mapping.attributes(of: values) && listedIDs.contains($0.remoteID)
+                  })
+        {
+            // A server that drops the client id: a second resource holding exactly what an
+            // uncertain create sent is that create, arrived late.
+            try queueDuplicateDeletion(resource, clientID: original.clientID ?? "", report: &report)
+        } else if let clientID, known.queuedCreates.contains(clientID) {
+            // The queued create finds it when it is pushed.
+            return
         } else {
-            try outbox.enqueue(.create, localID: record.localID, payload: localValues,
-                               sequence: try outbox.nextSequence())
-            logger.notice("the server lost an object it had acknowledged, or it holds unsent changes: created again",
-                          metadata: ["object": "\(local.objectID)"])
-            report.recreated += 1
+            let inserted = try context.insert(entity.name)
+            _ = try apply(values, to: inserted)
+            known.add(try records.set(local: inserted.objectID.uuid, remoteID: remoteID, version: resource.version,
+                                      base: mapping.attributes(of: values), clientID: clientID, listed: true,
+                                      isNew: true))
+            report.inserted += 1
         }
     }
 
@@ -127,7 +204,7 @@ extension EntitySync {
         }
         let placeholder = UUID()
         try records.set(local: placeholder, remoteID: remoteID, version: resource.version, base: base,
-                        clientID: clientID, listed: true)
+                        clientID: clientID, listed: true, isNew: true)
         try outbox.enqueue(.delete, localID: placeholder, payload: nil, sequence: try outbox.nextSequence())
         logger.notice("a create was made twice on the server: the second resource is deleted",
                       metadata: ["id": "\(remoteID)", "clientID": "\(clientID)"])

@@ -25,19 +25,52 @@ extension EntitySync {
         case gone
     }
 
-    /// Pushes entries oldest first until the queue is empty or one cannot be pushed.
+    /// Pushes entries oldest first until the queue is empty or the server cannot be reached.
+    /// An entry the server refuses (another 4xx, an answer of the wrong shape) or that the
+    /// store cannot record stays queued with its error, and so do its object's later entries
+    /// (their order matters); the other objects' entries go on, so one bad change never
+    /// holds back the rest.
     func push(into report: inout SyncReport) async throws {
-        while let entry = try outbox.first() {
-            switch try await push(entry, into: &report) {
-            case .next:
+        while let entry = try outbox.first(excluding: heldThisPass) {
+            recordsThisPass = nil
+            let outcome: PushOutcome
+            do {
+                outcome = try await push(entry, into: &report)
+            } catch {
+                context.rollback()
+                logger.error("a queued change cannot be recorded: kept, the others go on",
+                             metadata: ["object": "\(entry.localID)", "error": "\(error)"])
+                report.storeFailure = String(describing: error)
+                try keepQueued(entry, reason: "the store: \(error)")
+                heldThisPass.insert(entry.localID)
                 continue
-            case .stop(let error):
-                outbox.recordFailure(entry, error: error)
-                try context.save()
+            }
+            guard case .stop(let error) = outcome else { continue }
+            outbox.recordFailure(entry, error: error)
+            try context.save()
+            guard Self.concernsOnlyThisChange(error) else {
                 report.failure = error
                 return
             }
+            report.refusals.append(error)
+            heldThisPass.insert(entry.localID)
         }
+    }
+
+    /// Whether `error` is the server refusing this one change (a 4xx other than 408 and 429,
+    /// an answer of the wrong shape): the other changes may go. Anything else (no answer, a
+    /// 5xx, a garbled answer) would meet them too, and ends the push.
+    static func concernsOnlyThisChange(_ error: SyncError) -> Bool {
+        if case .unexpectedBody = error { return true }
+        return isRefusal(error)
+    }
+
+    /// Notes on `entry`, afresh from the store, why it stays queued.
+    private func keepQueued(_ entry: Outbox.Entry, reason: String) throws {
+        guard let fresh = try outbox.entries().first(where: { $0.sequence == entry.sequence }) else { return }
+        fresh.object["attempts"] = .integer((fresh.object["attempts"].intValue ?? 0) + 1)
+        fresh.object["lastError"] = .string(reason)
+        try context.save()
     }
 
     private func push(_ entry: Outbox.Entry, into report: inout SyncReport) async throws -> PushOutcome {
@@ -65,10 +98,11 @@ extension EntitySync {
         case .failure(let error):
             return .stop(error)
         case .success(.gone):
-            return try createAgain(entry, record: record)
+            return try createAgain(entry, record: record, into: &report)
         case .success(.changed(let current, let served)) where served == entry.payload:
             // This very change was written by an attempt whose answer was lost.
-            record.update(version: current.version, base: entry.payload)
+            record.acknowledge(version: current.version, written: entry.payload)
+            writtenThisPass.insert(entry.localID)
             return try pushed(entry, into: &report)
         case .success(.changed(let current, _)):
             return try await conflict(entry, record: record, current: current, into: &report)
@@ -82,7 +116,9 @@ extension EntitySync {
         } catch {
             return try await refused(error, entry: entry, record: record, into: &report)
         }
-        record.update(version: Self.answeredResource(response).version, base: entry.payload)
+        let answered = Self.answeredResource(response)
+        record.acknowledge(version: answered.version, written: stored(answered, sent: entry.payload))
+        writtenThisPass.insert(entry.localID)
         return try pushed(entry, into: &report)
     }
 
@@ -146,14 +182,31 @@ extension EntitySync {
                                             expected: "a resource with the synced attributes",
                                             found: .object(current.attributes)))
         }
-        return .success(served == base ? .unchanged(version: current.version) : .changed(current, served: served))
+        if served == base { return .success(.unchanged(version: current.version)) }
+        if !record.isListed, let previous = record.previous, served == previous {
+            // The server lost this client's last acknowledged write: the change, made on top
+            // of it, holds it, and is written over what the server went back to.
+            logger.notice("the server lost a change it had acknowledged: the next one holds it",
+                          metadata: ["id": "\(record.remoteID)"])
+            return .success(.unchanged(version: current.version))
+        }
+        return .success(.changed(current, served: served))
+    }
+
+    /// What the server holds after a write it answered: the synced attributes of its answer
+    /// when it sent the resource back (a server may normalise what it stores), else `sent`.
+    func stored(_ answered: RemoteResource, sent: [String: JSONValue]) -> [String: JSONValue] {
+        guard !answered.attributes.isEmpty, mapping.missingKeys(in: answered.attributes) == nil,
+              let served = mapping.wireAttributes(from: answered.attributes, entity: entity)
+        else { return sent }
+        return served
     }
 
     /// Applies the conflict rule to a refused write, or stops the push.
     private func refused(_ error: SyncError, entry: Outbox.Entry, record: SyncRecords.Record,
                          into report: inout SyncReport) async throws -> PushOutcome
     {
-        if Self.isGone(error) { return try createAgain(entry, record: record) }
+        if Self.isGone(error) { return try createAgain(entry, record: record, into: &report) }
         guard Self.isConflict(error), case .httpStatus(_, _, _, let body) = error else { return .stop(error) }
         if let answered = RemoteResource(json: body), answered.id != nil {
             return try await conflict(entry, record: record, current: answered, into: &report)
@@ -164,14 +217,24 @@ extension EntitySync {
         } catch {
             return .stop(error)
         }
-        guard let current else { return try createAgain(entry, record: record) }
+        guard let current else { return try createAgain(entry, record: record, into: &report) }
         return try await conflict(entry, record: record, current: current, into: &report)
     }
 
-    /// The resource was deleted on the server while the object was changed here: the same
-    /// entry is sent again, as a create.
-    private func createAgain(_ entry: Outbox.Entry, record: SyncRecords.Record) throws -> PushOutcome {
+    /// The resource was deleted on the server (or lost by it) while the object was changed
+    /// here: the same entry is sent again, as a create, and the conflict is kept for the user.
+    private func createAgain(_ entry: Outbox.Entry, record: SyncRecords.Record, into report: inout SyncReport) throws
+        -> PushOutcome
+    {
+        // Made again under the resource's client id, looked up first, so that clients making it
+        // again make it once.
+        if let clientID = record.clientID { entry.object["clientID"] = .string(clientID) }
+        entry.object["sent"] = .bool(true)
         try context.delete(record.object)
+        if try object(entry.localID) != nil {
+            report.conflicts.append(try announce(SyncConflict(original: ObjectID(entityName: entity.name, uuid: entry.localID),
+                                                              copy: nil, kind: .deletedOnServer)))
+        }
         try context.save()
         logger.info("resource deleted on the server; the local change is created again",
                     metadata: ["url": "\(resourceURL(record.remoteID).absoluteString)"])

@@ -22,12 +22,25 @@ extension EntitySync {
     }
 
     /// Puts trashed object `id` back in the store, with its id and values, and queues it to
-    /// be created on the server again. Returns its object id, or `nil` when the Trash has no
-    /// object `id`.
+    /// be created on the server again — first looked for there by its client id, so that a
+    /// note the server still has (or has again) is linked, not made twice. When the note came
+    /// back from the server meanwhile (another object holds its resource), that object is the
+    /// note: the Trash entry is dropped and its id returned. Returns `nil` when the Trash has
+    /// no object `id`.
     @discardableResult
     public func restore(_ id: UUID) throws -> ObjectID? {
         guard let entry = try trash.entry(id), let trashed = SyncTrash.trashedObject(entry) else { return nil }
         do {
+            let clientID = entry["clientID"].stringValue ?? Self.clientID(of: id)
+            if let holder = try records.all().first(where: { record in
+                   record.localID != id && (record.clientID == clientID || record.remoteID == trashed.remoteID)
+               }), let back = try object(holder.localID)
+            {
+                try context.delete(entry)
+                try context.save()
+                announceKeptChange()
+                return back.objectID
+            }
             let object = try self.object(id) ?? context.insert(entity.name, id: id)
             for attribute in entity.attributes {
                 guard let json = trashed[attribute.name], let value = AttributeValue(json: json, as: attribute.type) else {
@@ -35,8 +48,9 @@ extension EntitySync {
                 }
                 try object.setValue(value, forKey: attribute.name)
             }
-            try outbox.enqueue(.create, localID: id, payload: mapping.attributes(of: object),
-                               sequence: try outbox.nextSequence())
+            let create = try outbox.enqueue(.create, localID: id, payload: mapping.attributes(of: object),
+                                            sequence: try outbox.nextSequence(), clientID: clientID, pristine: true)
+            create["sent"] = .bool(true)
             try context.delete(entry)
             try context.save()
             announceKeptChange()

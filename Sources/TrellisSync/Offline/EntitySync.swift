@@ -57,14 +57,18 @@ import TrellisStore
 /// later pass.
 ///
 /// ## Pulling
-/// After a complete push, the collection is fetched and merged into the store by server
-/// id. A resource whose content differs from its base (whatever its version says) updates
-/// its object; new resources are inserted. An object with queued changes is left alone: its
-/// push decides. A resource missing from the list is an object the server deleted only if
-/// a pull of an earlier pass listed it and the object holds nothing the server lacked: it
-/// then goes to the Trash (``trashedObjects()``, ``restore(_:)``). Otherwise the server lost
-/// it (an acknowledged create it did not keep) or it holds unsent content, and it is
-/// created again. A pull destroys nothing.
+/// After a complete push, the collection is fetched (with `If-None-Match` when it comes
+/// with an `ETag`) and merged into the store by server id. A resource whose content differs
+/// from its base updates its object; new resources are inserted. An object with queued
+/// changes is left alone: its push decides. An acknowledged write stays unconfirmed until
+/// the pull of a later pass lists it: a server showing the state it replaced lost it (it is
+/// written again), any other state meanwhile keeps the local version as a conflict copy.
+/// No single list decides a deletion: a resource the list leaves out is read alone, and
+/// only a 404 takes its object out — to the Trash (``trashedObjects()``, ``restore(_:)``),
+/// or, written here and never listed since, created again; a list that leaves out more than
+/// a small share takes nothing out (``SyncReport/suspectList``, ``acceptMissing()``,
+/// ``sendMissingAgain()``). List items missing synced members are read whole, never applied
+/// as blanks. A pull destroys nothing.
 ///
 /// ## The conflict rule
 /// Client clocks are never compared. **The server wins unless the local change was based
@@ -114,14 +118,30 @@ public final class EntitySync {
     let logger = Logger(trellis: "trellis.sync")
     /// What the server has shown of itself so far (see ``ServerCapabilities``).
     public internal(set) var capabilities: ServerCapabilities
-    /// The objects the running pass created on the server: a pull of the same pass does
-    /// not count as the server having kept them.
-    var createdThisPass: Set<UUID> = []
+    /// The objects the running pass wrote on the server: a pull of the same pass does not
+    /// count as the server having kept them (it may hold them only in memory).
+    var writtenThisPass: Set<UUID> = []
+    /// The ids of the synced entity's objects at the start of the running pass, when some
+    /// record's object was missing; `nil` when every record's object was there.
+    var localIDsThisPass: Set<UUID>?
+    /// The records read at the start of the running pass, while nothing has changed them.
+    var recordsThisPass: [SyncRecords.Record]?
+    /// The objects whose changes the server refused in the running pass: their entries wait
+    /// for the next pass.
+    var heldThisPass: Set<UUID> = []
+    /// The ETag of the list the running pass fetched, stored once the pull is complete.
+    var pendingListETag: String?
+    /// The objects the last pass's suspect list left out (see ``acceptMissing()``).
+    var suspectMissing: [UUID] = []
+    /// Where the passes' intervals and back-off are measured.
+    let clock: any Clock<Duration>
 
     private var isSyncing = false
     private var waiting: [CheckedContinuation<Void, Never>] = []
     private var loop: Task<Void, Never>?
     private var ticker: Task<Void, Never>?
+    /// The pass that follows one that wrote, to see the writes kept.
+    private var confirmation: Task<Void, Never>?
     var wake: AsyncStream<Void>.Continuation?
 
     /// Syncs `mapping`'s entity of `store` with `<server>/<collectionPath>`.
@@ -132,7 +152,8 @@ public final class EntitySync {
     ///   sync entities, or when `settings` refuse the server URL (plain HTTP to a host
     ///   that is not loopback, unless allowed).
     public init(store: PersistentStore, bus: EventBus?, server: URL, settings: SyncSettings = SyncSettings(),
-                mapping: SyncMapping = .notes, sync: (any Sync)? = nil) throws(EntitySyncError)
+                mapping: SyncMapping = .notes, sync: (any Sync)? = nil,
+                clock: any Clock<Duration> = ContinuousClock()) throws(EntitySyncError)
     {
         let model = store.model
         let required = [mapping.entityName, Outbox.entityName, SyncRecords.entityName, ServerProfile.entityName,
@@ -156,7 +177,8 @@ public final class EntitySync {
         self.mapping = mapping
         self.bus = bus
         self.entity = entity
-        collection = RemoteCollection(url: url, sync: sync ?? BasicSync(settings: settings, bus: bus), bus: bus)
+        self.clock = clock
+        collection = RemoteCollection(url: url, sync: sync ?? BasicSync(settings: settings, bus: bus, clock: clock), bus: bus)
         context = ManagedObjectContext(store: store, undoEnabled: false)
         outbox = Outbox(entityName: mapping.entityName, context: context)
         records = SyncRecords(entityName: mapping.entityName, context: context)
@@ -236,17 +258,26 @@ public final class EntitySync {
             if !waiting.isEmpty { waiting.removeFirst().resume() }
         }
         var report = SyncReport()
-        createdThisPass = []
+        writtenThisPass = []
+        heldThisPass = []
+        pendingListETag = nil
         do {
             try adoptUnsyncedObjects()
             try await push(into: &report)
-            if report.failure == nil { try await pull(into: &report) }
+            if report.failure == nil {
+                try await pull(into: &report)
+                try storeListETag(after: report)
+            }
             // What the pull queued (objects the server lost, duplicates to delete, conflict
             // copies) goes now.
             if report.failure == nil, try outbox.count() > 0 { try await push(into: &report) }
             report.pending = try outbox.count()
         } catch {
             context.rollback()
+            report.storeFailure = String(describing: error)
+            report.pending = (try? outbox.count()) ?? report.pending
+            logger.error("sync pass failed in the store", metadata: ["error": "\(error)"])
+            bus?.trigger(Events.finished, report.json, from: self)
             throw error
         }
         if let failure = report.failure {
@@ -256,30 +287,52 @@ public final class EntitySync {
         return report
     }
 
+    /// Keeps the list's ETag for the next pass's `If-None-Match` only when this pull took in
+    /// the whole list and every write of the pass has been seen kept since (a 304 then
+    /// means that nothing is left to do).
+    private func storeListETag(after report: SyncReport) throws {
+        let complete = report.failure == nil && report.skipped.isEmpty && report.suspectList == nil
+            && writtenThisPass.isEmpty && report.rewritten == 0 && report.conflicts.isEmpty
+        try profile.storeListETag(complete ? pendingListETag : nil)
+        try context.save()
+    }
+
     /// Syncs now, then every `interval` and soon after each ``save(_:)``, until ``stop()``.
     /// Failures are logged and reported through `sync:finished`; the next pass retries,
     /// after a pause that doubles with each failed pass in a row (1 s, 2 s, 4 s… at most
     /// `interval`), so that saves made while the server is down do not each wait for a
-    /// timeout.
-    public func start(every interval: Duration = .seconds(30)) {
+    /// timeout. A pass that wrote is followed by another after `confirmAfter`, whose pull
+    /// sees the writes kept (until then, another client's change to a written note cannot be
+    /// told from one made after the server lost the write, and is kept as a conflict).
+    /// Every wait is measured on the sync's clock.
+    public func start(every interval: Duration = .seconds(30), confirmAfter: Duration = .seconds(2)) {
         guard loop == nil else { return }
         let (signals, wake) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
         self.wake = wake
+        let clock = clock
         ticker = Task {
             while !Task.isCancelled {
                 wake.yield()
-                try? await Task.sleep(for: interval)
+                try? await clock.sleep(for: interval)
             }
         }
         loop = Task { [weak self] in
             var failedPasses = 0
             for await _ in signals {
                 if failedPasses > 0 {
-                    try? await Task.sleep(for: min(interval, .seconds(1 << min(failedPasses - 1, 16))))
+                    try? await clock.sleep(for: min(interval, .seconds(1 << min(failedPasses - 1, 16))))
                 }
                 guard let self else { return }
                 do {
-                    failedPasses = try await self.syncNow().failure == nil ? 0 : failedPasses + 1
+                    let report = try await self.syncNow()
+                    failedPasses = report.failure == nil ? 0 : failedPasses + 1
+                    if report.failure == nil, !self.writtenThisPass.isEmpty {
+                        self.confirmation?.cancel()
+                        self.confirmation = Task {
+                            try? await clock.sleep(for: confirmAfter)
+                            if !Task.isCancelled { wake.yield() }
+                        }
+                    }
                 } catch {
                     failedPasses += 1
                     self.logger.error("sync pass failed", metadata: ["error": "\(error)"])
@@ -293,6 +346,8 @@ public final class EntitySync {
     public func stop() {
         ticker?.cancel()
         loop?.cancel()
+        confirmation?.cancel()
+        confirmation = nil
         wake?.finish()
         ticker = nil
         loop = nil
@@ -324,7 +379,7 @@ public final class EntitySync {
     }
 
     /// The client id object `localID` is created with: its id, in lower case.
-    static func clientID(of localID: UUID) -> String { localID.uuidString.lowercased() }
+    nonisolated static func clientID(of localID: UUID) -> String { localID.uuidString.lowercased() }
 
     /// The local object with `localID`, if it exists, with its saved values read afresh.
     func object(_ localID: UUID) throws -> ManagedObject? {

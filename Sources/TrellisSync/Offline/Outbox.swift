@@ -36,6 +36,13 @@ struct Outbox {
         /// connection, a server error): before it is sent again, the server is asked
         /// whether it happened.
         var wasSent: Bool { object["sent"].boolValue ?? false }
+        /// The client id a create is made with: the object's own (its id), or the one of the
+        /// resource it makes again (a note created elsewhere and lost by the server), so that
+        /// clients making one note again make it once.
+        var clientID: String { object["clientID"].stringValue ?? EntitySync.clientID(of: localID) }
+        /// Whether a create only makes again what the server had (a note it lost, nothing of
+        /// it typed here since): found on the server, it takes the server's state.
+        var isPristine: Bool { object["pristine"].boolValue ?? false }
 
         init(_ object: ManagedObject) throws {
             self.object = object
@@ -67,6 +74,15 @@ struct Outbox {
                                        sortKeys: [.ascending("sequence")], limit: 1)).first.map(Entry.init)
     }
 
+    /// The oldest entry of an object not in `held`, if any.
+    func first(excluding held: Set<UUID>) throws -> Entry? {
+        guard !held.isEmpty else { return try first() }
+        let predicate = FetchPredicate.and([.equal("entity", .string(entityName)),
+                                            .not(.oneOf("localID", held.map(AttributeValue.uuid)))])
+        return try context.fetch(FetchRequest(entityName: Self.entityName, predicate: predicate,
+                                              sortKeys: [.ascending("sequence")], limit: 1)).first.map(Entry.init)
+    }
+
     /// How many entries wait.
     func count() throws -> Int {
         try context.count(for: FetchRequest(entityName: Self.entityName, predicate: .equal("entity", .string(entityName))))
@@ -81,12 +97,13 @@ struct Outbox {
 
     /// Inserts an entry into the context (saved with the context's next save).
     @discardableResult
-    func enqueue(_ operation: Operation, localID: UUID, payload: [String: JSONValue]?, sequence: Int) throws
-        -> ManagedObject
+    func enqueue(_ operation: Operation, localID: UUID, payload: [String: JSONValue]?, sequence: Int,
+                 clientID: String? = nil, pristine: Bool = false) throws -> ManagedObject
     {
         try context.insert(Self.entityName, values: [
             "sequence": .integer(sequence), "entity": .string(entityName), "localID": .uuid(localID),
             "operation": .string(operation.rawValue), "payload": payload.map { .json(.object($0)) } ?? .null,
+            "clientID": clientID.map(AttributeValue.string) ?? .null, "pristine": .bool(pristine),
         ])
     }
 

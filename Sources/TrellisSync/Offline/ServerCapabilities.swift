@@ -12,6 +12,7 @@ import TrellisStore
 /// | ``keepsClientID`` | whether the resource a create answers with (or a list) holds the `clientId` member sent |
 /// | ``filtersByField`` | whether `GET <collection>?clientId=…` answers only the matching resources (JavaScript json-server does; json-server-py lists everything) |
 /// | ``versions`` | whether resources carry a version (`ETag` or a `version` member): writes then carry `If-Match` |
+/// | ``listETags`` | whether the list comes with an `ETag`: the next pass asks with `If-None-Match`, and a `304` ends the pull at once |
 ///
 /// ```swift
 /// let capabilities = try notesSync.capabilities()
@@ -27,6 +28,8 @@ public struct ServerCapabilities: Sendable, Equatable, CustomStringConvertible {
     public var filtersByField: Bool?
     /// Resources carry a version, from an `ETag` header or a `version` member.
     public var versions: Bool?
+    /// The list comes with an `ETag` (and may answer `If-None-Match` with 304).
+    public var listETags: Bool?
 
     /// Nothing known yet.
     public init() {}
@@ -35,13 +38,14 @@ public struct ServerCapabilities: Sendable, Equatable, CustomStringConvertible {
     public var description: String {
         func word(_ value: Bool?) -> String { value.map { $0 ? "yes" : "no" } ?? "unknown" }
         return ["upsert: \(word(upsert))", "client id kept: \(word(keepsClientID))",
-                "field filter: \(word(filtersByField))", "versions: \(word(versions))"].joined(separator: ", ")
+                "field filter: \(word(filtersByField))", "versions: \(word(versions))",
+                "list ETag: \(word(listETags))"].joined(separator: ", ")
     }
 
     private static var keys: [(String, WritableKeyPath<ServerCapabilities, Bool?>)] {
         [
             ("upsert", \.upsert), ("keepsClientID", \.keepsClientID), ("filtersByField", \.filtersByField),
-            ("versions", \.versions),
+            ("versions", \.versions), ("listETags", \.listETags),
         ]
     }
 
@@ -78,6 +82,22 @@ struct ServerProfile {
         } else {
             try context.insert(Self.entityName, values: ["url": .string(url.absoluteString),
                                                          "capabilities": .json(capabilities.json)])
+        }
+    }
+
+    /// The ETag of the last list taken in whole, if the server gave one.
+    func listETag() throws -> String? {
+        try object()?["listETag"].stringValue
+    }
+
+    /// Keeps (or, `nil`, forgets) the ETag of the last list taken in whole (saved with the
+    /// context's next save).
+    func storeListETag(_ tag: String?) throws {
+        if let existing = try object() {
+            if existing["listETag"].stringValue != tag { existing["listETag"] = tag.map(AttributeValue.string) ?? .null }
+        } else if let tag {
+            try context.insert(Self.entityName, values: ["url": .string(url.absoluteString), "capabilities": .json(.object([:])),
+                                                         "listETag": .string(tag)])
         }
     }
 

@@ -74,6 +74,21 @@ public struct SyncMapping: Sendable {
         values(from: attributes, entity: entity).map { self.attributes(of: $0) }
     }
 
+    /// The synced keys a resource's attributes lack (a summary list leaves some out), or
+    /// `nil` when it has them all. A member present as `null` is not missing.
+    func missingKeys(in attributes: [String: JSONValue]) -> [String]? {
+        let missing = keys.filter { attributes[$0] == nil }
+        return missing.isEmpty ? nil : missing
+    }
+
+    /// One member of a resource in its wire form (comparable with a base's), or `nil` when it
+    /// does not fit its attribute.
+    func wireValue(_ json: JSONValue, key: String, entity: EntityDescription) -> JSONValue? {
+        guard let attribute = entity.attribute(named: key) else { return nil }
+        if json.isNull { return attribute.isOptional ? .null : Self.wireJSON(attribute.defaultValue) }
+        return AttributeValue(json: json, as: attribute.type).map(Self.wireJSON)
+    }
+
     /// The store values for a server resource's attributes, or `nil` when one of them has
     /// the wrong type or a required one is missing. A missing optional key reads as `nil`,
     /// a missing key with a default as the default.

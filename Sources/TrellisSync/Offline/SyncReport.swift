@@ -19,6 +19,20 @@ public struct SyncReport: Sendable, Equatable {
     public var recreated = 0
     /// Resources found twice on the server for one create, queued for deletion.
     public var duplicates = 0
+    /// Changes the server acknowledged and then lost (it went back to the state they
+    /// replaced: a crash before its disk, a backup restored), queued to be written again.
+    public var rewritten = 0
+    /// Notes a list left out that the server still has (each read to confirm it): kept.
+    public var unlisted = 0
+    /// List items missing synced members (a summary list), read whole to be merged.
+    public var readWhole = 0
+    /// A list that would have taken out more than a small share of the notes at once: nothing
+    /// was taken out; the user decides (``EntitySync/acceptMissing()``,
+    /// ``EntitySync/sendMissingAgain()``).
+    public var suspectList: SuspectList?
+    /// Changes the server refused (another 4xx, an answer of the wrong shape): each stays
+    /// queued with its error, and the pass went on with the other notes.
+    public var refusals: [SyncError] = []
     /// Local edits the server's state won over, each kept as a copy.
     public var conflicts: [SyncConflict] = []
     /// Server ids of resources that could not be read into the store (wrong types,
@@ -29,6 +43,9 @@ public struct SyncReport: Sendable, Equatable {
     /// Why the pass stopped early (the server unreachable, an HTTP error...); `nil` when it
     /// pushed everything and pulled.
     public var failure: SyncError?
+    /// The store error that ended the pass (`syncNow()` threw it), for the `sync:finished`
+    /// event.
+    public var storeFailure: String?
 
     /// An empty report.
     public init() {}
@@ -40,34 +57,70 @@ public struct SyncReport: Sendable, Equatable {
             "inserted": .number(Double(inserted)), "updated": .number(Double(updated)),
             "trashed": .number(Double(trashed)), "recreated": .number(Double(recreated)),
             "duplicates": .number(Double(duplicates)), "conflicts": .array(conflicts.map(\.json)),
+            "rewritten": .number(Double(rewritten)), "unlisted": .number(Double(unlisted)),
+            "readWhole": .number(Double(readWhole)), "suspectList": suspectList?.json ?? .null,
+            "refusals": .array(refusals.map { .string($0.description) }),
             "skipped": .array(skipped.map(JSONValue.string)), "pending": .number(Double(pending)),
-            "failure": failure.map { .string($0.description) } ?? .null,
+            "failure": failure.map { .string($0.description) } ?? storeFailure.map(JSONValue.string) ?? .null,
             "offline": .bool(failure?.isOffline ?? false),
         ]
     }
 }
 
-/// A local change the server's state won over: the server's resource had changed since the
-/// state the change was based on (a 412 answer, or a different state read before writing).
-/// The local object took the server's state; the change lives on in ``copy``.
+/// A list that left out more than a small share of the notes at once (more than 3, and more
+/// than a tenth): the sync took nothing out, and says so.
+public struct SuspectList: Sendable, Equatable {
+    /// How many notes the list left out.
+    public let missing: Int
+    /// How many notes the server was known to hold.
+    public let known: Int
+
+    public init(missing: Int, known: Int) {
+        self.missing = missing
+        self.known = known
+    }
+
+    var json: JSONValue { ["missing": .number(Double(missing)), "known": .number(Double(known))] }
+}
+
+/// A local change the server's state won over, or a deletion on one side of a note changed
+/// on the other. Nothing is dropped: see ``kind``.
 public struct SyncConflict: Sendable, Equatable {
-    /// The local object, now holding the server's state.
+    /// What met what.
+    public enum Kind: String, Sendable {
+        /// The server's resource had changed since the state the local change was based on
+        /// (a 412, a different state read before writing, or a state other than an
+        /// acknowledged write of this client's): the object took the server's state, the
+        /// local version lives on in ``copy``.
+        case edited
+        /// Deleted here, changed on the server: the object is back, with the server's state.
+        case deletedHere
+        /// Deleted on the server (or lost by it), changed here: the local version was created
+        /// on the server again.
+        case deletedOnServer
+    }
+
+    /// The local object: holding the server's state (``Kind/edited``, ``Kind/deletedHere``),
+    /// or the local version created again (``Kind/deletedOnServer``).
     public let original: ObjectID
-    /// The copy holding the rejected edit (queued for the server as a new resource), or
-    /// `nil` when the rejected change was a deletion (the object is restored instead).
+    /// The copy holding the rejected edit (queued for the server as a new resource); `nil`
+    /// for the deletions.
     public let copy: ObjectID?
     /// When the conflict was found.
     public let detected: Date
+    public let kind: Kind
 
     /// A conflict between `original` and the `copy` of its rejected edit.
-    public init(original: ObjectID, copy: ObjectID?, detected: Date = Date()) {
+    public init(original: ObjectID, copy: ObjectID?, detected: Date = Date(), kind: Kind? = nil) {
         self.original = original
         self.copy = copy
         self.detected = detected
+        self.kind = kind ?? (copy == nil ? .deletedHere : .edited)
     }
 
     var json: JSONValue {
-        ["original": .string(original.description), "copy": copy.map { .string($0.description) } ?? .null]
+        ["original": .string(original.description), "copy": copy.map { .string($0.description) } ?? .null,
+         "kind": .string(kind.rawValue)]
     }
 }
 
@@ -86,7 +139,7 @@ struct SyncConflicts {
             }
             return SyncConflict(original: ObjectID(entityName: entityName, uuid: original),
                                 copy: entry["copy"].uuidValue.map { ObjectID(entityName: entityName, uuid: $0) },
-                                detected: detected)
+                                detected: detected, kind: entry["kind"].stringValue.flatMap(SyncConflict.Kind.init))
         }
     }
 
@@ -95,6 +148,7 @@ struct SyncConflicts {
         try context.insert(Self.entityName, values: [
             "entity": .string(entityName), "original": .uuid(conflict.original.uuid),
             "copy": conflict.copy.map { .uuid($0.uuid) } ?? .null, "detected": .date(conflict.detected),
+            "kind": .string(conflict.kind.rawValue),
         ])
     }
 

@@ -41,13 +41,13 @@ struct SyncTrash {
 
     /// Moves `object` to the Trash: an entry with all its values is inserted and the object
     /// deleted, in the context (saved by the caller).
-    func add(_ object: ManagedObject, remoteID: String?, reason: String) throws {
+    func add(_ object: ManagedObject, remoteID: String?, clientID: String?, reason: String) throws {
         let values = object.dictionary.mapValues(\.json)
         if let stale = try entry(object.objectID.uuid) { try context.delete(stale) }
         try context.insert(Self.entityName, values: [
             "entity": .string(entityName), "localID": .uuid(object.objectID.uuid),
             "remoteID": remoteID.map(AttributeValue.string) ?? .null, "values": .json(.object(values)),
-            "trashed": .date(Date()), "reason": .string(reason),
+            "trashed": .date(Date()), "reason": .string(reason), "clientID": clientID.map(AttributeValue.string) ?? .null,
         ])
         try context.delete(object)
     }

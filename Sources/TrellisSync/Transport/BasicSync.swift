@@ -27,8 +27,16 @@ import TrellisCore
 ///   ``SyncSettings/delay(beforeRetry:)`` between attempts. POST and PATCH are never repeated.
 /// - **Requests** carry `Accept: application/json`, a JSON body with
 ///   `Content-Type: application/json`, `Authorization: Bearer <token>` when a token is set,
-///   `If-Match: "<version>"` for conditional writes and `Idempotency-Key` when the request
-///   has a key.
+///   `If-Match: "<version>"` for conditional writes, `If-None-Match` for conditional reads
+///   (a `304` answer is a ``SyncResponse`` with status 304 and no body) and `Idempotency-Key`
+///   when the request has a key.
+/// - **Redirects** are never followed blindly (a PUT answered 301 must not become a GET):
+///   one redirect to the same server (scheme, host and port) is followed with the same
+///   method and body; when it only added a trailing slash (Django's `APPEND_SLASH`, DRF's
+///   default router), every later request to that server gets the slash from the start. A
+///   redirect elsewhere, or a second one, is an error (the token is never sent to another host).
+/// - **Time** (the timeout, the waits between retries) comes from `clock`, so a test crosses
+///   a timeout or a backoff by advancing its own clock.
 public final class BasicSync: Sync {
     /// How requests are sent.
     public let settings: SyncSettings
@@ -36,21 +44,31 @@ public final class BasicSync: Sync {
     /// The transport library (``HTTPLibrary/shared`` but in tests), asked for on each request.
     private let transport: @Sendable () -> Result<HTTPLibrary, HTTPLibrary.LoadError>
     private let logger = Logger(trellis: "trellis.sync.http")
+    /// Where timeouts and the waits between retries are measured.
+    private let clock: any Clock<Duration>
+    /// The servers (`scheme://host:port`) seen to want a trailing slash on every path.
+    private let slashedServers = LockedState<Set<String>>([])
 
-    /// A sync that announces network activity on `bus` (if given).
-    public convenience init(settings: SyncSettings = SyncSettings(), bus: EventBus? = nil) {
-        self.init(settings: settings, bus: bus, transport: { HTTPLibrary.shared })
+    /// A sync that announces network activity on `bus` (if given), timing its requests on
+    /// `clock`.
+    public convenience init(settings: SyncSettings = SyncSettings(), bus: EventBus? = nil,
+                            clock: any Clock<Duration> = ContinuousClock()) {
+        self.init(settings: settings, bus: bus, clock: clock, transport: { HTTPLibrary.shared })
     }
 
-    init(settings: SyncSettings, bus: EventBus?, transport: @escaping @Sendable () -> Result<HTTPLibrary, HTTPLibrary.LoadError>) {
+    init(settings: SyncSettings, bus: EventBus?, clock: any Clock<Duration> = ContinuousClock(),
+         transport: @escaping @Sendable () -> Result<HTTPLibrary, HTTPLibrary.LoadError>) {
         self.settings = settings
         self.bus = bus
+        self.clock = clock
         self.transport = transport
     }
 
     /// Checks the URL, then sends the request with the retries its method allows.
     public func send(_ request: SyncRequest) async throws(SyncError) -> SyncResponse {
         try settings.check(request.url, for: request.method)
+        var request = request
+        request.url = withRememberedSlash(request.url)
         let attempts = request.method.isIdempotent ? settings.retries + 1 : 1
         var attempt = 1
         while true {
@@ -62,7 +80,7 @@ public final class BasicSync: Sync {
                 logger.debug("retrying", metadata: ["request": "\(request.method) \(request.url.absoluteString)",
                                                    "after": "\(delay) s", "error": "\(error)"])
                 do {
-                    try await Task.sleep(for: .seconds(delay))
+                    try await clock.sleep(for: .seconds(delay))
                 } catch {
                     throw .cancelled(method: request.method, url: request.url)
                 }
@@ -78,7 +96,13 @@ public final class BasicSync: Sync {
         bus?.trigger(NetworkActivity.on, details, from: self)
         let outcome: Result<SyncResponse, SyncError>
         do {
-            outcome = .success(try await exchange(request).result())
+            var answer = try await exchange(request)
+            if let target = redirectTarget(of: answer) {
+                var redirected = request
+                redirected.url = target
+                answer = try await exchange(redirected)
+            }
+            outcome = .success(try answer.result())
         } catch {
             outcome = .failure(error)
         }
@@ -99,20 +123,20 @@ public final class BasicSync: Sync {
         case .failure(let error): throw .transport(method: method, url: url, reason: error.description)
         }
         let transportRequest = makeTransportRequest(request)
-        let timeout = settings.timeout
+        let (timeout, clock) = (settings.timeout, clock)
         let answer = await withTaskGroup(of: HTTPLibrary.Answer?.self) { group in
             group.addTask { await library.exchange(transportRequest) }
             group.addTask {
                 // Cancelled (when the answer comes first) is not a timeout.
-                do { try await Task.sleep(for: .seconds(timeout)) } catch { return .cancelled }
+                do { try await clock.sleep(for: .seconds(timeout)) } catch { return .cancelled }
                 return nil
             }
             defer { group.cancelAll() }
             return await group.next() ?? .cancelled
         }
         switch answer {
-        case .answered(let status, let etag, let body)?:
-            return HTTPAnswer(request: request, data: body, status: status, etag: etag)
+        case .answered(let status, let etag, let location, let body)?:
+            return HTTPAnswer(request: request, data: body, status: status, etag: etag, location: location)
         case nil, .timedOut?:
             throw .timedOut(method: method, url: url, seconds: timeout)
         case .cancelled?:
@@ -137,12 +161,52 @@ public final class BasicSync: Sync {
         if let version = request.ifMatch {
             headers.append((name: "If-Match", value: "\"\(version)\""))
         }
+        if let version = request.ifNoneMatch {
+            headers.append((name: "If-None-Match", value: "\"\(version)\""))
+        }
         if let key = request.idempotencyKey {
             headers.append((name: "Idempotency-Key", value: key))
         }
         // URLSession's timeout is a backstop only: see the type's documentation.
         return HTTPLibrary.Request(method: request.method.rawValue, url: request.url.absoluteString, headers: headers,
                                    body: body, timeout: settings.timeout.rounded(.up) + 1)
+    }
+
+    /// Where a redirect answer may be followed: the same server only (the request carries the
+    /// token); one that only adds a trailing slash is remembered for the server.
+    private func redirectTarget(of answer: HTTPAnswer) -> URL? {
+        guard [301, 302, 303, 307, 308].contains(answer.status), let location = answer.location,
+              let target = URL(string: location, relativeTo: answer.request.url)?.absoluteURL,
+              let origin = Self.origin(of: answer.request.url), Self.origin(of: target) == origin
+        else { return nil }
+        // URL.path drops a trailing slash: the components keep it.
+        let path = URLComponents(url: answer.request.url, resolvingAgainstBaseURL: false)?.percentEncodedPath ?? ""
+        let targetPath = URLComponents(url: target, resolvingAgainstBaseURL: false)?.percentEncodedPath
+        if !path.hasSuffix("/"), targetPath == path + "/" {
+            let isNew = slashedServers.withLock { $0.insert(origin).inserted }
+            if isNew {
+                logger.info("the server wants a trailing slash on its paths: added from now on",
+                            metadata: ["server": "\(origin)"])
+            }
+        }
+        return target
+    }
+
+    /// `url` with a trailing slash on its path when its server wants one.
+    private func withRememberedSlash(_ url: URL) -> URL {
+        guard let origin = Self.origin(of: url), slashedServers.withLock({ $0.contains(origin) }),
+              var components = URLComponents(url: url, resolvingAgainstBaseURL: false),
+              !components.percentEncodedPath.hasSuffix("/")
+        else { return url }
+        components.percentEncodedPath += "/"
+        return components.url ?? url
+    }
+
+    /// `scheme://host:port` of `url`.
+    private static func origin(of url: URL) -> String? {
+        guard let scheme = url.scheme?.lowercased(), let host = url.host?.lowercased() else { return nil }
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        return "\(scheme)://\(host):\(port)"
     }
 
     private static func summary(of outcome: Result<SyncResponse, SyncError>) -> String {

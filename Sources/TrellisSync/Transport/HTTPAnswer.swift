@@ -9,9 +9,14 @@ struct HTTPAnswer {
     let status: Int
     /// The `ETag` header, if any.
     let etag: String?
+    /// The `Location` header, if any (a redirect's target).
+    var location: String?
 
     func result() throws(SyncError) -> SyncResponse {
         let source = "\(request.method) \(request.url.absoluteString) (HTTP \(status))"
+        if status == 304, request.ifNoneMatch != nil {
+            return SyncResponse(status: status, body: .null, version: request.ifNoneMatch)
+        }
         guard (200..<300).contains(status) else {
             throw .httpStatus(method: request.method, url: request.url, status: status, body: errorBody(source: source))
         }

@@ -86,7 +86,7 @@ final class HTTPLibrary: Sendable {
 
     /// What became of a request (`TRELLIS_HTTP_*` in trellis_http.h).
     enum Answer: Sendable {
-        case answered(status: Int, etag: String?, body: Data)
+        case answered(status: Int, etag: String?, location: String?, body: Data)
         case cancelled
         case timedOut
         case unreachable(String)
@@ -102,12 +102,13 @@ final class HTTPLibrary: Sendable {
                 let headers = request.headers.map { "\($0.name): \($0.value)\n" }.joined()
                 let reference = (request.body ?? Data()).withUnsafeBytes { body in
                     api.start!(request.method, request.url, headers, body.bindMemory(to: UInt8.self).baseAddress,
-                               body.count, request.timeout, context, { context, outcome, status, etag, body, length, message in
+                               body.count, request.timeout, context, { context, outcome, status, etag, location, body, length, message in
                         let answer: Answer
                         let text = message.map { String(cString: $0) } ?? "unknown error"
                         switch outcome {
                         case TRELLIS_HTTP_ANSWERED:
                             answer = .answered(status: Int(status), etag: etag.map { String(cString: $0) },
+                                               location: location.map { String(cString: $0) },
                                                body: body.map { Data(bytes: $0, count: length) } ?? Data())
                         case TRELLIS_HTTP_CANCELLED: answer = .cancelled
                         case TRELLIS_HTTP_TIMED_OUT: answer = .timedOut

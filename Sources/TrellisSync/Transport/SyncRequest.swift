@@ -41,22 +41,27 @@ public struct SyncRequest: Sendable, Hashable {
     /// Sent as `Idempotency-Key: <key>`: a server that honours the header answers a repeated
     /// request with the same key as it answered the first, without acting twice.
     public var idempotencyKey: String?
+    /// The version the client holds, sent as `If-None-Match: "<version>"` on a GET: a server
+    /// that checks it answers 304 (a ``SyncResponse`` with status 304, no body and this
+    /// version) when nothing changed.
+    public var ifNoneMatch: String?
 
     /// A request of `method` to `url`.
     public init(_ method: Method, _ url: URL, body: JSONValue? = nil, ifMatch: String? = nil,
-                idempotencyKey: String? = nil)
+                idempotencyKey: String? = nil, ifNoneMatch: String? = nil)
     {
         self.method = method
         self.url = url
         self.body = body
         self.ifMatch = ifMatch
         self.idempotencyKey = idempotencyKey
+        self.ifNoneMatch = ifNoneMatch
     }
 }
 
 /// A successful (2xx) answer to a ``SyncRequest``.
 public struct SyncResponse: Sendable, Hashable {
-    /// The HTTP status code, in `200..<300`.
+    /// The HTTP status code, in `200..<300`, or 304 to a request with ``SyncRequest/ifNoneMatch``.
     public var status: Int
     /// The parsed JSON body; `.null` for an empty body (204 No Content).
     public var body: JSONValue

@@ -6,9 +6,8 @@ import Testing
 /// the shell leaves no plugin process behind.
 @Suite("plugin processes end with their shell")
 struct PluginOrphanTests {
-    /// A C plugin whose service start writes the process's pid to `marker`, kills the shell
-    /// (its parent) with SIGKILL, then never returns: the shell dies while the plugin spins,
-    /// whatever the test's own timing, before the shell's start deadline could kill the plugin.
+    /// A C plugin whose service start leaves `marker` (in a folder granted to it) and never
+    /// returns. (It can no longer kill the shell itself, as it once did: the test does.)
     static func spinner(marker: String) -> String {
         """
         #include <signal.h>
@@ -17,9 +16,8 @@ struct PluginOrphanTests {
         #include "trellis_plugin.h"
         static int32_t start (void *d, const char *o, char *e, size_t n) {
           (void) d; (void) o; (void) e; (void) n;
-          FILE *f = fopen ("\(marker).tmp", "w");
-          if (f) { fprintf (f, "%d\\n", (int) getpid ()); fclose (f); rename ("\(marker).tmp", "\(marker)"); }
-          kill (getppid (), SIGKILL);
+          FILE *f = fopen ("\(marker)", "w");
+          if (f) fclose (f);
           for (;;) {}
           return TRELLIS_OK;
         }
@@ -34,6 +32,16 @@ struct PluginOrphanTests {
     }
 
     /// Whether process `pid` has ended: gone, or a zombie its new parent did not reap.
+    /// The processes of plugin `id` (the plugin host the shell started, and those it forked:
+    /// the namespace's init and the plugin), as /proc lists them.
+    static func processes(of id: String) -> [Int32] {
+        let all = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        return all.compactMap(Int32.init).filter { pid in
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            return command.contains("trellis-plugin-host") && command.hasSuffix("\0\(id)\0") && !ended(pid)
+        }
+    }
+
     static func ended(_ pid: Int32) -> Bool {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
               let end = stat.lastIndex(of: ")") else { return true }
@@ -57,13 +65,16 @@ struct PluginOrphanTests {
         defer { try? FileManager.default.removeItem(at: root) }
         let folder = root.appendingPathComponent("plugins/spinner")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let marker = root.appendingPathComponent("spinner.pid").path
+        let signals = root.appendingPathComponent("signals")
+        try FileManager.default.createDirectory(at: signals, withIntermediateDirectories: true)
+        let marker = signals.appendingPathComponent("spinning").path
         let source = folder.appendingPathComponent("spinner.c")
         try Data(Self.spinner(marker: marker).utf8).write(to: source)
         try CPlugin.compile(source, to: folder.appendingPathComponent("libspinner.so"))
         try Data("""
             {"id": "spinner", "name": "Spinner", "version": "0.0.1", "abiVersion": 2,
-             "library": "libspinner.so", "services": ["spin"], "autostart": {"spin": null}}
+             "library": "libspinner.so", "services": ["spin"], "autostart": {"spin": null},
+             "permissions": {"files": {"\(signals.path)": "read-write"}}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
 
         let shell = Process()
@@ -78,15 +89,16 @@ struct PluginOrphanTests {
         try shell.run()
         defer { if shell.isRunning { shell.terminate() } }
 
-        // The plugin's start killed the shell and spins.
+        // The plugin's start spins, after leaving its marker.
         #expect(await Self.eventually(within: 60) { FileManager.default.fileExists(atPath: marker) }, "the plugin's start ran")
-        let text = try String(contentsOfFile: marker, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        let plugin = try #require(Int32(text), "the marker holds a pid: \(text)")
-        defer { if !Self.ended(plugin) { kill(plugin, SIGKILL) } }
+        let plugin = Self.processes(of: "spinner")
+        #expect(!plugin.isEmpty, "the plugin's processes are listed")
+        defer { for pid in plugin where !Self.ended(pid) { kill(pid, SIGKILL) } }
+        kill(shell.processIdentifier, SIGKILL)
         #expect(await Self.eventually(within: 60) { !shell.isRunning }, "the shell was killed")
         #expect(shell.terminationReason == .uncaughtSignal && shell.terminationStatus == SIGKILL)
 
-        #expect(await Self.eventually(within: 30) { Self.ended(plugin) },
-                "the plugin process \(plugin) still spins after its shell was killed")
+        #expect(await Self.eventually(within: 30) { plugin.allSatisfy(Self.ended) },
+                "the plugin's processes \(plugin.filter { !Self.ended($0) }) still run after their shell was killed")
     }
 }

@@ -43,10 +43,13 @@ struct PluginsListingCrashTests {
         let folder = root.appendingPathComponent("marking")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let marker = root.appendingPathComponent("the-entry-ran")
+        // Where the entry leaves its marker: a folder granted to it (it cannot write elsewhere).
+        let signals = root.appendingPathComponent("signals")
+        try FileManager.default.createDirectory(at: signals, withIntermediateDirectories: true)
+        let marker = signals.appendingPathComponent("the-entry-ran")
         try Data("""
             {"id": "marking", "name": "Marking", "version": "0.0.1", "abiVersion": 2, "library": "libmarking.so",
-             "permissions": {"watch": ["network:*"]}}
+             "permissions": {"watch": ["network:*"], "files": {"\(signals.path)": "read-write"}}}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("marking.c")
         try Data("""
@@ -68,8 +71,9 @@ struct PluginsListingCrashTests {
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("marking ") }, "\(result.stdout)")
         #expect(lines[index].contains("found") && lines[index].contains("command line"), "\(lines[index])")
-        #expect(lines[index...].contains("    permissions: trigger: marking:* · watch: marking:*, network:* · navigate: public routes · request: marking:*"),
-                "\(result.stdout)")
+        #expect(lines[index...].contains("    permissions: trigger: marking:* · watch: marking:*, network:* · navigate: public routes · request: marking:*"
+                                         + " · files: \(signals.path) (read-write)"), "\(result.stdout)")
+        #expect(lines[index...].contains { $0.hasPrefix("    confined by: ") }, "\(result.stdout)")
         #expect(!FileManager.default.fileExists(atPath: marker.path), "listing ran the plugin's entry")
 
         let checked = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", root.path])

@@ -62,13 +62,17 @@ final class PluginPagesWindowTests: XCTestCase {
         let folder = root.appendingPathComponent("big")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
+        // Where the plugin leaves its marker: a folder granted to it (it cannot write elsewhere).
+        let signals = root.appendingPathComponent("signals")
+        try FileManager.default.createDirectory(at: signals, withIntermediateDirectories: true)
         try Data("""
-            {"id": "big", "name": "Big Table", "version": "1", "abiVersion": 2, "library": "libbig.so", "permissions": {},
+            {"id": "big", "name": "Big Table", "version": "1", "abiVersion": 2, "library": "libbig.so",
+             "permissions": {"files": {"\(signals.path)": "read-write"}},
              "routes": [{"pattern": "/big", "title": "A Million Rows", "content": "table", "public": true}],
              "commands": [{"id": "crash", "title": "Crash the Big Table"}, {"id": "grow", "title": "Grow the Big Table"}]}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("big.c")
-        let marker = root.appendingPathComponent("crash-on-open")
+        let marker = signals.appendingPathComponent("crash-on-open")
         try Data(("#define MARKER \"\(marker.path)\"\n" + #"""
             #include <stdio.h>
             #include <stdlib.h>

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TrellisCore
+import TrellisPlugins
 @testable import TrellisDemo
 import TrellisHeadless
 import TrellisTesting
@@ -182,6 +183,18 @@ struct DemoServicesTests {
         let lines = try #require(screen.table?.render())
         #expect(lines.contains { $0.hasPrefix("[x] Network Activity · 1.0.0 · loaded") }, "\(lines)")
         #expect(lines.contains { $0.hasPrefix("[x] Location · 1.0.0 · loaded") }, "\(lines)")
+    }
+
+    @Test("each plugin's line on /plugins says what confines it, as its process applied it")
+    func confinementShown() async throws {
+        let (shell, screen) = try Fixtures.demo()
+        try shell.navigate(to: "/plugins")
+        #expect(await eventually { screen.table?.render().contains { $0.contains("Location · 1.0.0 · loaded") } == true })
+        let lines = try #require(screen.table?.render())
+        let location = try #require(lines.first { $0.contains("Location · 1.0.0 · loaded") })
+        let applied = try #require(shell.resolve(PluginHost.self)?.report(for: "location")?.confinement)
+        #expect(location.contains("confined by: \(applied.summary)"), "\(location)")
+        #expect(screen.page?.actions.isEmpty == true, "no plugin waits for approval: \(screen.page?.actions ?? [])")
     }
 
     @Test("the Location plugin's status item shows in the status line, and goes when its service stops")

@@ -232,13 +232,21 @@ struct PluginPageTests {
         #expect(app.pages.registeredRoutes(of: "pages").count == 6, "the first plugin keeps its pages")
     }
 
-    @Test("a route the app already has is refused naming both; the plugin's other pages stay (a parameter route does not clash with a literal one)")
+    @Test("a route the app already has is refused naming both; the plugin's other pages stay")
     func conflict() async throws {
-        let app = try await App.started(isolation: .process, appRoutes: ["/pages/:anything", "/pages/hello"])
+        let app = try await App.started(isolation: .process, appRoutes: ["/pages/hello"])
         // Registered in App.init: the refusal names the app's route.
         #expect(!app.pages.registeredRoutes(of: "pages").contains { $0.pattern.text == "/pages/hello" })
         let refusals = app.pages.registerRoutes()
-        #expect(refusals == [#"plugin "pages": route /pages/hello refused: the app (app) has /pages/hello already"#], "\(refusals)")
+        #expect(refusals == [#"plugin "pages": route /pages/hello refused: it would shadow the app's route /pages/hello or a page below it"#], "\(refusals)")
         #expect(app.pages.registeredRoutes(of: "pages").map(\.pattern.text) == ["/pages/rows", "/pages/form", "/pages/bad", "/pages/hang", "/pages/mute"])
+    }
+
+    @Test("a plugin's page never shadows an app route or a page below it (/catalog/3 beside /catalog/:id): refused, naming it")
+    func shadowing() async throws {
+        let app = try await App.started(isolation: .process, appRoutes: ["/pages/:anything"])
+        let refusals = app.pages.registerRoutes()
+        #expect(refusals.count == 6 && refusals.allSatisfy { $0.contains("refused: it would shadow the app's route /pages/:anything") }, "\(refusals)")
+        #expect(app.pages.registeredRoutes(of: "pages").isEmpty)
     }
 }

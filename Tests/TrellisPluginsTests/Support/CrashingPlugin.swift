@@ -111,7 +111,7 @@ extension PluginSandbox {
     func installCrashing(_ id: String, _ fault: CrashingPlugin.Fault, autostart: Bool) throws -> URL {
         let folder = try writeManifest(folder: id, """
             {"id": "\(id)", "name": "Crashing \(id)", "version": "0.0.1", "abiVersion": 2,
-             "library": "lib\(id).so", "services": ["crashy"]\(autostart ? ", \"autostart\": {\"crashy\": null}" : "")}
+             "library": "lib\(id).so", "services": ["crashy"], "permissions": {"watch": ["crash:now"], "trigger": ["crash:*"]}\(autostart ? ", \"autostart\": {\"crashy\": null}" : "")}
             """)
         try CrashingPlugin.build(fault, to: folder.appendingPathComponent("lib\(id).so"))
         return folder

@@ -82,7 +82,8 @@ extension PluginSandbox {
     @discardableResult
     func installWireFault(_ id: String, _ fault: WireFaultPlugin.Fault) throws -> URL {
         let folder = try writeManifest(folder: id, """
-            {"id": "\(id)", "name": "Wire fault \(id)", "version": "0.0.1", "abiVersion": 2, "library": "lib\(id).so"}
+            {"id": "\(id)", "name": "Wire fault \(id)", "version": "0.0.1", "abiVersion": 2, "library": "lib\(id).so",
+             "permissions": {"watch": ["crash:now"]}}
             """)
         try CCompiler.build(WireFaultPlugin.source(fault), definitions: ["-Wall", "-Werror"],
                             to: folder.appendingPathComponent("lib\(id).so"))

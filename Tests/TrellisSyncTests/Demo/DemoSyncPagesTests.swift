@@ -21,7 +21,7 @@ extension AgainstRealServers {
             let screen: HeadlessFrontend
             let sync: EntitySync
 
-            init(server: URL) throws {
+            init(server: URL, settings: JSONValue? = nil) throws {
                 let data = SyncFixtures.repositoryRoot.appendingPathComponent("data")
                 let store = try DemoStore.open(at: try SyncFixtures.storeURL(), dataDirectory: data, bus: shell.bus)
                 try DemoApp.install(on: shell, catalog: ["Фэнтези"], store: store)
@@ -31,8 +31,9 @@ extension AgainstRealServers {
                 DemoServices.finish(on: shell)
                 try shell.services.stop("location")
                 screen = HeadlessFrontend(shell: shell)
-                let noSettings = FileManager.default.temporaryDirectory.appendingPathComponent("none-\(UUID().uuidString).json")
-                sync = try #require(try DemoSync.start(on: shell, store: store, server: server, settingsFile: noSettings,
+                let settingsFile = try TestFolder.make("settings").appendingPathComponent("settings.json")
+                if let settings { try Data(JSONValue.object(["sync": settings]).jsonData()).write(to: settingsFile) }
+                sync = try #require(try DemoSync.start(on: shell, store: store, server: server, settingsFile: settingsFile,
                                                       background: false))
             }
 
@@ -54,6 +55,7 @@ extension AgainstRealServers {
                 try demo.shell.navigate(to: "/notes")
                 try await demo.write("Plan", body: "v1")
                 try await demo.sync.syncNow()
+                try await demo.sync.syncNow()  // a later pull sees the create kept
                 server.edit("1", ["body": "from the server"])
                 try await demo.sync.syncNow()
                 #expect(await eventually { demo.screen.table?.lines == ["Plan | from the server"] })
@@ -157,6 +159,30 @@ extension AgainstRealServers {
                 try await demo.sync.syncNow()
                 #expect(server.notes.map { $0.attributes["title"]?.stringValue ?? "" }.sorted()
                     == ["Old", "Plan", "Plan (conflict copy)"])
+            }
+        }
+    
+        @Test("a failing pass says why in the status line and on /sync, where Sync now retries")
+        func failureShownWithRetry() async throws {
+            try await SyncFixtures.withServer { server in
+                let demo = try Demo(server: server.baseURL, settings: ["retries": 0])
+                try await demo.write("Plan", body: "v1")
+                server.failNext(1, status: 500)
+                let failed = try await demo.sync.syncNow()
+                #expect(failed.failure?.status == 500)
+                #expect(await eventually {
+                    demo.screen.status?.hasPrefix("Sync failed: the server answered HTTP 500; 1 change(s) waiting") == true
+                }, "\(demo.screen.status ?? "no status")")
+                try demo.shell.navigate(to: "/notes")
+                try demo.screen.pressPageAction("sync")
+                #expect(demo.screen.form?["reason"]?.contains("the server answered HTTP 500") == true)
+                #expect(demo.screen.form?["waiting"]?.hasPrefix("create \"Plan\" (1 attempt(s)): ") == true,
+                        "\(demo.screen.form?["waiting"] ?? "")")
+                try demo.screen.press("retry")
+                #expect(await eventually { demo.screen.form?["state"] == "Sync: up to date" })
+                #expect(demo.screen.form?["waiting"] == "Nothing: every change is on the server.")
+                #expect(demo.screen.status?.hasPrefix("Sync: up to date") == true)
+                #expect(server.notes.map { $0.attributes["title"] } == ["Plan"])
             }
         }
     }

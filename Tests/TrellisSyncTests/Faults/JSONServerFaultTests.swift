@@ -49,7 +49,7 @@ extension AgainstRealServers {
             }
         }
 
-        @Test("a create the server acknowledged and then forgot in a restart is created again, never deleted locally")
+        @Test("a create the server acknowledged, listed and then forgot in a restart waits in the Trash saying so; Restore sends it again")
         func forgottenCreate() async throws {
             try await JSONServerPy.with { server in
                 let local = try SyncedStore(serverURL: server.baseURL, settings: Self.settings)
@@ -57,16 +57,22 @@ extension AgainstRealServers {
                 let created = try await local.sync.syncNow()
                 #expect(created.pushed == 1)
                 #expect(try await server.notes().count == 1)
-                // The server dies before writing db.json, and comes back without the note.
+                // The server dies before writing db.json, and comes back without the note: to
+                // this client that looks exactly like another device deleting it, which must
+                // stay a deletion (FaultMatrixTests). Nothing typed is lost: it waits in the Trash.
                 server.kill()
                 try Data(#"{"notes": []}"#.utf8).write(to: server.database)
                 try await server.restart()
                 #expect(try await server.notes().isEmpty)
 
                 let report = try await local.sync.syncNow()
-                #expect(report.recreated == 1)
-                #expect(report.trashed == 0)
-                #expect(try local.sync.trashedObjects().isEmpty)
+                #expect(report.trashed == 1)
+                #expect(report.recreated == 0)
+                let trashed = try #require(try local.sync.trashedObjects().first)
+                #expect(trashed.reason == EntitySync.notOnServer)
+                #expect(trashed["body"] == "typed once")
+                try #require(try local.sync.restore(trashed.id) != nil)
+                try await Convergence.settle(local)
                 try Convergence.expect(server: try await server.notes(), stores: [local], hold: ["Only copy | typed once"])
             }
         }

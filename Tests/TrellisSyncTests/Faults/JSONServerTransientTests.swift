@@ -123,6 +123,7 @@ extension AgainstRealServers {
                 let list = try FetchedSource(request: FetchRequest(entityName: "Note"), context: local.store.newContext())
                 try local.write(["Plan"], body: "v1")
                 try await local.sync.syncNow()
+                try await local.sync.syncNow()  // a later pull sees the create kept
                 let id = try #require(try await server.notes().first?.id)
                 try await server.edit(id, ["body": "edited elsewhere"])
                 let pulled = try await local.sync.syncNow()

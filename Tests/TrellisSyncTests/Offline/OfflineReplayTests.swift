@@ -98,24 +98,31 @@ struct OfflineReplayTests {
         }
     }
 
-    @Test("a refused entry (a 4xx answer) blocks the queue but is never dropped")
+    @Test("a refused change (a 4xx answer) stays queued with its error, its note's later changes behind it; other notes go on")
     func refusedEntryIsKept() async throws {
         try await SyncFixtures.withServer { server in
             let local = try SyncedStore(server: server)
             try local.insertNote("zero")
             try local.sync.save(local.context)
             try await local.sync.syncNow()
-            try local.insertNote("first")
+            let first = try local.insertNote("first")
+            try local.sync.save(local.context)
+            first["body"] = "edited"
+            try local.sync.save(local.context)
             try local.insertNote("second")
             try local.sync.save(local.context)
             server.failNext(1, status: 422)
             let report = try await local.sync.syncNow()
-            #expect(report.failure?.status == 422)
-            #expect(report.pending == 2)
-            #expect(server.notes.count == 1)
+            #expect(report.failure == nil)
+            #expect(report.refusals.map(\.status) == [422])
+            #expect(report.pending == 2, "the refused create and the edit behind it")
+            #expect(server.notes.map { $0.attributes["title"] } == ["zero", "second"])
+            let queued = try local.sync.queuedChanges()
+            #expect(queued.first?.lastError?.contains("HTTP 422") == true)
             let next = try await local.sync.syncNow()
             #expect(next.pushed == 2)
-            #expect(server.notes.map { $0.attributes["title"] } == ["zero", "first", "second"])
+            #expect(server.notes.map { $0.attributes["title"] } == ["zero", "second", "first"])
+            #expect(server.notes.last?.attributes["body"] == "edited")
         }
     }
 

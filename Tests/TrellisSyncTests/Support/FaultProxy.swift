@@ -27,6 +27,11 @@ final class FaultProxy: Sendable {
         case holdUntil(Gate)
         /// Run `action` (another client's write, killing the server), then forward.
         case before(@Sendable () async throws -> Void)
+        /// Forward, then answer the server's status with `change` applied to its body: a
+        /// list cut short or emptied, items missing members.
+        case rewriteAnswer(@Sendable (TrellisCore.JSONValue) -> TrellisCore.JSONValue)
+        /// Answer `302 Found` to `location` without forwarding.
+        case redirect(to: String)
     }
 
     /// A gate a held request waits at.
@@ -123,6 +128,8 @@ final class FaultProxy: Sendable {
         switch fault {
         case .answer(let status)?:
             return Self.response(status, ["error": "injected"], version: nil)
+        case .redirect(let location)?:
+            return HTTPResponse(statusCode: .found, headers: [.location: location], body: Data())
         case .holdUntil(let gate)?:
             await gate.wait()
             _ = try await forward(request)
@@ -141,6 +148,9 @@ final class FaultProxy: Sendable {
             return answer
         case .forwardThenMalformed?:
             return HTTPResponse(statusCode: .ok, headers: [.contentType: "application/json"], body: Data("{\"id\": ".utf8))
+        case .rewriteAnswer(let change)?:
+            let body = (try? TrellisCore.JSONValue(jsonData: try await answer.bodyData)) ?? .null
+            return Self.response(answer.statusCode.code, change(body), version: nil)
         default:
             return answer
         }

@@ -58,7 +58,13 @@ final class LocationService: PluginService {
 
     func start(options: JSONValue) throws {
         started.withLock { $0 = options }
-        try begin(try LocationSettings.options(started: options, settings: host.settings))
+        guard LocationSettings.choosesSource(host.settings) else {
+            try begin(try LocationSettings.options(started: options, settings: host.settings))
+            return
+        }
+        // A source chosen on the Settings page that cannot be used does not fail the start (the
+        // plugin starts again when a granted setting changes): it says why, as after a change.
+        restart()
     }
 
     /// Starts again with the settings of now, after a change on the Settings page; a setting

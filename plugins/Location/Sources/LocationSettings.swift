@@ -12,6 +12,11 @@ import TrellisPluginSDK
 /// ```
 enum LocationSettings {
     /// The options the service runs with: `started` unless the settings choose a source.
+    /// Whether the settings choose the source (a fixed position or a track) over the app's options.
+    static func choosesSource(_ settings: JSONValue) -> Bool {
+        ["fixed", "track"].contains(settings["source"]?.stringValue ?? "app")
+    }
+
     static func options(started: JSONValue, settings: JSONValue) throws(LocationOptionsError) -> LocationOptions {
         let interval = JSONValue.number(Double(settings["interval"]?.intValue ?? 5))
         switch settings["source"]?.stringValue {
