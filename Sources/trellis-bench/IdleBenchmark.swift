@@ -6,7 +6,9 @@ import Foundation
 /// time read from `/proc` before and after `--seconds` of idling, as a percentage of one core.
 /// Goal (issue #37) ≤ 0.1 %. The window opens on its home page with the shipped plugins in a
 /// fresh home; `--settle` seconds of start-up (first frame, plugins loaded, the store opened)
-/// are not counted.
+/// are not counted. `idle-cpu` has the demo's location plugin disabled (`trellis plugins
+/// --disable location`): it follows a track, a new position every 2 s, which the status line
+/// shows; `idle-cpu-location` is the window with it.
 struct IdleBenchmark: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "idle",
@@ -19,15 +21,27 @@ struct IdleBenchmark: ParsableCommand {
     func run() throws {
         try ProcessRunner.requireDisplay()
         let trellis = try ProcessRunner.sibling("trellis")
+        let quiet = try measure(trellis, disabling: ["location"])
+        Report.figure("idle-processes", Double(quiet.processes), "processes")
+        Report.figure("idle-cpu", quiet.percent, "%")
+        Report.figure("idle-cpu-location", try measure(trellis, disabling: []).percent, "%")
+    }
+
+    /// The window's processor use, in percent of a core, with `plugins` disabled, and how many
+    /// processes it had.
+    private func measure(_ trellis: String, disabling plugins: [String]) throws -> (percent: Double, processes: Int) {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-idle-\(getpid())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: trellis)
         var environment = ProcessInfo.processInfo.environment.merging(ProcessRunner.guiEnvironment) { _, new in new }
         environment["HOME"] = home.path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path
+        for plugin in plugins {
+            _ = try ProcessRunner.measure(trellis, ["plugins", "--disable", plugin], environment: environment, capture: .output)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: trellis)
         process.environment = environment
         process.standardError = FileHandle.nullDevice
         try process.run()
@@ -41,9 +55,7 @@ struct IdleBenchmark: ParsableCommand {
         let after = Self.processorTicks(of: process.processIdentifier)
         guard process.isRunning else { throw BenchError.missing("the window running for \(settle + seconds) s") }
         let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
-        let busy = Double(after.ticks - before.ticks) / ticksPerSecond
-        Report.figure("idle-processes", Double(after.processes), "processes")
-        Report.figure("idle-cpu", busy / seconds * 100, "%")
+        return (Double(after.ticks - before.ticks) / ticksPerSecond / seconds * 100, after.processes)
     }
 
     /// User and system clock ticks of `root` and all its descendants now, and how many they are.
