@@ -10,7 +10,7 @@ import TrellisTesting
 struct LocationPluginTests {
     /// A harness with the Location plugin loaded but not started (no autostart), so that each
     /// test starts `location` with its own options.
-    private func loaded(_ sandbox: PluginSandbox) async throws -> PluginHarness {
+    private func loaded(_ sandbox: PluginSandbox, deadlines: PluginDeadlines = .forTests) async throws -> PluginHarness {
         // The tracks these tests write, and the demo's: read-only, as the app's track is to the
         // shipped plugin (its "option:track" grant).
         let tracks = [sandbox.root.path, BuiltPlugins.repository.appendingPathComponent("data").path]
@@ -18,7 +18,7 @@ struct LocationPluginTests {
             manifest["autostart"] = [:]
             manifest["permissions"] = ["files": .object(Dictionary(uniqueKeysWithValues: tracks.map { ($0, "read") }))]
         }
-        let harness = PluginHarness(sandbox: sandbox)
+        let harness = PluginHarness(sandbox: sandbox, deadlines: deadlines)
         #expect(await harness.load()[id: "location"]?.state == .loaded)
         #expect(!harness.services.isRunning("location"))
         return harness
@@ -135,7 +135,10 @@ struct LocationPluginTests {
           arguments: [false, true])
     func stopIsFinal(slowWatcher: Bool) async throws {
         let sandbox = try PluginSandbox()
-        let harness = try await loaded(sandbox)
+        // What is tested is order, not deadlines (PluginIsolationTests test those on a test
+        // clock): the plugin watches its own updates, and behind a watcher four times slower
+        // than them, under ThreadSanitizer, its answers waited longer than the event deadline.
+        let harness = try await loaded(sandbox, deadlines: PluginDeadlines(start: .seconds(300), stop: .seconds(300), event: .seconds(300)))
         let updates = harness.record("location:update")
         let owner = Trace()
         if slowWatcher {

@@ -42,7 +42,11 @@ actor PluginConnection {
     private struct Request {
         let what: String
         let limit: Duration
-        var due: Duration
+        /// When the answer is due: `limit` after the plugin could begin the request, once the
+        /// events sent before it are done (nil until then; the event deadline watches those).
+        var due: Duration?
+        /// Events sent before the request and not done yet.
+        var eventsBefore: Int
         let continuation: CheckedContinuation<ProcessMessage?, Never>
     }
 
@@ -86,8 +90,6 @@ actor PluginConnection {
     /// The plugin's watches: the process's ids, and the bus's.
     var watches: [UInt64: WatchID] = [:]
     var budgets: Budgets
-    /// How long the shell has held the plugin's messages back for its budgets, in all.
-    var heldBack = Duration.zero
     /// Things said once per connection ("slowed down", "too many watches").
     var saidOnce: Set<String> = []
     var closed = false
@@ -209,14 +211,33 @@ actor PluginConnection {
         guard !hasEnded, !closed else { return nil }
         nextRequest += 1
         let id = nextRequest
-        let due = clock.now + deadline
         waitingFor.withLock { $0.append(what) }
         return await withCheckedContinuation { continuation in
-            requests[id] = Request(what: what, limit: deadline, due: due, continuation: continuation)
+            // Events sent before it come first: the request's time starts once they are done.
+            let eventsBefore = sent.withLock { $0.closed ? 0 : $0.messages.count }
+            let due = eventsBefore == 0 ? clock.now + deadline : nil
+            requests[id] = Request(what: what, limit: deadline, due: due, eventsBefore: eventsBefore, continuation: continuation)
             send(message(id))
-            armAlarm(due)
+            armAlarm(nextDue())
         }
     }
+
+    /// The plugin finished an event: requests sent behind it may begin.
+    func eventDone(at now: Duration) {
+        var began = false
+        for id in requests.keys where requests[id]!.eventsBefore > 0 {
+            requests[id]!.eventsBefore -= 1
+            if requests[id]!.eventsBefore == 0 {
+                requests[id]!.due = now + requests[id]!.limit
+                began = true
+            }
+        }
+        if began { armAlarm(nextDue()) }
+    }
+
+    /// Whether a request's time is running: while it is, it is the deadline that counts, and
+    /// the events sent after it wait behind it.
+    private var requestRunning: Bool { requests.values.contains { $0.due != nil } }
 
     /// Whether a request waits for its answer.
     var hasRequests: Bool { !requests.isEmpty }
@@ -311,10 +332,10 @@ actor PluginConnection {
 
     /// The earliest deadline still open.
     private func nextDue() -> Duration? {
-        var dues = requests.values.map(\.due)
+        var dues = requests.values.compactMap(\.due)
         if let entryDue { dues.append(entryDue) }
         if let endDue { dues.append(endDue) }
-        if requests.isEmpty, entryDue == nil {
+        if !requestRunning, entryDue == nil {
             let since = sent.withLock { $0.messages.isEmpty ? nil : $0.since }
             if let since { dues.append(since + deadlines.event) }
         }
@@ -324,12 +345,12 @@ actor PluginConnection {
     /// Kills the process for the first deadline that has passed; arms the alarm for the next.
     func checkDeadlines() {
         let now = clock.now
-        if let late = requests.values.filter({ now >= $0.due }).min(by: { $0.due < $1.due }) {
+        if let late = requests.values.filter({ $0.due.map { now >= $0 } ?? false }).min(by: { $0.due! < $1.due! }) {
             kill(because: "it did not answer \(late.what) within \(PluginDeadlines.text(late.limit))")
         } else if let entryDue, now >= entryDue {
             self.entryDue = nil
             kill(because: "its entry did not return within \(PluginDeadlines.text(deadlines.start))")
-        } else if requests.isEmpty, entryDue == nil,
+        } else if !requestRunning, entryDue == nil,
                   let oldest = sent.withLock({ now >= $0.since + deadlines.event ? $0.messages.first : nil }) {
             kill(because: "it did not handle event \(oldest.debugDescription) within \(PluginDeadlines.text(deadlines.event))")
         }
@@ -347,10 +368,10 @@ actor PluginConnection {
         armAlarm(nextDue())
     }
 
-    /// Adds `duration`, which the shell held the plugin's messages back, to its deadlines.
+    /// Adds `duration`, which the shell held the plugin's messages back or spent handling them,
+    /// to its deadlines.
     func extendDeadlines(by duration: Duration) {
-        heldBack += duration
-        for id in requests.keys { requests[id]?.due += duration }
+        for id in requests.keys { requests[id]?.due? += duration }
         if let entryDue { self.entryDue = entryDue + duration }
         sent.withLock { sent in if !sent.messages.isEmpty { sent.since += duration } }
     }
