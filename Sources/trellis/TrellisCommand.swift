@@ -167,7 +167,7 @@ struct Trellis: ParsableCommand {
         commandName: "trellis",
         abstract: "The Trellis demo application: a plugin-based application shell for Linux.",
         version: DemoWindowApp.version,
-        subcommands: [Open.self, Routes.self, Plugins.self, SyncNotes.self],
+        subcommands: [Open.self, Routes.self, Plugins.self, SyncNotes.self, PluginGroup.self, AppGroup.self],
         defaultSubcommand: Open.self
     )
 
