@@ -26,9 +26,20 @@ extension GtkFrontend {
     }
 
     private func add(_ contributor: any MenuItemContributor) {
+        var added: Set<String> = []
+        addItems(of: contributor, skipping: &added)
+        // Availability changed; the items may have too (a plugin fixed under --plugin-dev): new ones join.
+        shell.bus.watchOnMainActor(contributor.availabilityChangedPattern, owner: self) { [weak contributor] frontend, _ in
+            if let contributor { frontend.addItems(of: contributor, skipping: &added) }
+        }
+    }
+
+    /// Adds the items of `contributor` not in `added` (and notes them there), then greys out or
+    /// enables each of its items as it says.
+    private func addItems(of contributor: any MenuItemContributor, skipping added: inout Set<String>) {
         let logger = contributedMenuLogger
         let items = contributor.menuItems
-        for item in items {
+        for item in items where added.insert(item.actionName).inserted {
             var accelerators: [String] = []
             if let accelerator = item.accelerator {
                 let what = "\(item.contributor): \(item.title.debugDescription): accelerator \(accelerator)"
@@ -46,12 +57,7 @@ extension GtkFrontend {
                 contributor?.perform(item)
             }
         }
-        let update: @MainActor (GtkFrontend) -> Void = { [weak contributor] frontend in
-            guard let contributor else { return }
-            for item in items { frontend.setActionEnabled(item.actionName, contributor.isAvailable(item)) }
-        }
-        update(self)
-        shell.bus.watchOnMainActor(contributor.availabilityChangedPattern, owner: self) { frontend, _ in update(frontend) }
+        for item in items { setActionEnabled(item.actionName, contributor.isAvailable(item)) }
     }
 
     /// Enables or disables window action `name` (its menu item and shortcut follow).

@@ -84,7 +84,7 @@ struct PluginsListingCrashTests {
         #expect(FileManager.default.fileExists(atPath: marker.path), "--check ran the plugin's entry")
     }
 
-    @Test("--check: a plugin whose service start aborts is listed as failed with the signal; the command exits 0")
+    @Test("--check: a plugin whose service start aborts is listed as failed with the signal; the command exits 1, naming it")
     func abortingPlugin() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-aborting-\(UUID().uuidString)/aborting")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -109,7 +109,8 @@ struct PluginsListingCrashTests {
         try CPlugin.compile(source, to: folder.appendingPathComponent("libaborting.so"))
 
         let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", folder.deletingLastPathComponent().path])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("plugins failed: aborting"), "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("aborting ") }, "\(result.stdout)")
         #expect(lines[index].contains("failed"), "\(lines[index])")
