@@ -47,7 +47,8 @@ public final class PluginFailureNotices {
             let key = report.directory.path
             let text: String
             switch report.state {
-            case .failed(let failure): text = tr("The plugin “%@” failed: %@", name(of: report), Self.shortened("\(failure)"))
+            case .failed(let failure):
+                text = tr("The plugin “%@” failed: %@", name(of: report), Self.brief("\(failure)", folder: report.directory.path))
             case .awaitingApproval: text = tr("The plugin “%@” waits for your approval.", name(of: report))
             default:
                 told[key] = nil
@@ -75,9 +76,12 @@ public final class PluginFailureNotices {
         PluginReport.escaped(report.manifest?.name ?? report.id)
     }
 
-    /// A failure's text as a notice shows it: its first 240 characters (the plugins page shows it all).
-    static func shortened(_ text: String) -> String {
-        let line = PluginReport.escaped(text)
+    /// A failure's text as a notice shows it (the plugins page shows it all): the plugin's own
+    /// files named without their folder (`plugin.json`), lists of what a key may hold left out,
+    /// at most 240 characters.
+    static func brief(_ text: String, folder: String) -> String {
+        let line = PluginReport.escaped(text.replacingOccurrences(of: folder + "/", with: ""))
+            .replacingOccurrences(of: #" \(known: [^)]*\)"#, with: "", options: .regularExpression)
         return line.count <= 240 ? line : line.prefix(239) + "…"
     }
 }

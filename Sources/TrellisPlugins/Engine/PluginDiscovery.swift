@@ -121,10 +121,9 @@ public struct PluginDiscovery: Sendable {
         } catch {
             report.state = .failed(.manifest(error))
             // Named as its author named it, when the manifest says so (the folder's name otherwise).
-            if let declared = PluginManifest.declaredIdentity(at: manifestURL) {
-                report.id = declared.id
-                report.declaredVersion = declared.version
-            }
+            let declared = PluginManifest.declared(at: manifestURL)
+            if let id = declared.id { report.id = id }
+            report.declaredVersion = declared.version
             return report
         }
         report.id = manifest.id

@@ -122,13 +122,16 @@ public struct PluginManifest: Sendable, Hashable {
         return try PluginManifest(json: json, file: url.path)
     }
 
-    /// The id and version a manifest declares, read leniently from a manifest that was refused
-    /// (so that a report names the plugin as its author did): nil when the file is not a JSON
-    /// object or its `id` is not a valid id.
-    static func declaredIdentity(at url: URL) -> (id: String, version: String?)? {
+    /// What the manifest at `url` declares, read leniently, from a manifest that was refused or
+    /// is being edited: its `id` when it is a valid id (so that a report names the plugin as its
+    /// author did), its `version`, its `library` when it is a file name; nil for each that it
+    /// does not say so.
+    static func declared(at url: URL) -> (id: String?, version: String?, library: String?) {
         guard let data = try? FileHandle(forReadingFrom: url).read(upToCount: maximumFileSize),
-              let json = try? JSONValue(jsonData: data), let id = json["id"]?.stringValue, isValidID(id) else { return nil }
-        return (id, json["version"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 })
+              let json = try? JSONValue(jsonData: data) else { return (nil, nil, nil) }
+        let library = json["library"]?.stringValue.flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 }
+        return (json["id"]?.stringValue.flatMap { isValidID($0) ? $0 : nil },
+                json["version"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }, library)
     }
 
     /// Validates a parsed manifest; `file` names it in errors. Every key is checked, and every
