@@ -2,6 +2,12 @@ import TrellisShared
 import TrellisPluginABI
 
 /// An event as a plugin sees it: the message and its data.
+///
+/// ```swift
+/// bus.watch("weather:reading", owner: self) { event in
+///     let city = event.data["city"]?.stringValue ?? "?"   // event.message is "weather:reading"
+/// }
+/// ```
 public struct Event: Sendable, Hashable {
     /// The message, such as `"network:on"`.
     public let message: String
@@ -15,7 +21,12 @@ public struct Event: Sendable, Hashable {
     }
 }
 
-/// Identifies one watch made through a `PluginBus`.
+/// Identifies one watch made through a `PluginBus`, to remove that watch alone.
+///
+/// ```swift
+/// let once = bus.watch("sync:finished", owner: self) { _ in refresh() }
+/// bus.unwatch(once)
+/// ```
 public struct WatchID: Hashable, Sendable {
     let raw: trellis_watch_id
 }

@@ -20,25 +20,37 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue {
+    /// Whether the value is `null`: `event.data.isNull` for an event triggered without data.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
+    /// The Boolean, or nil when the value is another kind:
+    /// `host.settings["enabled"]?.boolValue ?? true`.
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
 
+    /// The number, or nil when the value is another kind: `event.data["celsius"]?.doubleValue ?? 0`.
     public var doubleValue: Double? { if case .number(let n) = self { return n } else { return nil } }
 
-    /// The number as an `Int` when it is integral and in range; `nil` otherwise.
+    /// The number as an `Int` when it is integral and in range; `nil` otherwise (`2.5`, a string):
+    /// `host.settings["limit"]?.intValue ?? 10`.
     public var intValue: Int? {
         guard case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
         return Int(n)
     }
 
+    /// The string, or nil when the value is another kind (a number is not converted):
+    /// `event.data["command"]?.stringValue`.
     public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
 
+    /// The elements, or nil when the value is not an array:
+    /// `event.data["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []`.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
 
+    /// The members, or nil when the value is not an object:
+    /// `event.data["parameters"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]`.
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
 
     /// Member access on an object; `nil` for a missing key or a value that is not an object.
+    /// Setting a member makes the value an object: `var data: JSONValue = [:]; data["count"] = 3`.
     public subscript(key: String) -> JSONValue? {
         get { objectValue?[key] }
         set {
@@ -48,7 +60,7 @@ extension JSONValue {
         }
     }
 
-    /// Element access on an array; `nil` when out of range or not an array.
+    /// Element access on an array; `nil` when out of range or not an array: `reply["rows"]?[0]?[1]`.
     public subscript(index: Int) -> JSONValue? {
         guard let array = arrayValue, array.indices.contains(index) else { return nil }
         return array[index]
