@@ -57,8 +57,9 @@ struct NewPlugin: ParsableCommand {
     /// Commands and what each does, aligned as a shell session with comments.
     static func steps(_ steps: [(command: String, comment: String)]) -> String {
         let width = steps.map(\.command.count).max() ?? 0
-        return steps.map { "  " + $0.command.padding(toLength: width, withPad: " ", startingAt: 0) + "   # " + $0.comment }
-            .joined(separator: "\n")
+        return steps.map { step in
+            step.comment.isEmpty ? "  " + step.command : "  " + step.command.padding(toLength: width, withPad: " ", startingAt: 0) + "   # " + step.comment
+        }.joined(separator: "\n")
     }
 
     static func shellQuoted(_ text: String) -> String {
@@ -96,7 +97,7 @@ struct NewApp: ParsableCommand {
             ("cd \(NewPlugin.shellQuoted(directory ?? name.typeName))", ""),
             ("swift run", "builds it (the first build compiles Trellis: minutes) and opens its window"),
             ("swift test", "its test: the pages driven without a window"),
-        ]).replacingOccurrences(of: "   # \n", with: "\n"))
+        ]))
     }
 }
 
