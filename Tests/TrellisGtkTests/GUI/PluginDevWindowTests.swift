@@ -41,6 +41,33 @@ final class PluginDevWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    func testAPluginBrokenAtStartIsToldAndFixedUnderPluginDevGetsItsPageAndMenuItem() throws {
+        try AppDriver.requireDisplay()
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-plugin-dev-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("Shelf")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let written = try CommandRunner.run(AppDriver.executable, ["plugin", "new", "Shelf", "--c", folder.path])
+        XCTAssertEqual(written.status, 0, written.stderr)
+        try make(in: folder)
+        let manifest = folder.appendingPathComponent("plugin.json")
+        let good = try String(contentsOf: manifest, encoding: .utf8)
+        try Data(good.replacingOccurrences(of: #""version": "0.1.0""#, with: #""version": 1"#).utf8).write(to: manifest)
+
+        let app = try AppDriver(arguments: ["--plugin-dev", folder.path], path: "/")
+        let told = try app.dump { $0["notice"]?["text"]?.stringValue?.contains("shelf") == true }
+        XCTAssertTrue(told["notice"]?["text"]?.stringValue?.contains("version") == true, "the notice says what is wrong: \(told)")
+        XCTAssertFalse(try app.send("menu")["items"]?.arrayValue?.contains { $0["label"] == "Shelf" } ?? true)
+
+        try Data(good.utf8).write(to: manifest)
+        try app.send("menu", until: { $0["items"]?.arrayValue?.contains { $0["label"] == "Shelf" } == true }, timeout: 60)
+        try app.send("go /shelf")
+        try app.dump { $0["title"] == "Shelf" && $0["actions"] == ["plugin-shelf-add"] }
+        try app.send("page-action plugin-shelf-add")
+        try app.dump { $0["status"]?.stringValue?.contains("Shelf: 1 item") == true }
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     private func make(in folder: URL) throws {
         let built = try CommandRunner.tool("make", ["-s", "-C", folder.path])
         XCTAssertEqual(built.status, 0, "make: \(built.stdout)\(built.stderr)")
