@@ -250,8 +250,9 @@ let package = Package(
         .testTarget(
             name: "TrellisGtkTests",
             dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore"],
-            // The AT-SPI client the screen-reader tests run (read from the source tree).
-            exclude: ["Accessibility/atspi-names.py"]
+            // The AT-SPI clients the screen-reader tests run and the wrapper they run Orca through
+            // (read from the source tree).
+            exclude: ["Accessibility/atspi-names.py", "Support/atspi-driver.py", "Support/orca-flushing.py"]
         ),
         // Every ```swift block of README.md and the .docc articles, extracted by
         // .ci/doc-examples into Generated/ (one file each), so that building the tests compiles them.

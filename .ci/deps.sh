@@ -82,7 +82,8 @@ trellis_compile_translations() {
 # What running the window needs (gettext for msgfmt), and what the whole test suite needs.
 TRELLIS_RUNTIME_PACKAGES=(pkg-config libgtk-4-dev libsqlite3-dev fonts-dejavu-core gettext)
 # python3-pyatspi and at-spi2-core: the screen-reader tests' AT-SPI client and bus.
+# orca: the screen reader the tests listen to (its speech read from its debug log).
 # xdotool: real clicks and keys (X test events) for the keyboard tests.
 TRELLIS_TEST_PACKAGES=("${TRELLIS_RUNTIME_PACKAGES[@]}" gcc xvfb xauth dbus-daemon meson ninja-build
-  python3-pyatspi at-spi2-core xdotool
+  python3-pyatspi at-spi2-core orca xdotool
   desktop-file-utils appstream)

@@ -51,7 +51,13 @@ extension DemoWindowApp {
         frontend.installAbout(AboutInfo(
             name: "Trellis", version: Self.version, iconName: Self.applicationID,
             comments: tr("A plugin-based application shell for Linux, with a GTK 4 front end"),
-            website: "https://github.com/trellis/trellis"))
+            website: "https://github.com/trellis/trellis", license: .mit, developers: [tr("The Trellis authors")],
+            credits: [AboutInfo.Credits(title: tr("Designs from"),
+                                        names: ["QuickConnect (front controller, control stacks)",
+                                                "iStructure (event bus, routes, services)",
+                                                "JLTableContainer (table strategies)", "Core Data (persistence)"]),
+                      AboutInfo.Credits(title: tr("Built on"),
+                                        names: ["GTK 4", "GRDB.swift", "SwiftLog", "Swift Argument Parser", "Swift Collections"])]))
         // Preferences above About and Quit, as GNOME apps order them.
         frontend.addMenuAction("preferences", label: tr("Preferences"), section: .application, at: 0,
                                accelerators: ["<Control>comma"]) { [weak self] in

@@ -10,7 +10,8 @@ struct NotesPerDayChart: GtkContentRenderer {
 
     func makeWidget(for model: NotesPerDay) -> DrawingArea {
         let area = DrawingArea()
-        area.setContentSize(width: 480, height: 300)
+        // The smallest it is drawn (it grows with the window): it fits a 360 px window.
+        area.setContentSize(width: 300, height: 240)
         area.expand(horizontally: true, vertically: true)
         area.setAccessibleLabel(tr("Notes per day"))
         // Weak: GTK keeps the draw function as long as the area, which the wrapper owns.

@@ -160,7 +160,7 @@ struct PluginOwnSettingsTests {
 
     @Test("bad settings in a manifest are refused naming the key", arguments: [
         (#"[{"key": "a", "type": "int", "default": 0, "min": 1, "title": "A"}]"#, #"key "settings[0].default": must be a whole number from 1"#),
-        (#"[{"key": "a", "type": "colour", "default": 0, "title": "A"}]"#, #"key "settings[0].type": "colour" is not bool, int, string, choice or path"#),
+        (#"[{"key": "a", "type": "colour", "default": 0, "title": "A"}]"#, #"key "settings[0].type": "colour" is not bool, int, string, choice, path or position"#),
         (#"[{"key": "a", "type": "choice", "default": "x", "title": "A"}]"#, #"key "settings[0].choices""#),
         (#"[{"key": "a", "type": "bool", "title": "A"}]"#, #"key "settings[0].default""#),
         (#"[{"key": "a", "type": "bool", "default": true, "title": "A", "min": 1}]"#, #"key "settings[0].min": only an int setting"#),

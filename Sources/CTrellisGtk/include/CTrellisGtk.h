@@ -7,4 +7,8 @@
 #include "trellis-signals.h"
 #include "trellis-clamp.h"
 #include "trellis-column-sort.h"
+#include "trellis-accessible.h"
+#include "trellis-all-selection.h"
+#include "trellis-memory.h"
 #endif
+

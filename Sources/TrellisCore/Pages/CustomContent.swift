@@ -15,6 +15,13 @@ public protocol CustomContentModel: AnyObject {
     /// when no renderer is registered for the model, and what a screen reader reads as the
     /// description of the drawn widget.
     var textLines: [String] { get }
+    /// What a screen reader reads as the description of the drawn widget: by default the
+    /// text lines; a model whose lines draw (bars of "▇") says it in words instead.
+    var accessibleDescription: String { get }
+}
+
+extension CustomContentModel {
+    public var accessibleDescription: String { textLines.joined(separator: "\n") }
 }
 
 /// Content a page draws itself (``PageContent/custom(_:)``): an app's model, and the

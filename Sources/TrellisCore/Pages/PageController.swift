@@ -32,14 +32,21 @@ open class PageController {
     open var title: String = "" { didSet { if title != oldValue { changed() } } }
     /// What the page shows.
     open var content: PageContent = .text("") { didSet { changed() } }
-    /// A message shown above the content (validation errors, failures); `nil` hides it (and
-    /// forgets ``messageField``).
+    /// A message shown above the content (validation errors, failures, or information when
+    /// ``messageKind`` says so); `nil` hides it (and forgets ``messageField`` and
+    /// ``messageKind``).
     open var message: String? {
         didSet {
-            if message == nil { messageField = nil }
+            if message == nil {
+                messageField = nil
+                messageKind = .error
+            }
             if message != oldValue { changed() }
         }
     }
+    /// Whether ``message`` reports a problem (the default) or only informs ("Your unsaved
+    /// changes are back"): front ends draw the two differently. Set it before the message.
+    open var messageKind: PageMessageKind = .error { didSet { if messageKind != oldValue { changed() } } }
     /// The id of the form field ``message`` is about (the field a validation error names),
     /// if any: front ends mark that field invalid and tie the message to it. Set it before
     /// the message.
@@ -87,6 +94,14 @@ open class PageController {
     public func changed() {
         shell?.frontend?.pageDidChange(self)
     }
+}
+
+/// What a page's message is: a problem, or only information.
+public enum PageMessageKind: Sendable, Equatable {
+    /// A validation error or a failure.
+    case error
+    /// Something the person should know, that is not wrong.
+    case information
 }
 
 /// A command of a page, shown as a button in the header bar.

@@ -130,6 +130,11 @@ struct NoteSaved: ViewControlObject {
         shell.back()
         // A note written from anywhere (Ctrl+N) shows among the notes once saved.
         if shell.navigator.top?.values.path != "/notes" { try? shell.navigate(to: "/notes") }
+        // The keyboard focus goes to the note saved, once the list shows it.
+        if let saved = request.parameters["note"]?.stringValue, let uuid = UUID(uuidString: saved),
+           case .table(let notes) = shell.navigator.top?.content {
+            notes.requestFocus(on: TableItemID(Note.objectID(uuid)))
+        }
         return .continue
     }
 }
@@ -142,6 +147,7 @@ struct ShowNoteProblem: ViewControlObject {
 
     func handle(_ request: inout ControlRequest) async throws -> ControlResult {
         let page = shell?.navigator.page(request.page)
+        page?.messageKind = .error
         page?.messageField = request.parameters["field"]?.stringValue
         page?.message = request.failure?.reason ?? tr("The note could not be saved.")
         return .stop  // shown once: the `default` error objects need not run too

@@ -62,6 +62,19 @@ public final class NotesPerDay: CustomContentModel {
     /// The most notes written on one day (0 with no notes).
     public var largestCount: Int { days.map(\.count).max() ?? 0 }
 
+    /// Each day in words, for screen readers: "20 November 2026: 3", one day a line; the
+    /// sentence of ``textLines`` when there are no notes.
+    public var accessibleDescription: String {
+        guard !days.isEmpty else { return textLines.joined() }
+        let spoken = DateFormatter()
+        spoken.dateStyle = .long
+        spoken.timeStyle = .none
+        return days.map { day in
+            let date = Self.dayFormat.date(from: day.date).map(spoken.string(from:)) ?? day.date
+            return "\(date): \(day.count)"
+        }.joined(separator: "\n")
+    }
+
     /// One line per day, a bar of up to 20 blocks scaled to the busiest day, then the count;
     /// a sentence when there are no notes.
     public var textLines: [String] {

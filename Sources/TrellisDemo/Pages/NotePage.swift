@@ -112,7 +112,10 @@ final class NotePage: PageController {
             form.setValues(taken)
             if let newTitle = taken["title"] { title = newTitle }
         }
-        if keptTyping { message = tr("This note was changed elsewhere; your typing is kept, and saving keeps it.") }
+        if keptTyping {
+            messageKind = .information
+            message = tr("This note was changed elsewhere; your typing is kept, and saving keeps it.")
+        }
     }
 
     /// Records typing in the context: consecutive typing in one field is one undo group.
@@ -133,6 +136,7 @@ final class NotePage: PageController {
         let values = draft.filter { field, _ in Self.fields.contains { $0.key == field } }
         edit(values)
         form?.setValues(values)
+        messageKind = .information
         message = tr("Your unsaved changes are back. Save keeps them; Discard changes drops them.")
     }
 
@@ -142,6 +146,7 @@ final class NotePage: PageController {
         message = nil
         if action == "delete" && !deleteArmed {
             deleteArmed = true
+            messageKind = .information
             message = tr("Press Delete again to delete “%@” for good.", loaded["title"] ?? "")
             return
         }

@@ -61,11 +61,11 @@ extension GtkFrontend {
             }
             done()
         case "back":
-            guard gtk_widget_get_visible(window.backButton.as()) != 0 else { return fail("the back button is hidden (root page)") }
-            trellis_button_emit_clicked(window.backButton.as())
+            guard window.backButton.isVisible else { return fail("the back button is hidden (root page)") }
+            trellis_button_emit_clicked(window.backButton.object.as())
             done()
         case "action":
-            Actions.activate(argument, on: window.window) ? done() : fail("no action named \(argument)")
+            Actions.activate(argument, on: window.window.object) ? done() : fail("no action named \(argument)")
         case "accels":
             reply(["ok": true, "accels": .array(Actions.accelerators(for: argument, application: application.pointer).map { .string($0) })])
         case "search":
@@ -77,13 +77,13 @@ extension GtkFrontend {
                       orFail: { fail("search was not applied") }, deadline: Date().addingTimeInterval(30))
         case "page-action":
             guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
-            trellis_button_emit_clicked(button.as())
+            trellis_button_emit_clicked(button.object.as())
             done()
         case "notice-undo", "notice-close":
             let bar = window.noticeBar
             guard bar.text != nil else { return fail("no notice is shown") }
             if command == "notice-undo" && bar.undoLabel == nil { return fail("the notice has no Undo button") }
-            trellis_button_emit_clicked((command == "notice-undo" ? bar.undoButton : bar.closeButton).as())
+            trellis_button_emit_clicked((command == "notice-undo" ? bar.undoButton : bar.closeButton).object.as())
             done()
         case "field", "press":
             guard let view = currentView, view.form != nil else { return fail("the page on top has no form") }
@@ -91,31 +91,34 @@ extension GtkFrontend {
             guard let id = parts.first else { return fail("\(command) needs an id") }
             if command == "press" {
                 guard let button = view.actionButtons[id] else { return fail("no button \(id)") }
-                trellis_button_emit_clicked(button.as())
+                trellis_button_emit_clicked(button.object.as())
             } else {
                 guard let widget = view.fieldWidgets[id] else { return fail("no field \(id)") }
                 let text = parts.count > 1 ? parts[1].replacingOccurrences(of: "\\n", with: "\n") : ""
-                if g_type_check_instance_is_a(widget.as(), gtk_text_view_get_type()) != 0 {
-                    gtk_text_buffer_set_text(gtk_text_view_get_buffer(widget.as()), text, -1)
-                } else if g_type_check_instance_is_a(widget.as(), gtk_spin_button_get_type()) != 0 {
-                    gtk_spin_button_set_value(widget.as(), Double(text) ?? 0)
-                } else if g_type_check_instance_is_a(widget.as(), gtk_check_button_get_type()) != 0 {
-                    gtk_check_button_set_active(widget.as(), text == "true" ? 1 : 0)
-                } else if g_type_check_instance_is_a(widget.as(), gtk_drop_down_get_type()) != 0 {
-                    guard let model = gtk_drop_down_get_model(widget.as()) else { return fail("field \(id) has no choices") }
+                switch widget {
+                case is TextView:
+                    gtk_text_buffer_set_text(gtk_text_view_get_buffer(widget.object.as()), text, -1)
+                case is SpinButton:
+                    gtk_spin_button_set_value(widget.object.as(), Double(text) ?? 0)
+                case is CheckButton:
+                    gtk_check_button_set_active(widget.object.as(), text == "true" ? 1 : 0)
+                case is DropDown:
+                    guard let model = gtk_drop_down_get_model(widget.object.opaque) else { return fail("field \(id) has no choices") }
                     let choices = (0..<g_list_model_get_n_items(model)).map { gtk_string_list_get_string(model, $0).map { String(cString: $0) } ?? "" }
                     guard let index = choices.firstIndex(of: text) else { return fail("field \(id) has no choice \(text)") }
-                    gtk_drop_down_set_selected(widget.as(), guint(index))
-                } else {
-                    gtk_editable_set_text(widget.as(), text)
+                    gtk_drop_down_set_selected(widget.object.opaque, guint(index))
+                case is Entry:
+                    gtk_editable_set_text(widget.object.as(), text)
+                default:
+                    return fail("field \(id) cannot be edited")
                 }
             }
             done()
         case "enter":
             // Enter in a single-line field, as a key press would activate it.
             guard let widget = currentView?.fieldWidgets[argument] else { return fail("no field \(argument)") }
-            guard g_type_check_instance_is_a(widget.as(), gtk_entry_get_type()) != 0 else { return fail("field \(argument) is not a single-line field") }
-            trellis_entry_emit_activate(widget.as())
+            guard widget is Entry else { return fail("field \(argument) is not a single-line field") }
+            trellis_entry_emit_activate(widget.object.as())
             done()
         case "navigate":
             do { try shell.navigate(to: argument, external: true); done() } catch { fail(String(describing: error)) }
@@ -175,10 +178,14 @@ extension GtkFrontend {
             "spinner": .bool(window.isActivityVisible),
             "search": .string(window.searchText),
             "searchActive": .bool(window.isSearchActive),
-            "back": .bool(gtk_widget_get_visible(window.backButton.as()) != 0),
+            "back": .bool(window.backButton.isVisible),
             "frame": .number(Double(frameCounter)),
             "renderer": .string(window.rendererName),
         ]
+        // The widget with the keyboard focus: its GType, and the row it is when it is one.
+        if let focus = gtk_root_get_focus(window.window.object.opaque) {
+            result["focusType"] = .string(String(cString: g_type_name_from_instance(GObjectPointer(focus).as())))
+        }
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
         result["status"] = window.status.map { .string($0) } ?? .null
@@ -205,18 +212,18 @@ extension GtkFrontend {
         result["contentWidth"] = .number(Double(currentView?.contentWidth ?? 0))
         if let form = currentView?.form {
             result["fields"] = .object(form.values.mapValues { .string($0) })
-            let focus = gtk_root_get_focus(window.window.as())
-            let focused = (currentView?.fieldWidgets ?? [:]).first { (_: String, widget: GObjectPointer) -> Bool in
+            let focus = gtk_root_get_focus(window.window.object.as())
+            let focused = (currentView?.fieldWidgets ?? [:]).first { (_: String, widget: Widget) -> Bool in
                 guard let focus else { return false }
-                return OpaquePointer(focus) == widget.opaque || gtk_widget_is_ancestor(focus, widget.as()) != 0
+                return focus == widget.widget || gtk_widget_is_ancestor(focus, widget.widget) != 0
             }
             result["focus"] = focused.map { JSONValue.string($0.key) } ?? .null
             result["buttons"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
-                let styles = ["suggested-action", "destructive-action"].filter { (style: String) in gtk_widget_has_css_class(button.as(), style) != 0 }
+                let styles = ["suggested-action", "destructive-action"].filter { (style: String) in gtk_widget_has_css_class(button.widget, style) != 0 }
                 return .array(styles.map { .string($0) })
             })
             result["buttonLabels"] = .object((currentView?.actionButtons ?? [:]).mapValues { button in
-                .string(gtk_button_get_label(button.as()).map { String(cString: $0) } ?? "")
+                .string(gtk_button_get_label(button.object.as()).map { String(cString: $0) } ?? "")
             })
         }
         desktopSnapshot(into: &result)
@@ -226,7 +233,7 @@ extension GtkFrontend {
     /// How many frames the window's frame clock has painted: it goes up while the main loop
     /// runs and paints, and stands still while something blocks it.
     private var frameCounter: Int {
-        guard let clock = gtk_widget_get_frame_clock(window.window.as()) else { return 0 }
+        guard let clock = gtk_widget_get_frame_clock(window.window.object.as()) else { return 0 }
         return Int(gdk_frame_clock_get_frame_counter(clock))
     }
 
@@ -237,7 +244,7 @@ extension GtkFrontend {
         window.afterNextFrame { [weak self] in
             guard let self else { return }
             do {
-                try Screenshot.save(self.window.window, to: path)
+                try Screenshot.save(self.window.window.object, to: path)
                 done()
             } catch {
                 if attemptsLeft > 1 {
@@ -253,6 +260,8 @@ extension GtkFrontend {
     func stats() -> JSONValue {
         [
             "ok": true,
+            // The heap first: it gives free pages back, which resident memory then leaves out.
+            "heapKiB": .number(Double(trellis_heap_in_use() / 1024)),
             "rssKiB": .number(Double(Self.residentKiB())),
             "watches": .number(Double(shell.bus.watchCount)),
             "rowItems": .number(Double(trellis_row_item_live_count())),

@@ -16,7 +16,7 @@ extension GtkFrontend {
             entry["accessibleLabel"] = .bool(hasAccessibleLabel(widget.object))
             var bounds = graphene_rect_t()
             // Safe: both widgets are alive (the view holds the custom one, the window the other).
-            if gtk_widget_compute_bounds(widget.widget, window.window.as(), &bounds) != 0 {
+            if gtk_widget_compute_bounds(widget.widget, window.window.object.as(), &bounds) != 0 {
                 entry["bounds"] = .array([bounds.origin.x, bounds.origin.y, bounds.size.width, bounds.size.height]
                     .map { .number(Double($0)) })
             }

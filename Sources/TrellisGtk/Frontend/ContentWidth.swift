@@ -11,15 +11,15 @@ enum ContentWidth {
 
     /// `content` in a ``maximum``-wide centred column (a `TrellisClamp`), expanding as
     /// `content` does.
-    static func limit(_ content: GObjectPointer) -> GObjectPointer {
-        let clamp = GObjectPointer(trellis_clamp_new(content.as(), maximum))!
-        gtk_widget_set_hexpand(clamp.as(), 1)
-        gtk_widget_set_vexpand(clamp.as(), gtk_widget_get_vexpand(content.as()))
+    static func limit(_ content: Widget) -> Widget {
+        let clamp = Widget(trellis_clamp_new(content.widget, maximum))
+        gtk_widget_set_hexpand(clamp.widget, 1)
+        gtk_widget_set_vexpand(clamp.widget, gtk_widget_get_vexpand(content.widget))
         return clamp
     }
 
     /// The width the column inside `clamp` was given at the last layout (automation).
-    static func allocatedWidth(of clamp: GObjectPointer) -> Int32 {
-        gtk_widget_get_width(trellis_clamp_get_child(clamp.as()))
+    static func allocatedWidth(of clamp: Widget) -> Int32 {
+        gtk_widget_get_width(trellis_clamp_get_child(clamp.object.as()))
     }
 }

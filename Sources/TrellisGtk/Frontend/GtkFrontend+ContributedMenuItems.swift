@@ -63,7 +63,7 @@ extension GtkFrontend {
     /// Enables or disables window action `name` (its menu item and shortcut follow).
     func setActionEnabled(_ name: String, _ enabled: Bool) {
         // Every window action Trellis adds is a GSimpleAction (`Actions.add`).
-        guard let action = g_action_map_lookup_action(window.window.as(), name) else { return }
+        guard let action = g_action_map_lookup_action(window.window.object.as(), name) else { return }
         g_simple_action_set_enabled(GObjectPointer(action).as(), enabled ? 1 : 0)
     }
 

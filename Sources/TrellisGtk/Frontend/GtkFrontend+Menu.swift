@@ -33,13 +33,13 @@ extension GtkFrontend {
 
     /// Adds the undo and redo actions and lists every standard action in the primary menu.
     func installStandardActions() {
-        Actions.add("undo", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("undo", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Control>z"]) { [weak self] in
             guard let shell = self?.shell else { return }
             shell.undo()
             shell.bus.trigger(Self.undoMessage)
         }
-        Actions.add("redo", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("redo", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Control><Shift>z"]) { [weak self] in
             guard let shell = self?.shell else { return }
             shell.navigator.top?.redo()
@@ -63,18 +63,20 @@ extension GtkFrontend {
     public func addMenuAction(_ name: String, label: String, scope: ActionScope = .window,
                               section: PrimaryMenu.Section = .document, at position: Int? = nil, accelerators: [String] = [],
                               _ handler: @escaping @MainActor () -> Void) {
-        let map = scope == .window ? window.window : application.pointer
+        let map = scope == .window ? window.window.object : application.pointer
         Actions.add(name, to: map, scope: scope.rawValue, application: application.pointer,
                     accelerators: accelerators, handler)
         window.menu.add(label, action: "\(scope.rawValue).\(name)", section: section, at: position)
     }
 
-    /// Adds `app.about` and its menu item (above Quit), showing `about` in a `GtkAboutDialog`.
+    /// Adds `app.about` and its menu item (just above Quit, as GNOME's apps order them),
+    /// showing `about` in a `GtkAboutDialog`.
     public func installAbout(_ about: AboutInfo) {
         Actions.add("about", to: application.pointer, scope: "app", application: application.pointer) { [weak self] in
             guard let self else { return }
-            about.present(over: self.window.window)
+            about.present(over: self.window.window.object)
         }
-        window.menu.add(tr("About %@", about.name), action: "app.about", section: .application, at: 0)
+        window.menu.add(tr("About %@", about.name), action: "app.about", section: .application,
+                        at: max(0, window.menu.items(in: .application).count - 1))
     }
 }

@@ -28,6 +28,8 @@ public final class GtkFrontend: Frontend {
     public let application: Application
     private var views: [ObjectIdentifier: PageView] = [:]
     private var renderers = GtkContentRenderers()
+    /// Whether the keyboard focus was in the sidebar at its last move.
+    private var focusWasInSidebar = false
     /// Set by ``addContributedMenuItems(logger:)``: contributors' items are added from then on.
     var acceptsContributedMenuItems = false
     var contributedMenuLogger = Logger(trellis: "trellis.window")
@@ -36,20 +38,22 @@ public final class GtkFrontend: Frontend {
         self.shell = shell
         self.application = application
         window = ShellWindow(application: application.pointer, title: title)
+        WindowStyle.install()
         shell.frontend = self
         window.onBack = { [weak self] in self?.goBack() }
+        window.onFocusChanged = { [weak self] in self?.focusChanged() }
         // The rows are compared off the GTK thread (`TableContainer.search`): typing never
         // waits for a long list; a keystroke typed meanwhile replaces the search in flight.
         window.onSearchChanged = { [weak self] text in self?.searchTopPage(for: text) }
         shell.bus.watchOnMainActor(NetworkActivity.changed, owner: self) { frontend, event in
             frontend.window.setActivity(event.data["active"]?.boolValue ?? false)
         }
-        Actions.add("back", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("back", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Alt>Left", "Escape"]) { [weak self] in self?.goBack() }
-        Actions.add("search", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("search", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Control>f"]) { [weak self] in self?.toggleSearch() }
         // Ctrl+S presses the default (first) action of the form on top: Save in an editor.
-        Actions.add("save", to: window.window, scope: "win", application: application.pointer,
+        Actions.add("save", to: window.window.object, scope: "win", application: application.pointer,
                     accelerators: ["<Control>s"]) { [weak self] in
             guard let form = self?.topView?.form, let action = form.actions.first else { return }
             form.press(action.id)
@@ -57,6 +61,7 @@ public final class GtkFrontend: Frontend {
         Actions.add("quit", to: application.pointer, scope: "app", application: application.pointer,
                     accelerators: ["<Control>q"]) { [weak self] in self?.application.quit() }
         installStandardActions()
+        installShortcutsWindow()
         installNotificationDisplay()
         installNoticeDisplay()
         installSections()
@@ -76,11 +81,12 @@ public final class GtkFrontend: Frontend {
     // MARK: - Frontend
 
     public func navigator(_ navigator: Navigator, didPush page: PageController) {
-        let view = PageView(content: page.content, renderers: renderers)
+        let view = PageView(content: page.content, renderers: renderers, title: page.title)
         views[ObjectIdentifier(page)] = view
         view.name = window.push(view.widget, title: page.title)
         showChrome(of: page, view: view)
         highlightCurrentSection()
+        window.focus(page: view.defaultFocus)
     }
 
     public func navigator(_ navigator: Navigator, didPop page: PageController) {
@@ -89,16 +95,17 @@ public final class GtkFrontend: Frontend {
         window.pop(title: top.title)
         showChrome(of: top, view: view)
         highlightCurrentSection()
+        window.focus(page: view.defaultFocus)
     }
 
     public func pageDidChange(_ page: PageController) {
         guard let view = views[ObjectIdentifier(page)] else { return }
         let isTop = page === shell.navigator.top
         if !view.shows(page.content) {
-            let replacement = PageView(content: page.content, renderers: renderers)
+            let replacement = PageView(content: page.content, renderers: renderers, title: page.title)
             replacement.name = view.name
             views[ObjectIdentifier(page)] = replacement
-            window.replace(view.name, with: replacement.widget)
+            window.replace(view.name, with: replacement.widget, title: page.title)
             // What the search field holds applies to the page's new list too.
             if isTop, window.isSearchActive, !window.searchText.isEmpty { searchTopPage(for: window.searchText) }
         }
@@ -133,15 +140,54 @@ public final class GtkFrontend: Frontend {
     /// to the top).
     private func showChrome(of page: PageController, view: PageView, restoringSearch: Bool = true) {
         window.setTitle(page.title)
-        window.showMessage(page.message)
-        view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel)
+        window.rename(page: view.name, page.title)
+        view.title = page.title
+        window.showMessage(page.message, kind: page.messageKind)
+        // The focus goes to a field newly found invalid: a screen reader reads it with the message;
+        // another new message is announced where the focus is.
+        if let invalid = view.markInvalid(page.message == nil ? nil : page.messageField, message: window.messageLabel) {
+            // (A field being typed in keeps its focus, and its text unselected.)
+            if !invalid.isFocus && !invalid.focusIsInside { gtk_widget_grab_focus(invalid.widget) }
+        } else if let message = page.message, message != view.announcedMessage {
+            window.announce(message)
+        }
+        view.announcedMessage = page.message
         window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
             page?.press(pageAction: id)
         }
         let searchable = view.container?.isSearchable ?? false
         if searchable != window.isSearchable { window.setSearchable(searchable) }
+        // Typing searches only while the list has the focus (not in a form, not on a button).
+        window.setTypeToSearch(searchable ? view.list?.focusTarget : nil)
         if restoringSearch, let container = view.container, container.searchText != window.searchText {
             window.setSearchText(container.searchText)
+            // A filter is never hidden: the field shows it whenever it narrows the list.
+            if !container.searchText.isEmpty && !window.isSearchActive { window.setSearchActive(true, focus: false) }
+        }
+    }
+
+    /// A list is one stop of the Tab order, and that stop is a row: the focus GTK 4.8 gives the
+    /// scrolled window around a list (entering it from outside) goes on to a row, once the
+    /// current focus change is over.
+    private func focusChanged() {
+        // The keyboard entering the sidebar (Shift+Tab from the page) lands on the current
+        // section, not on whichever row GTK would pick (a click keeps the row it is on).
+        let sidebar = window.sidebar
+        let enteredSidebar = sidebar.hasFocus && !focusWasInSidebar
+        focusWasInSidebar = sidebar.hasFocus
+        if enteredSidebar && !sidebar.currentRowHasFocus && !window.isPointerButtonDown {
+            DispatchQueue.main.async { MainActor.assumeIsolated { sidebar.focusCurrentRow() } }
+        }
+        guard let list = topView?.list, list.scroller.isFocus || list.focusTarget.isFocus else { return }
+        DispatchQueue.main.async { [weak list] in
+            MainActor.assumeIsolated {
+                guard let list, list.scroller.isFocus || list.focusTarget.isFocus, !list.enterList() else { return }
+                // No row widget yet (the first frame is still to come): after the next frames.
+                FrameTicks.repeatUntilDone(on: list.widget, frames: 10) { [weak list] in
+                    guard let list, list.scroller.isFocus || list.focusTarget.isFocus else { return true }
+                    return list.enterList()
+                }
+            }
         }
     }
 

@@ -6,31 +6,39 @@ import TrellisCore
 @MainActor
 final class PageView {
     /// The page's top widget (owned by the window's stack once pushed).
-    let widget: GObjectPointer
+    let widget: Widget
     /// The stack child's name in the window.
     var name = ""
     /// Set for table pages: a list, or columns for a table with columns.
     private(set) var list: (any RowsWidget)?
     /// Set for table pages: the line shown over the list while it has no rows.
-    private var placeholderLabel: GObjectPointer?
+    private var placeholderLabel: Label?
     /// What the label shows now (nil: hidden), so that a change of rows that leaves the
     /// placeholder as it was (nearly every change) does not touch the widget.
     private var shownPlaceholder: String?
     /// Set for form pages: field id → its editable widget, action id → its button.
-    private(set) var fieldWidgets: [String: GObjectPointer] = [:]
-    private(set) var actionButtons: [String: GObjectPointer] = [:]
+    private(set) var fieldWidgets: [String: Widget] = [:]
+    private(set) var actionButtons: [String: Button] = [:]
     /// The column holding the content, at most ``ContentWidth/maximum`` wide.
-    private var column: GObjectPointer?
+    private var column: Widget?
     private var observation: ObservationToken?
     /// Set for custom pages: the widget the app's renderer built, and the model's changes followed.
     private(set) var customWidget: Widget?
     private var customObservation: ObservationToken?
+    private var focusObservation: ObservationToken?
     private let content: PageContent
+    /// The validation message the form's invalid field is marked with, if any.
+    var invalidMessage: String?
+    /// The page's message screen readers were last told of (announced, or read with its field).
+    var announcedMessage: String?
+    /// The page's title: a list is named after it for screen readers.
+    var title: String { didSet { if title != oldValue { describeList() } } }
 
     /// The view of `content`; custom content is built by the renderer registered for its
     /// model in `renderers` (its text without one).
-    init(content: PageContent, renderers: GtkContentRenderers) {
+    init(content: PageContent, renderers: GtkContentRenderers, title: String) {
         self.content = content
+        self.title = title
         switch content {
         case .table(let container):
             let list = Self.rowsWidget(for: container)
@@ -39,51 +47,48 @@ final class PageView {
             self.list = list
             // The list, with the container's placeholder ("No notes yet", "Nothing matches")
             // centred over it while it has no rows; clicks go through to the list.
-            let placeholder = GObjectPointer(gtk_label_new(nil))!
-            gtk_label_set_wrap(placeholder.as(), 1)
-            gtk_label_set_justify(placeholder.as(), GTK_JUSTIFY_CENTER)
-            gtk_widget_set_halign(placeholder.as(), GTK_ALIGN_CENTER)
-            gtk_widget_set_valign(placeholder.as(), GTK_ALIGN_CENTER)
+            let placeholder = Label(gtk_label_new(nil))
+            gtk_label_set_wrap(placeholder.object.opaque, 1)
+            gtk_label_set_justify(placeholder.object.opaque, GTK_JUSTIFY_CENTER)
+            gtk_widget_set_halign(placeholder.widget, GTK_ALIGN_CENTER)
+            gtk_widget_set_valign(placeholder.widget, GTK_ALIGN_CENTER)
             for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-                edge(placeholder.as(), 24)
+                edge(placeholder.widget, 24)
             }
-            addStyleClass(placeholder, "dim-label")
-            gtk_widget_set_can_target(placeholder.as(), 0)
-            gtk_widget_set_visible(placeholder.as(), 0)
+            placeholder.addStyleClass("dim-label")
+            gtk_widget_set_can_target(placeholder.widget, 0)
+            placeholder.isVisible = false
             placeholderLabel = placeholder
-            widget = GObjectPointer(gtk_overlay_new())!
-            column = ContentWidth.limit(list.widget)
-            gtk_overlay_set_child(widget.as(), column!.as())
-            gtk_overlay_add_overlay(widget.as(), placeholder.as())
+            let overlay = makeOverlay()
+            let column = ContentWidth.limit(list.widget)
+            gtk_overlay_set_child(overlay.object.as(), column.widget)
+            gtk_overlay_add_overlay(overlay.object.as(), placeholder.widget)
+            (widget, self.column) = (overlay, column)
         case .form(let form):
-            widget = GObjectPointer(gtk_scrolled_window_new())!
-            gtk_scrolled_window_set_policy(widget.as(), GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-            gtk_widget_set_vexpand(widget.as(), 1)
             let formWidgets = FormWidgets(form: form)
             fieldWidgets = formWidgets.fields
             actionButtons = formWidgets.buttons
-            column = ContentWidth.limit(formWidgets.box)
-            gtk_scrolled_window_set_child(widget.as(), column!.as())
+            (widget, column) = Self.scrolled(formWidgets.box)
         case .text(let text):
             let label = Self.textLabel(text)
             (widget, column) = Self.scrolled(label)
         case .custom(let custom):
             if let rendered = renderers.render(custom.model) {
                 // The drawing's description is its text: a screen reader reads what it shows.
-                setAccessibleDescription(rendered.widget.object, custom.textLines.joined(separator: "\n"))
+                rendered.widget.setAccessibleDescription(custom.model.accessibleDescription)
                 customObservation = custom.onModelChanged { [weak custom] in
                     rendered.update()
                     guard let custom else { return }
-                    setAccessibleDescription(rendered.widget.object, custom.textLines.joined(separator: "\n"))
+                    rendered.widget.setAccessibleDescription(custom.model.accessibleDescription)
                 }
                 customWidget = rendered.widget
-                (widget, column) = Self.scrolled(rendered.widget.object)
+                (widget, column) = Self.scrolled(rendered.widget)
             } else {
                 // No renderer registered for the model: its text, as a text page shows it.
                 let label = Self.textLabel(custom.textLines.joined(separator: "\n"))
-                customObservation = custom.onModelChanged { [weak custom] in
-                    guard let custom else { return }
-                    gtk_label_set_text(label.opaque, custom.textLines.joined(separator: "\n"))
+                customObservation = custom.onModelChanged { [weak custom, weak label] in
+                    guard let custom, let label else { return }
+                    label.text = custom.textLines.joined(separator: "\n")
                 }
                 (widget, column) = Self.scrolled(label)
             }
@@ -94,29 +99,34 @@ final class PageView {
                     list?.itemsChanged(position: change.position, removed: change.removed, added: change.added)
                 }
                 self?.refreshPlaceholder()
+                self?.describeList()
+                self?.focusRequestedRow()
             }
+            focusObservation = container.onFocusRequest { [weak self] _ in self?.focusRequestedRow() }
             refreshPlaceholder()
+            describeList()
         }
     }
 
     /// A wrapping, top-left aligned label with the margins of a text page.
-    private static func textLabel(_ text: String) -> GObjectPointer {
-        let label = GObjectPointer(gtk_label_new(text))!
-        gtk_label_set_wrap(label.as(), 1)
-        gtk_label_set_xalign(label.as(), 0)
-        gtk_label_set_yalign(label.as(), 0)
+    private static func textLabel(_ text: String) -> Label {
+        let label = Label(gtk_label_new(text))
+        gtk_label_set_wrap(label.object.opaque, 1)
+        gtk_label_set_xalign(label.object.opaque, 0)
+        gtk_label_set_yalign(label.object.opaque, 0)
         for edge in [gtk_widget_set_margin_top, gtk_widget_set_margin_bottom, gtk_widget_set_margin_start, gtk_widget_set_margin_end] {
-            edge(label.as(), 18)
+            edge(label.widget, 18)
         }
         return label
     }
 
     /// `content` in the page's width-limited column, in a vertically scrolled window.
-    private static func scrolled(_ content: GObjectPointer) -> (window: GObjectPointer, column: GObjectPointer) {
-        let window = GObjectPointer(gtk_scrolled_window_new())!
-        gtk_widget_set_vexpand(window.as(), 1)
+    private static func scrolled(_ content: Widget) -> (window: Widget, column: Widget) {
+        let window = makeScrolledWindow()
+        gtk_scrolled_window_set_policy(window.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(window.widget, 1)
         let column = ContentWidth.limit(content)
-        gtk_scrolled_window_set_child(window.as(), column.as())
+        gtk_scrolled_window_set_child(window.object.opaque, column.widget)
         return (window, column)
     }
 
@@ -145,14 +155,40 @@ final class PageView {
         let text = container.placeholder
         guard text != shownPlaceholder else { return }
         shownPlaceholder = text
-        gtk_label_set_text(label.opaque, text ?? "")
-        gtk_widget_set_visible(label.as(), text == nil ? 0 : 1)
+        label.text = text ?? ""
+        label.isVisible = text != nil
+    }
+
+    /// What takes the keyboard focus when the page comes to the top and nothing on screen has
+    /// it: the list, or the first editable field.
+    var defaultFocus: Widget? {
+        if let list { return list.focusTarget }
+        return form?.fields.first(where: \.style.isEditable).flatMap { fieldWidgets[$0.id] }
+    }
+
+    /// Names the list after the page and its number of rows, for screen readers.
+    private func describeList() {
+        guard let list, let container else { return }
+        list.describe(title: title, rows: container.flatCount)
+    }
+
+    /// Gives the keyboard focus to the row the table asked for (``TableContainer/requestFocus(on:)``)
+    /// once the list shows it: at once when GTK has its widget, else at one of the next frames.
+    private func focusRequestedRow() {
+        guard let list, let container, let id = container.focusRequest, let index = container.flatIndex(of: id) else { return }
+        if list.focusRow(at: index) { return container.endFocusRequest() }
+        FrameTicks.repeatUntilDone(on: list.widget, frames: 30) { [weak container, weak list] in
+            guard let container, let list, container.focusRequest == id, let index = container.flatIndex(of: id) else { return true }
+            guard list.focusRow(at: index) else { return false }
+            container.endFocusRequest()
+            return true
+        }
     }
 
     /// The placeholder shown over the list, if any (read from the label, for tests).
     var placeholder: String? {
-        guard let label = placeholderLabel, gtk_widget_get_visible(label.as()) != 0 else { return nil }
-        return String(cString: gtk_label_get_text(label.opaque))
+        guard let label = placeholderLabel, label.isVisible else { return nil }
+        return label.text
     }
 
     /// The width of the content's column at the last layout (automation).

@@ -32,6 +32,17 @@ public class GObjectReference {
         self.object = object
     }
 
+    /// Wraps an object the caller has just created and owns (a GTK constructor's result, or
+    /// `g_menu_new ()`'s): the wrapper takes over the caller's reference, floating or not.
+    convenience init(taking new: GObjectPointer) {
+        // Safe: `new` is a live GObject the caller owns one reference to.
+        let floating = g_object_is_floating(new.as()) != 0
+        self.init(retaining: new)
+        // retaining: sank a floating reference (now the wrapper's) or added one: give the
+        // caller's back in that case.
+        if !floating { g_object_unref(new) }
+    }
+
     isolated deinit {
         // Safe: the reference taken in init is still owned by this wrapper; GTK objects are
         // released on the GTK thread, which is the main actor.

@@ -4,7 +4,7 @@ import CTrellisGtk
 /// Acting as the user on a ``ColumnTableView`` and reading what it shows (automation).
 extension ColumnTableView {
     func activate(position: Int) {
-        trellis_column_view_emit_activate(columnView.as(), guint(position))
+        trellis_column_view_emit_activate(columnView.object.opaque, guint(position))
     }
 
     func clickCheckbox(position: Int) -> Bool {
@@ -23,14 +23,13 @@ extension ColumnTableView {
     /// The rows on screen with each column's text, in position order.
     func cellTexts() -> [(position: Int, cells: [String], checkbox: Bool?)] {
         let viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
-                                       size: .init(width: Float(gtk_widget_get_width(widget.as())),
-                                                   height: Float(gtk_widget_get_height(widget.as()))))
+                                       size: .init(width: Float(widget.width), height: Float(widget.height)))
         var rows: [Int: (cells: [String], checkbox: Bool?)] = [:]
         for (column, items) in bound.enumerated() {
             for listItem in items {
                 guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_mapped(box) != 0 else { continue }
                 var bounds = graphene_rect_t()
-                guard gtk_widget_compute_bounds(box, widget.as(), &bounds) != 0 else { continue }
+                guard gtk_widget_compute_bounds(box, widget.widget, &bounds) != 0 else { continue }
                 var copy = viewport
                 // Rows count when they are vertically on screen, wherever the column is scrolled.
                 copy.origin.x = bounds.origin.x

@@ -16,12 +16,14 @@ import CTrellisGtk
 /// while their list item shows them.
 @MainActor
 final class ColumnTableView: RowsWidget {
-    let widget: GObjectPointer
+    let widget: Widget
     /// The `GtkColumnView`.
-    let columnView: GObjectPointer
+    let columnView: ColumnView
     let model: VirtualListModel
     /// The columns' `GtkColumnViewColumn`s, in order (owned by the view).
-    private let columns: [GObjectPointer]
+    private let columns: [ColumnViewColumn]
+    /// The columns' titles, in order.
+    let columnTitles: [String]
 
     var onActivate: ((Int) -> Void)?
     var onToggle: ((Int) -> Void)?
@@ -38,49 +40,54 @@ final class ColumnTableView: RowsWidget {
 
     init(source: any ListRowSource, titles: [String]) {
         model = VirtualListModel(source: source)
-        // GtkNoSelection and GtkColumnView take ownership ("transfer full") of what they are
+        // The selection and GtkColumnView take ownership ("transfer full") of what they are
         // given: hand each one a reference of its own.
         g_object_ref(model.pointer)
-        let selection = gtk_no_selection_new(model.listModel)!
-        columnView = GObjectPointer(gtk_column_view_new(selection))!
-        widget = GObjectPointer(gtk_scrolled_window_new())!
-        gtk_scrolled_window_set_child(widget.opaque, columnView.as())
-        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_vexpand(widget.as(), 1)
-        gtk_column_view_set_single_click_activate(columnView.opaque, 1)
-        gtk_column_view_set_show_column_separators(columnView.opaque, 1)
+        let selection = ListAccessibility.selection(of: model.listModel)
+        columnView = ColumnView(gtk_column_view_new(selection))
+        widget = makeScrolledWindow()
+        gtk_scrolled_window_set_child(widget.object.opaque, columnView.widget)
+        gtk_scrolled_window_set_policy(widget.object.opaque, GTK_POLICY_AUTOMATIC, GTK_POLICY_AUTOMATIC)
+        gtk_widget_set_vexpand(widget.widget, 1)
+        gtk_column_view_set_single_click_activate(columnView.object.opaque, 1)
+        gtk_column_view_set_show_column_separators(columnView.object.opaque, 1)
+        columnView.addStyleClass("trellis-list")
         bound = Array(repeating: [], count: titles.count)
         shownCount = model.count
-        var columns: [GObjectPointer] = []
-        var factories: [GObjectPointer] = []
+        var columns: [ColumnViewColumn] = []
+        var factories: [ListItemFactory] = []
         for (index, title) in titles.enumerated() {
-            let factory = GObjectPointer(gtk_signal_list_item_factory_new())!
+            let factory = ListItemFactory(taking: GObjectPointer(gtk_signal_list_item_factory_new())!)
             factories.append(factory)
-            // The column takes the factory's reference; the view takes one of the column, so
-            // ours is dropped once it is appended.
-            let column = GObjectPointer(gtk_column_view_column_new(title, factory.opaque))!
-            gtk_column_view_column_set_resizable(column.opaque, 1)
-            gtk_column_view_column_set_expand(column.opaque, 1)
+            // The column takes a reference to the factory (the wrapper keeps its own); the view
+            // takes one of the column, beside the wrapper's.
+            g_object_ref(factory.object)
+            let column = ColumnViewColumn(taking: GObjectPointer(gtk_column_view_column_new(title, factory.object.opaque))!)
+            gtk_column_view_column_set_resizable(column.object.opaque, 1)
+            gtk_column_view_column_set_expand(column.object.opaque, 1)
             let sorter = trellis_column_sorter_new(guint(index))!
-            gtk_column_view_column_set_sorter(column.opaque, sorter)
+            gtk_column_view_column_set_sorter(column.object.opaque, sorter)
             g_object_unref(sorter)
-            gtk_column_view_append_column(columnView.opaque, column.opaque)
-            g_object_unref(column)
+            gtk_column_view_append_column(columnView.object.opaque, column.object.opaque)
             columns.append(column)
         }
         self.columns = columns
+        columnTitles = titles
+        nameColumnHeaders()
+        ListKeys.makeOneTabStop(columnView)
+        // GTK 4.8 declares the factory's argument a GObject; it is always a GtkListItem.
+        let listItem = g_object_get_type()
         for (index, factory) in factories.enumerated() {
-            Signals.connect(factory, "setup", object: { [weak self] _, item in self?.setup(item, column: index) })
-            Signals.connect(factory, "bind", object: { [weak self] _, item in self?.bind(item, column: index) })
-            Signals.connect(factory, "unbind", object: { [weak self] _, item in self?.bound[index].remove(item) })
+            factory.connect("setup", object: listItem) { [weak self] item in self?.setup(item, column: index) }
+            factory.connect("bind", object: listItem) { [weak self] item in self?.bind(item, column: index) }
+            factory.connect("unbind", object: listItem) { [weak self] item in self?.bound[index].remove(item) }
         }
         // The view's sorter is "transfer none" and lives as long as the view, which outlives
         // nothing we hold: the handler (and its box) goes when the sorter is finalized.
-        // GtkSorter::changed passes a GtkSorterChange, an enum as wide as a guint.
-        Signals.connect(gobj(gtk_column_view_get_sorter(columnView.opaque)!), "changed", uint: { [weak self] _, _ in
+        Signals.connect(gobj(gtk_column_view_get_sorter(columnView.object.opaque)!), "changed", enumeration: { [weak self] _ in
             self?.sorterChanged()
         })
-        Signals.connect(columnView, "activate", uint: { [weak self] _, position in
+        columnView.connect("activate", unsignedInteger: { [weak self] position in
             self?.onActivate?(Int(position))
         })
     }
@@ -97,14 +104,14 @@ final class ColumnTableView: RowsWidget {
     /// The column the view shows as sorted and the direction, or nil.
     var sortedColumn: (index: Int, ascending: Bool)? {
         var ascending: gboolean = 1
-        let index = trellis_column_view_sorted_column(columnView.opaque, &ascending)
+        let index = trellis_column_view_sorted_column(columnView.object.opaque, &ascending)
         return index < 0 ? nil : (Int(index), ascending != 0)
     }
 
     /// Sorts by column `index` as a click on its header does (automation): the view's
     /// sorter changes and ``onSort`` is called.
     func sort(column index: Int, ascending: Bool) {
-        gtk_column_view_sort_by_column(columnView.opaque, columns[index].opaque,
+        gtk_column_view_sort_by_column(columnView.object.opaque, columns[index].object.opaque,
                                        ascending ? GTK_SORT_ASCENDING : GTK_SORT_DESCENDING)
     }
 
@@ -112,13 +119,13 @@ final class ColumnTableView: RowsWidget {
     func showSort(column index: Int?, ascending: Bool) {
         showingSort = true
         defer { showingSort = false }
-        gtk_column_view_sort_by_column(columnView.opaque, index.map { columns[$0].opaque },
+        gtk_column_view_sort_by_column(columnView.object.opaque, index.map { columns[$0].object.opaque },
                                        ascending ? GTK_SORT_ASCENDING : GTK_SORT_DESCENDING)
     }
 
     /// The columns' titles, as their headers show them.
     var titles: [String] {
-        columns.map { column in gtk_column_view_column_get_title(column.opaque).map { String(cString: $0) } ?? "" }
+        columns.map { column in gtk_column_view_column_get_title(column.object.opaque).map { String(cString: $0) } ?? "" }
     }
 
     private func sorterChanged() {
@@ -138,9 +145,10 @@ final class ColumnTableView: RowsWidget {
         gtk_widget_set_hexpand(label.as(), 1)
         if column == 0 {
             let check = GObjectPointer(gtk_check_button_new())!
+            hideIcons(in: check.as())
             gtk_widget_set_visible(check.as(), 0)
             gtk_box_append(box.as(), check.as())
-            Signals.connect(check, "toggled") { [weak self] _ in
+            Signals.connect(check, "toggled") { [weak self] in
                 guard let self, !self.binding else { return }
                 self.onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
             }
@@ -166,6 +174,8 @@ final class ColumnTableView: RowsWidget {
             if let check { gtk_widget_set_visible(check.as(), 0) }
             gtk_widget_remove_css_class(box, "trellis-selected")
             gtk_list_item_set_activatable(listItem.opaque, 0)
+            gtk_list_item_set_selectable(listItem.opaque, 0)
+            nameCell(of: box, column: column, text: column == 0 ? title : "", row: column == 0 ? title : nil, checked: nil)
         case .item(let columns, let checkbox, let selected):
             let text = columns.indices.contains(column) ? columns[column] : ""
             gtk_label_set_text(label.as(), text.contains("\n") ? text.replacingOccurrences(of: "\n", with: " ") : text)
@@ -176,6 +186,9 @@ final class ColumnTableView: RowsWidget {
             }
             if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
             gtk_list_item_set_activatable(listItem.opaque, 1)
+            // GTK 4.8 focuses only a selectable row (see ListAccessibility.selection).
+            gtk_list_item_set_selectable(listItem.opaque, 1)
+            nameCell(of: box, column: column, text: text, row: column == 0 ? rowName(columns) : nil, checked: checkbox)
         }
     }
 }

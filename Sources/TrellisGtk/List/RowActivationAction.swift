@@ -8,12 +8,10 @@ enum RowActivationAction {
     /// Gives `row` the action `row.activate`, which calls `handler`. The row widget owns the
     /// action group, which owns the action and `handler`: the handler lives as long as the row.
     static func offer(on row: GObjectPointer, _ handler: @escaping @MainActor () -> Void) {
-        let group = g_simple_action_group_new()!
-        let action = g_simple_action_new("activate", nil)!
-        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { _, _ in handler() })
-        g_action_map_add_action(GObjectPointer(group).as(), GObjectPointer(action).as())
-        g_object_unref(GObjectPointer(action))
-        gtk_widget_insert_action_group(row.as(), "row", GObjectPointer(group).as())
-        g_object_unref(GObjectPointer(group))
+        let group = GObjectReference(taking: GObjectPointer(g_simple_action_group_new()!))
+        let action = SimpleAction(taking: GObjectPointer(g_simple_action_new("activate", nil)!))
+        action.connect("activate", variant: { _ in handler() })
+        g_action_map_add_action(group.object.as(), action.object.as())
+        gtk_widget_insert_action_group(row.as(), "row", group.object.as())
     }
 }

@@ -3,7 +3,8 @@ import CTrellisGtk
 import Foundation
 
 /// A `GtkListView` in a `GtkScrolledWindow`, fed by a ``VirtualListModel`` through a
-/// `GtkSignalListItemFactory`.
+/// `GtkSignalListItemFactory`, inside the node a screen reader reads as the list
+/// (``ListAccessibility``); one stop of the Tab order (``ListKeys``).
 ///
 /// Row widgets are recycled by GTK: `setup` builds a row (check button, title, detail),
 /// `bind` fills it from the row item, `unbind` forgets it. Signal closures are owned by the
@@ -16,10 +17,13 @@ import Foundation
 /// ```
 @MainActor
 public final class VirtualListView {
-    /// The top widget (a `GtkScrolledWindow`); owned by the parent it is added to.
-    let widget: GObjectPointer
+    /// The top widget (the accessible list around a `GtkScrolledWindow`), in the parent it is
+    /// added to.
+    let widget: Widget
     /// The `GtkListView` inside it.
-    let listView: GObjectPointer
+    let listView: ListView
+    /// The `GtkScrolledWindow` around the list view.
+    let scroller: Widget
     public let model: VirtualListModel
 
     /// Called with the position of an activated row (click or Enter). Header rows are not activatable.
@@ -35,26 +39,37 @@ public final class VirtualListView {
 
     public init(source: any ListRowSource) {
         model = VirtualListModel(source: source)
-        let factory = GObjectPointer(gtk_signal_list_item_factory_new())!
-        // GtkNoSelection and GtkListView take ownership ("transfer full") of what they are
+        let factory = ListItemFactory(taking: GObjectPointer(gtk_signal_list_item_factory_new())!)
+        // The selection and GtkListView take ownership ("transfer full") of what they are
         // given: hand each one a reference of its own.
         g_object_ref(model.pointer)
-        let selection = gtk_no_selection_new(model.listModel)!
-        listView = GObjectPointer(gtk_list_view_new(selection, factory.as()))!
-        widget = GObjectPointer(gtk_scrolled_window_new())!
-        gtk_scrolled_window_set_child(widget.opaque, listView.as())
-        gtk_scrolled_window_set_policy(widget.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
-        gtk_widget_set_vexpand(widget.as(), 1)
-        gtk_list_view_set_single_click_activate(listView.opaque, 1)
-        addStyleClass(listView, "navigation-sidebar")
+        let selection = ListAccessibility.selection(of: model.listModel)
+        // A plain container to screen readers: `widget` is the list they read (its role is
+        // given at construction only). The list view takes references of its own to the
+        // selection (ours is dropped) and to the factory.
+        listView = ListView(retaining: makeWidget(gtk_list_view_get_type(), accessibleRole: GTK_ACCESSIBLE_ROLE_GENERIC))
+        gtk_list_view_set_model(listView.object.opaque, selection)
+        g_object_unref(UnsafeMutableRawPointer(selection))
+        gtk_list_view_set_factory(listView.object.opaque, factory.object.as())
+        let scroller = makeScrolledWindow()
+        gtk_scrolled_window_set_child(scroller.object.opaque, listView.widget)
+        gtk_scrolled_window_set_policy(scroller.object.opaque, GTK_POLICY_NEVER, GTK_POLICY_AUTOMATIC)
+        self.scroller = scroller
+        widget = ListAccessibility.listContainer(around: scroller)
+        gtk_list_view_set_single_click_activate(listView.object.opaque, 1)
+        listView.addStyleClass("navigation-sidebar")
+        listView.addStyleClass("trellis-list")
 
-        Signals.connect(factory, "setup", object: { [weak self] _, item in self?.setup(item) })
-        Signals.connect(factory, "bind", object: { [weak self] _, item in self?.bind(item) })
-        Signals.connect(factory, "unbind", object: { [weak self] _, item in self?.bound.remove(item) })
-        Signals.connect(listView, "activate", uint: { [weak self] _, position in
+        // GTK 4.8 declares the factory's argument a GObject; it is always a GtkListItem.
+        let listItem = g_object_get_type()
+        factory.connect("setup", object: listItem) { [weak self] item in self?.setup(item) }
+        factory.connect("bind", object: listItem) { [weak self] item in self?.bind(item) }
+        factory.connect("unbind", object: listItem) { [weak self] item in self?.bound.remove(item) }
+        listView.connect("activate", unsignedInteger: { [weak self] position in
             self?.onActivate?(Int(position))
         })
         installSpaceToggle()
+        ListKeys.makeOneTabStop(listView)
     }
 
     /// Announces a change of the source (see ``VirtualListModel/itemsChanged(position:removed:added:)``).
@@ -83,6 +98,7 @@ public final class VirtualListView {
         rowWidgetsBuilt += 1
         let row = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
         let check = GObjectPointer(gtk_check_button_new())!
+        hideIcons(in: check.as())
         let title = GObjectPointer(gtk_label_new(nil))!
         let detail = GObjectPointer(gtk_label_new(nil))!
         gtk_widget_set_visible(check.as(), 0)
@@ -100,7 +116,8 @@ public final class VirtualListView {
         gtk_widget_set_margin_top(row.as(), 4)
         gtk_widget_set_margin_bottom(row.as(), 4)
         gtk_list_item_set_child(listItem.opaque, row.as())
-        Signals.connect(check, "toggled") { [weak self] _ in
+        // The list item owns its row, which owns this handler: it only runs while `listItem` lives.
+        Signals.connect(check, "toggled") { [weak self] in
             guard let self, !self.binding else { return }
             self.onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
         }
@@ -140,6 +157,7 @@ public final class VirtualListView {
             gtk_widget_add_css_class(title.as(), "heading")
             gtk_list_item_set_activatable(listItem.opaque, 0)
             gtk_list_item_set_selectable(listItem.opaque, 0)
+            if let rowWidget = gtk_widget_get_parent(box) { ListAccessibility.setChecked(rowWidget, nil) }
         case .item(let columns, let checkbox, let selected):
             gtk_label_set_text(title.as(), columns.first ?? "")
             let detailText = columns.dropFirst().joined(separator: " · ")
@@ -154,7 +172,10 @@ public final class VirtualListView {
             gtk_check_button_set_active(check.as(), checkbox == true ? 1 : 0)
             if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
             gtk_list_item_set_activatable(listItem.opaque, 1)
+            // GTK 4.8 focuses only a selectable row (see ListAccessibility.selection). A
+            // checklist's row is checked or not.
             gtk_list_item_set_selectable(listItem.opaque, 1)
+            if let rowWidget = gtk_widget_get_parent(box) { ListAccessibility.setChecked(rowWidget, checkbox) }
         }
     }
 
@@ -165,37 +186,49 @@ public final class VirtualListView {
         setAccessibleLabel(GObjectPointer(rowWidget), name)
     }
 
-    // MARK: - Keys
+    // MARK: - Screen readers and focus
 
-    /// Holds the Space shortcut's handler for GTK (released with the shortcut).
-    final class ShortcutBox {
-        let body: @MainActor () -> Bool
-        init(_ body: @escaping @MainActor () -> Bool) { self.body = body }
+    /// The widget that takes the keyboard focus: the list view.
+    var focusTarget: Widget { listView }
+
+    /// Gives the focus to the row that had it last, else to the first row on screen.
+    func enterList() -> Bool {
+        if gtk_widget_grab_focus(listView.widget) != 0, listView.focusIsInside { return true }
+        return focusRow(at: visibleRows().first?.position ?? 0)
     }
+
+    /// Names the list for screen readers: `title` and how many rows it shows.
+    func describe(title: String, rows: Int) {
+        widget.setAccessibleLabel(ListAccessibility.name(title, rows: rows))
+    }
+
+    /// Scrolls to row `position` and gives it the keyboard focus; `false` while GTK has no
+    /// widget for it yet (it makes one when it next lays the list out).
+    func focusRow(at position: Int) -> Bool {
+        gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(guint32(position)))
+        for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
+            guard let box = gtk_list_item_get_child(listItem.opaque), let row = gtk_widget_get_parent(box) else { return false }
+            return gtk_widget_grab_focus(row) != 0
+        }
+        return false
+    }
+
+    // MARK: - Keys
 
     /// Space on a row with a checkbox ticks or unticks it, as a click does (GTK's Space would
     /// select the row, which these lists do not do; Enter activates a row as GTK has it). In
     /// the capture phase, so that a focused check button does not toggle it a second time.
     private func installSpaceToggle() {
-        let controller = GObjectPointer(gtk_shortcut_controller_new())!
-        gtk_event_controller_set_propagation_phase(controller.as(), GTK_PHASE_CAPTURE)
-        let callback: GtkShortcutFunc = { _, _, data in
-            let box = Unmanaged<ShortcutBox>.fromOpaque(data!).takeUnretainedValue()
-            return MainActor.assumeIsolated { box.body() } ? 1 : 0
-        }
-        let release: GDestroyNotify = { data in Unmanaged<ShortcutBox>.fromOpaque(data!).release() }
-        // The action owns the box (released by `release` when the shortcut goes with the list).
-        let box = Unmanaged.passRetained(ShortcutBox { [weak self] in self?.toggleFocusedRow() ?? false }).toOpaque()
-        let shortcut = gtk_shortcut_new(gtk_keyval_trigger_new(guint(GDK_KEY_space), GdkModifierType(rawValue: 0)),
-                                        gtk_callback_action_new(callback, box, release))
-        gtk_shortcut_controller_add_shortcut(controller.as(), shortcut)
-        gtk_widget_add_controller(listView.as(), controller.as())
+        let controller = gtk_shortcut_controller_new()!
+        gtk_event_controller_set_propagation_phase(controller, GTK_PHASE_CAPTURE)
+        ListKeys.add("space", to: controller) { [weak self] in self?.toggleFocusedRow() ?? false }
+        gtk_widget_add_controller(listView.widget, controller)
     }
 
     /// Toggles the focused row's checkbox; `false` (the key goes on) when no row with a
     /// checkbox has the focus.
     private func toggleFocusedRow() -> Bool {
-        guard let focused = gtk_widget_get_focus_child(listView.as()) else { return false }
+        guard let focused = gtk_widget_get_focus_child(listView.widget) else { return false }
         for listItem in bound {
             guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_parent(box) == focused else { continue }
             guard let check = gtk_widget_get_first_child(box), gtk_widget_get_visible(check) != 0 else { return false }
@@ -209,17 +242,17 @@ public final class VirtualListView {
 
     /// Activates row `position` through `GtkListView::activate`, as a click or Enter does.
     func activate(position: Int) {
-        trellis_list_view_emit_activate(listView.as(), guint(position))
+        trellis_list_view_emit_activate(listView.object.opaque, guint(position))
     }
 
     /// Where row `position` and its checkbox are, in the coordinates of `window` (for tests that
     /// click with real pointer events); `nil` when the row has no widget now.
-    func bounds(position: Int, in window: GObjectPointer) -> (row: graphene_rect_t, checkbox: graphene_rect_t)? {
+    func bounds(position: Int, in window: Widget) -> (row: graphene_rect_t, checkbox: graphene_rect_t)? {
         for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
             guard let box = gtk_list_item_get_child(listItem.opaque), let check = gtk_widget_get_first_child(box) else { return nil }
             var row = graphene_rect_t(), checkbox = graphene_rect_t()
-            guard gtk_widget_compute_bounds(box, window.as(), &row) != 0,
-                  gtk_widget_compute_bounds(check, window.as(), &checkbox) != 0 else { return nil }
+            guard gtk_widget_compute_bounds(box, window.widget, &row) != 0,
+                  gtk_widget_compute_bounds(check, window.widget, &checkbox) != 0 else { return nil }
             return (row, checkbox)
         }
         return nil
@@ -243,13 +276,12 @@ public final class VirtualListView {
     /// position order, as `(position, text, checkbox)`.
     func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)] {
         let viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
-                                       size: .init(width: Float(gtk_widget_get_width(widget.as())),
-                                                   height: Float(gtk_widget_get_height(widget.as()))))
+                                       size: .init(width: Float(widget.width), height: Float(widget.height)))
         var rows: [(Int, String, Bool?)] = []
         for listItem in bound {
             guard let box = gtk_list_item_get_child(listItem.opaque), gtk_widget_get_mapped(box) != 0 else { continue }
             var bounds = graphene_rect_t()
-            guard gtk_widget_compute_bounds(box, widget.as(), &bounds) != 0 else { continue }
+            guard gtk_widget_compute_bounds(box, widget.widget, &bounds) != 0 else { continue }
             var copy = viewport
             guard graphene_rect_intersection(&copy, &bounds, nil), bounds.size.height > 0 else { continue }
             let check = gtk_widget_get_first_child(box)!

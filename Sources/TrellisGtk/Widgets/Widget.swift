@@ -49,6 +49,24 @@ public class Widget: GObjectReference {
         gtk_widget_add_css_class(widget, name)
     }
 
+    /// Whether the widget is shown (`gtk_widget_get_visible`, `gtk_widget_set_visible`).
+    var isVisible: Bool {
+        get { gtk_widget_get_visible(widget) != 0 }
+        set { gtk_widget_set_visible(widget, newValue ? 1 : 0) }
+    }
+
+    /// Whether the widget is its window's focus widget (whether or not the window is active).
+    var isFocus: Bool {
+        guard let root = gtk_widget_get_root(widget) else { return false }
+        return gtk_root_get_focus(root) == widget
+    }
+
+    /// Whether the window's focus widget is inside this widget (a descendant, not itself).
+    var focusIsInside: Bool {
+        guard let root = gtk_widget_get_root(widget), let focus = gtk_root_get_focus(root) else { return false }
+        return focus != widget && gtk_widget_is_ancestor(focus, widget) != 0
+    }
+
     /// Asks GTK to draw the widget again at the next frame.
     public func queueDraw() {
         gtk_widget_queue_draw(widget)

@@ -9,15 +9,27 @@ enum Actions {
     /// for `app.`) and binds `accelerators` (GTK syntax: `"<Control>f"`, `"<Alt>Left"`).
     static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
                            accelerators: [String] = [], _ handler: @escaping @MainActor () -> Void) {
-        let action = g_simple_action_new(name, nil)!
-        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { _, _ in handler() })
-        g_action_map_add_action(map.as(), GObjectPointer(action).as())
-        g_object_unref(GObjectPointer(action))
+        let action = SimpleAction(taking: GObjectPointer(g_simple_action_new(name, nil)!))
+        action.connect("activate", variant: { _ in handler() })
+        g_action_map_add_action(map.as(), action.object.as())
         guard !accelerators.isEmpty else { return }
         let strings = accelerators.map { strdup($0) }
         defer { strings.forEach { free($0) } }
         var argv: [UnsafePointer<CChar>?] = strings.map { UnsafePointer($0) } + [nil]
         gtk_application_set_accels_for_action(application.as(), "\(scope).\(name)", &argv)
+    }
+
+    /// Adds action `name`, taking a string parameter (a menu item's target), to `map`.
+    static func add(_ name: String, to map: GObjectPointer, scope: String, application: GObjectPointer,
+                    stringParameter handler: @escaping @MainActor (String) -> Void) {
+        let stringType = g_variant_type_new("s")
+        defer { g_variant_type_free(stringType) }
+        let action = SimpleAction(taking: GObjectPointer(g_simple_action_new(name, stringType)!))
+        action.connect("activate", variant: { parameter in
+            guard let parameter else { return }
+            handler(String(cString: g_variant_get_string(parameter, nil)))
+        })
+        g_action_map_add_action(map.as(), action.object.as())
     }
 
     /// Activates action `detailedName` (`"win.back"`) on `widget`'s action groups, as a key

@@ -41,13 +41,12 @@ extension Application {
     public func addAction(_ name: String, stringParameter handler: @escaping @MainActor (String) -> Void) {
         let stringType = g_variant_type_new("s")
         defer { g_variant_type_free(stringType) }
-        let action = g_simple_action_new(name, stringType)!
-        Signals.connect(GObjectPointer(action), "activate", optionalArgument: { _, parameter in
+        let action = SimpleAction(taking: GObjectPointer(g_simple_action_new(name, stringType)!))
+        action.connect("activate", variant: { parameter in
             guard let parameter else { return }
-            handler(String(cString: g_variant_get_string(parameter.as(), nil)))
+            handler(String(cString: g_variant_get_string(parameter, nil)))
         })
-        g_action_map_add_action(pointer.as(), GObjectPointer(action).as())
-        g_object_unref(GObjectPointer(action))
+        g_action_map_add_action(pointer.as(), action.object.as())
     }
 
     /// Activates `app.<name>` with a string: here when this is the primary instance, on the

@@ -32,7 +32,7 @@ public final class Application {
         RendererChoice.apply()
         let flags = unique ? G_APPLICATION_DEFAULT_FLAGS : G_APPLICATION_NON_UNIQUE
         pointer = GObjectPointer(gtk_application_new(id, flags))!
-        Signals.connect(pointer, "activate") { [weak self] _ in
+        Signals.connect(pointer, "activate") { [weak self] in
             guard let self else { return }
             self.onActivate?(self)
         }

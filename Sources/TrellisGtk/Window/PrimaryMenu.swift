@@ -13,6 +13,8 @@ import TrellisCore
 public final class PrimaryMenu {
     /// The menu's sections, top to bottom, separated by lines.
     public enum Section: Int, CaseIterable, Sendable {
+        /// The page's own buttons, when a narrow window folds them out of the header bar.
+        case page
         /// Moving around: Back, Search.
         case navigation
         /// The app's own commands (New note, …).
@@ -35,34 +37,27 @@ public final class PrimaryMenu {
     }
 
     /// The `GtkMenuButton` packed in the header bar.
-    let button: GObjectPointer
-    private let model: GObjectPointer
-    private let sections: [GObjectPointer]
+    let button: MenuButton
+    private let model = Menu()
+    private let sections = Section.allCases.map { _ in Menu() }
 
     init() {
-        model = GObjectPointer(g_menu_new())!
-        sections = Section.allCases.map { _ in GObjectPointer(g_menu_new())! }
         for section in sections {
-            g_menu_append_section(model.opaque, nil, section.as())
+            g_menu_append_section(model.object.opaque, nil, section.object.as())
         }
-        button = GObjectPointer(gtk_menu_button_new())!
-        gtk_menu_button_set_icon_name(button.opaque, "open-menu-symbolic")
+        button = MenuButton(gtk_menu_button_new())
+        gtk_menu_button_set_icon_name(button.object.opaque, "open-menu-symbolic")
         // The popover and a button per item are built when the menu first opens (a click, F10),
         // not before the window's first frame: with many plugin commands that is tens of
         // widgets nobody sees yet. Items added later join the model, which the popover follows.
-        gtk_menu_button_set_create_popup_func(button.opaque, { button, model in
+        gtk_menu_button_set_create_popup_func(button.object.opaque, { button, model in
             guard let button, gtk_menu_button_get_popover(button) == nil else { return }
             gtk_menu_button_set_menu_model(button, model?.assumingMemoryBound(to: GMenuModel.self))
-        }, g_object_ref(model), { g_object_unref($0) })
-        gtk_menu_button_set_primary(button.opaque, 1)
+        }, g_object_ref(model.object), { g_object_unref($0) })
+        gtk_menu_button_set_primary(button.object.opaque, 1)
         // Flat, like the other header-bar buttons (see ShellWindow).
-        gtk_menu_button_set_has_frame(button.opaque, 0)
-        setAccessibleName(button, tr("Main menu"))
-    }
-
-    isolated deinit {
-        sections.forEach { g_object_unref($0) }
-        g_object_unref(model)
+        gtk_menu_button_set_has_frame(button.object.opaque, 0)
+        button.setAccessibleName(tr("Main menu"))
     }
 
     /// Adds an item showing `label` that activates `action` (`"win.back"`, `"app.quit"`) to
@@ -70,25 +65,34 @@ public final class PrimaryMenu {
     public func add(_ label: String, action: String, section: Section, at position: Int? = nil) {
         let menu = sections[section.rawValue]
         if let position {
-            g_menu_insert(menu.opaque, Int32(position), label, action)
+            g_menu_insert(menu.object.opaque, Int32(position), label, action)
         } else {
-            g_menu_append(menu.opaque, label, action)
+            g_menu_append(menu.object.opaque, label, action)
         }
     }
 
-    /// Every item, top to bottom (automation).
+    /// Removes every item of `section`.
+    func removeAll(in section: Section) {
+        g_menu_remove_all(sections[section.rawValue].object.opaque)
+    }
+
+    /// Every item, top to bottom.
     var items: [Item] {
-        sections.flatMap { section -> [Item] in
-            (0..<g_menu_model_get_n_items(section.as())).compactMap { index in
-                guard let label = Self.attribute(G_MENU_ATTRIBUTE_LABEL, of: section, at: index),
-                      let action = Self.attribute(G_MENU_ATTRIBUTE_ACTION, of: section, at: index) else { return nil }
-                return Item(label: label, action: action)
-            }
+        Section.allCases.flatMap(items(in:))
+    }
+
+    /// The items of `section`, top to bottom.
+    func items(in section: Section) -> [Item] {
+        let menu = sections[section.rawValue]
+        return (0..<g_menu_model_get_n_items(menu.object.as())).compactMap { index in
+            guard let label = Self.attribute(G_MENU_ATTRIBUTE_LABEL, of: menu, at: index),
+                  let action = Self.attribute(G_MENU_ATTRIBUTE_ACTION, of: menu, at: index) else { return nil }
+            return Item(label: label, action: action)
         }
     }
 
-    private static func attribute(_ name: String, of menu: GObjectPointer, at index: Int32) -> String? {
-        guard let value = g_menu_model_get_item_attribute_value(menu.as(), index, name, nil) else { return nil }
+    private static func attribute(_ name: String, of menu: Menu, at index: Int32) -> String? {
+        guard let value = g_menu_model_get_item_attribute_value(menu.object.as(), index, name, nil) else { return nil }
         defer { g_variant_unref(value) }
         return String(cString: g_variant_get_string(value, nil))
     }

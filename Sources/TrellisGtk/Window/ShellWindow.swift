@@ -13,28 +13,42 @@ import TrellisCore
 /// GNOME, KDE, Xfce or a tiling window manager.
 @MainActor
 public final class ShellWindow {
-    let window: GObjectPointer
-    let headerBar: GObjectPointer
-    let backButton: GObjectPointer
-    let searchButton: GObjectPointer
-    let spinner: GObjectPointer
-    let searchBar: GObjectPointer
-    let searchEntry: GObjectPointer
-    let stack: GObjectPointer
-    let statusLabel: GObjectPointer
-    let messageLabel: GObjectPointer
+    let window: ApplicationWindow
+    let headerBar: HeaderBar
+    let backButton: Button
+    let searchButton: ToggleButton
+    let spinner: Spinner
+    let searchBar: SearchBar
+    let searchEntry: SearchEntry
+    let stack: Stack
+    let statusLabel: Label
+    let messageLabel: Label
     /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
-    let pageActionsBox: GObjectPointer
-    private(set) var pageActionButtons: [String: GObjectPointer] = [:]
+    let pageActionsBox: Box
+    private(set) var pageActionButtons: [String: Button] = [:]
+    /// The page's actions and what pressing one does, also listed in the primary menu on a
+    /// narrow window (`win.page-action`).
+    private var pageActions: [(id: String, label: String, icon: String?)] = []
+    private var pageActionHandler: ((String) -> Void)?
+    /// Below this width, in pixels, the page's buttons and the search toggle fold from the
+    /// header bar into the primary menu, so that the window stays usable at 360 px (GNOME's
+    /// smallest width).
+    static let headerFoldingWidth: Int32 = 560
+    /// Whether the page's buttons are folded into the menu now.
+    private(set) var isHeaderFolded = false
     /// The app's sections beside the pages, and the header-bar toggle that shows or hides them.
     let sidebar = SectionSidebar()
-    let sidebarButton: GObjectPointer
+    let sidebarButton: ToggleButton
     let sidebarFolding: SidebarFolding
     /// The primary menu at the end of the header bar.
     public let menu: PrimaryMenu
     /// The in-app notification over the page ("Deleted “Groceries” · Undo").
     public let noticeBar = NoticeBar()
+    /// Tells screen readers of changes away from the focus (a notice).
+    let announcer: Announcer
 
+    /// Called when the window's focus widget changed (whether or not the window is active).
+    var onFocusChanged: (() -> Void)?
     /// Called when the user asks to go back (back button, Alt+Left, Escape).
     public var onBack: (() -> Void)?
     /// Called as the search text changes.
@@ -55,122 +69,141 @@ public final class ShellWindow {
     private(set) var badge = 0
 
     init(application: GObjectPointer, title: String) {
-        window = GObjectPointer(gtk_application_window_new(application.as()))!
-        gtk_window_set_default_size(window.as(), 720, 640)
+        // A new GtkWindow is not floating and not the caller's: GTK's list of toplevels owns it
+        // until it is destroyed. The wrapper takes a reference of its own.
+        window = ApplicationWindow(retaining: GObjectPointer(gtk_application_window_new(application.as())))
+        gtk_window_set_default_size(window.object.as(), 720, 640)
         sidebarFolding = SidebarFolding(sidebar: sidebar, window: window)
+        announcer = Announcer(window: window)
 
-        headerBar = GObjectPointer(gtk_header_bar_new())!
-        sidebarButton = GObjectPointer(gtk_toggle_button_new())!
-        gtk_button_set_icon_name(sidebarButton.as(), "sidebar-show-symbolic")
-        setAccessibleName(sidebarButton, tr("Show Sections"))
-        gtk_header_bar_pack_start(headerBar.opaque, sidebarButton.as())
-        backButton = GObjectPointer(gtk_button_new_from_icon_name("go-previous-symbolic"))!
-        setAccessibleName(backButton, tr("Back"))
-        gtk_widget_set_visible(backButton.as(), 0)
-        gtk_header_bar_pack_start(headerBar.opaque, backButton.as())
-        pageActionsBox = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))!
-        gtk_header_bar_pack_start(headerBar.opaque, pageActionsBox.as())
-        spinner = GObjectPointer(gtk_spinner_new())!
-        gtk_widget_set_visible(spinner.as(), 0)
-        setAccessibleName(spinner, tr("Working…"))
-        searchButton = GObjectPointer(gtk_toggle_button_new())!
-        gtk_button_set_icon_name(searchButton.as(), "system-search-symbolic")
-        setAccessibleName(searchButton, tr("Search"))
-        gtk_widget_set_visible(searchButton.as(), 0)
+        headerBar = HeaderBar(gtk_header_bar_new())
+        sidebarButton = ToggleButton(gtk_toggle_button_new())
+        gtk_button_set_icon_name(sidebarButton.object.as(), "sidebar-show-symbolic")
+        sidebarButton.setAccessibleName(tr("Show Sections"))
+        gtk_header_bar_pack_start(headerBar.object.opaque, sidebarButton.widget)
+        backButton = Button(gtk_button_new_from_icon_name("go-previous-symbolic"))
+        backButton.setAccessibleName(tr("Back"))
+        backButton.isVisible = false
+        gtk_header_bar_pack_start(headerBar.object.opaque, backButton.widget)
+        pageActionsBox = Box(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 6))
+        gtk_header_bar_pack_start(headerBar.object.opaque, pageActionsBox.widget)
+        spinner = Spinner(gtk_spinner_new())
+        spinner.isVisible = false
+        spinner.setAccessibleName(tr("Working…"))
+        searchButton = ToggleButton(gtk_toggle_button_new())
+        gtk_button_set_icon_name(searchButton.object.as(), "system-search-symbolic")
+        searchButton.setAccessibleName(tr("Search"))
+        searchButton.isVisible = false
         menu = PrimaryMenu()
-        gtk_header_bar_pack_end(headerBar.opaque, menu.button.as())
-        gtk_header_bar_pack_end(headerBar.opaque, searchButton.as())
-        gtk_header_bar_pack_end(headerBar.opaque, spinner.as())
+        gtk_header_bar_pack_end(headerBar.object.opaque, menu.button.widget)
+        gtk_header_bar_pack_end(headerBar.object.opaque, searchButton.widget)
+        gtk_header_bar_pack_end(headerBar.object.opaque, spinner.widget)
         // Header-bar buttons are flat (a frame shows on hover and when pressed), as GNOME's
         // guidelines draw them. It also spares the first frame: with software rendering
         // (llvmpipe), a framed button's shadow and border are shaders compiled on first use,
         // about 20 ms before the window first appears.
-        gtk_button_set_has_frame(backButton.as(), 0)
-        gtk_button_set_has_frame(sidebarButton.as(), 0)
-        gtk_button_set_has_frame(searchButton.as(), 0)
-        gtk_window_set_titlebar(window.as(), headerBar.as())
+        for button in [backButton, sidebarButton, searchButton] as [Button] {
+            gtk_button_set_has_frame(button.object.as(), 0)
+        }
+        gtk_window_set_titlebar(window.object.as(), headerBar.widget)
 
-        searchEntry = GObjectPointer(gtk_search_entry_new())!
-        gtk_widget_set_hexpand(searchEntry.as(), 1)
+        searchEntry = SearchEntry(gtk_search_entry_new())
+        gtk_widget_set_hexpand(searchEntry.widget, 1)
         // Filtering is local and fast: each keystroke shows its result at once, instead of after
         // GTK's default 150 ms pause (measured: `trellis-bench typing`).
-        gtk_search_entry_set_search_delay(searchEntry.opaque, 0)
-        searchBar = GObjectPointer(gtk_search_bar_new())!
-        gtk_search_bar_set_child(searchBar.opaque, searchEntry.as())
-        gtk_search_bar_connect_entry(searchBar.opaque, searchEntry.opaque)
-        gtk_search_bar_set_show_close_button(searchBar.opaque, 1)
+        gtk_search_entry_set_search_delay(searchEntry.object.opaque, 0)
+        searchBar = SearchBar(gtk_search_bar_new())
+        gtk_search_bar_set_child(searchBar.object.opaque, searchEntry.widget)
+        gtk_search_bar_connect_entry(searchBar.object.opaque, searchEntry.object.opaque)
+        gtk_search_bar_set_show_close_button(searchBar.object.opaque, 1)
         // Screen readers would read "GtkSearchEntry" and "GtkImage" (the close button) otherwise.
-        setAccessibleLabel(searchEntry, tr("Search"))
-        Self.nameButtons(in: searchBar.as(), tr("Close search"))
-        g_object_bind_property(searchButton.as(), "active", searchBar.as(), "search-mode-enabled",
+        searchEntry.setAccessibleLabel(tr("Search"))
+        Self.nameButtons(in: searchBar.widget, tr("Close search"))
+        g_object_bind_property(searchButton.object.as(), "active", searchBar.object.as(), "search-mode-enabled",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
 
         // An alert: a screen reader speaks a validation error or failure as it appears.
-        messageLabel = makeAlertLabel()
-        addStyleClass(messageLabel, "error")
-        gtk_label_set_wrap(messageLabel.opaque, 1)
-        gtk_widget_set_margin_start(messageLabel.as(), 12)
-        gtk_widget_set_margin_end(messageLabel.as(), 12)
-        gtk_widget_set_visible(messageLabel.as(), 0)
+        messageLabel = Label(retaining: makeAlertLabel())
+        messageLabel.addStyleClass("trellis-message")
+        gtk_label_set_wrap(messageLabel.object.opaque, 1)
+        gtk_label_set_xalign(messageLabel.object.opaque, 0)
+        messageLabel.isVisible = false
 
-        stack = GObjectPointer(gtk_stack_new())!
-        gtk_stack_set_transition_type(stack.opaque, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
-        gtk_stack_set_transition_duration(stack.opaque, 150)
-        gtk_widget_set_vexpand(stack.as(), 1)
+        stack = Stack(gtk_stack_new())
+        gtk_stack_set_transition_type(stack.object.opaque, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT_RIGHT)
+        gtk_stack_set_transition_duration(stack.object.opaque, 150)
+        gtk_widget_set_vexpand(stack.widget, 1)
 
-        statusLabel = GObjectPointer(gtk_label_new(nil))!
-        gtk_label_set_xalign(statusLabel.opaque, 0)
-        addStyleClass(statusLabel, "dim-label")
-        gtk_widget_set_margin_start(statusLabel.as(), 12)
-        gtk_widget_set_margin_top(statusLabel.as(), 4)
-        gtk_widget_set_margin_bottom(statusLabel.as(), 4)
-        gtk_widget_set_visible(statusLabel.as(), 0)
+        // Wrapped, even inside a word: a long status line (a sync failure beside the location)
+        // must not hold the window wider than 360 px.
+        statusLabel = Label()
+        gtk_label_set_wrap_mode(statusLabel.object.opaque, PANGO_WRAP_WORD_CHAR)
+        gtk_label_set_xalign(statusLabel.object.opaque, 0)
+        statusLabel.addStyleClass("dim-label")
+        gtk_widget_set_margin_start(statusLabel.widget, 12)
+        gtk_widget_set_margin_end(statusLabel.widget, 12)
+        gtk_widget_set_margin_top(statusLabel.widget, 4)
+        gtk_widget_set_margin_bottom(statusLabel.widget, 4)
+        statusLabel.isVisible = false
         setTitle(title)
 
-        let content = GObjectPointer(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))!
-        gtk_box_append(content.as(), searchBar.as())
-        gtk_box_append(content.as(), messageLabel.as())
-        let pageArea = GObjectPointer(gtk_overlay_new())!
-        gtk_widget_set_vexpand(pageArea.as(), 1)
-        gtk_overlay_set_child(pageArea.as(), stack.as())
-        gtk_overlay_add_overlay(pageArea.as(), noticeBar.widget.as())
-        gtk_box_append(content.as(), pageArea.as())
-        gtk_box_append(content.as(), statusLabel.as())
-        gtk_widget_set_hexpand(content.as(), 1)
-        let body = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))!
-        gtk_box_append(body.as(), sidebar.container.as())
-        gtk_box_append(body.as(), content.as())
-        gtk_window_set_child(window.as(), body.as())
-        g_object_bind_property(sidebarButton.as(), "active", sidebar.container.as(), "visible",
+        let content = Box(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
+        gtk_box_append(content.object.as(), searchBar.widget)
+        gtk_box_append(content.object.as(), messageLabel.widget)
+        let pageArea = makeOverlay()
+        gtk_widget_set_vexpand(pageArea.widget, 1)
+        gtk_overlay_set_child(pageArea.object.as(), stack.widget)
+        gtk_overlay_add_overlay(pageArea.object.as(), noticeBar.widget.widget)
+        gtk_box_append(content.object.as(), pageArea.widget)
+        gtk_box_append(content.object.as(), statusLabel.widget)
+        gtk_widget_set_hexpand(content.widget, 1)
+        let body = Box(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 0))
+        gtk_box_append(body.object.as(), sidebar.container.widget)
+        gtk_box_append(body.object.as(), content.widget)
+        gtk_window_set_child(window.object.as(), body.widget)
+        g_object_bind_property(sidebarButton.object.as(), "active", sidebar.container.object.as(), "visible",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
-        gtk_toggle_button_set_active(sidebarButton.as(), 1)
-        gtk_search_bar_set_key_capture_widget(searchBar.opaque, window.as())
-
-        Signals.connect(backButton, "clicked") { [weak self] _ in self?.onBack?() }
-        Signals.connect(searchEntry, "search-changed") { [weak self] entry in
-            guard let self else { return }
-            self.onSearchChanged?(String(cString: gtk_editable_get_text(entry.opaque)))
+        gtk_toggle_button_set_active(sidebarButton.object.as(), 1)
+        // A hidden search bar leaves no filter behind (Escape, its close button, Back).
+        searchBar.connectNotify("search-mode-enabled") { [weak self] in
+            guard let self, !self.isSearchActive, !self.searchText.isEmpty else { return }
+            gtk_editable_set_text(self.searchEntry.object.opaque, "")
         }
-        Signals.connect(window, "map") { [weak self] window in
-            guard let clock = gtk_widget_get_frame_clock(window.as()) else { return }
-            Signals.connect(GObjectPointer(clock), "after-paint") { _ in self?.framePainted() }
+
+        sidebarFolding.onWidthChanged = { [weak self] width in self?.foldHeader(width < Self.headerFoldingWidth) }
+        Actions.add("page-action", to: window.object, scope: "win", application: application, stringParameter: { [weak self] id in
+            self?.pageActionHandler?(id)
+        })
+        window.connectNotify("focus-widget") { [weak self] in
+            self?.announcer.focusMoved()
+            self?.onFocusChanged?()
+        }
+        backButton.connect("clicked") { [weak self] in self?.onBack?() }
+        searchEntry.connect("search-changed") { [weak self] in
+            guard let self else { return }
+            self.onSearchChanged?(self.searchText)
+        }
+        window.connect("map") { [weak self] in
+            guard let self, let clock = gtk_widget_get_frame_clock(self.window.widget) else { return }
+            Signals.connect(GObjectPointer(clock), "after-paint") { [weak self] in self?.framePainted() }
         }
     }
 
     // MARK: - Pages
 
     /// Pushes a page widget (owned by the stack from now on), shows it, and returns its name.
+    /// The page is named `title` for screen readers (GTK would read its class name).
     @discardableResult
-    func push(_ page: GObjectPointer, title: String) -> String {
+    func push(_ page: Widget, title: String) -> String {
         pageCounter += 1
         let name = "page-\(pageCounter)"
         // A screen reader reads the page on top only, not the pages kept under it.
-        if let covered = pageNames.last.flatMap({ gtk_stack_get_child_by_name(stack.opaque, $0) }) {
+        if let covered = pageNames.last.flatMap({ gtk_stack_get_child_by_name(stack.object.opaque, $0) }) {
             setAccessibleHidden(gobj(covered), true)
         }
-        gtk_stack_add_named(stack.opaque, page.as(), name)
+        add(page, named: name, title: title)
         pageNames.append(name)
-        gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT)
+        gtk_stack_set_visible_child_full(stack.object.opaque, name, GTK_STACK_TRANSITION_TYPE_SLIDE_LEFT)
         update(title: title)
         return name
     }
@@ -178,21 +211,48 @@ public final class ShellWindow {
     /// Removes the top page and shows the one below with `title`.
     public func pop(title: String) {
         guard pageNames.count > 1, let name = pageNames.popLast(),
-              let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
-        gtk_stack_set_visible_child_full(stack.opaque, pageNames.last!, GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
-        gtk_stack_remove(stack.opaque, child)
-        if let uncovered = gtk_stack_get_child_by_name(stack.opaque, pageNames.last!) { setAccessibleHidden(gobj(uncovered), false) }
+              let child = gtk_stack_get_child_by_name(stack.object.opaque, name) else { return }
+        gtk_stack_set_visible_child_full(stack.object.opaque, pageNames.last!, GTK_STACK_TRANSITION_TYPE_SLIDE_RIGHT)
+        gtk_stack_remove(stack.object.opaque, child)
+        if let uncovered = gtk_stack_get_child_by_name(stack.object.opaque, pageNames.last!) { setAccessibleHidden(gobj(uncovered), false) }
         update(title: title)
     }
 
     /// Replaces the widget of page `name` (its content changed), keeping its place.
-    func replace(_ name: String, with page: GObjectPointer) {
-        guard let child = gtk_stack_get_child_by_name(stack.opaque, name) else { return }
-        let visible = gtk_stack_get_visible_child_name(stack.opaque).map { String(cString: $0) } == name
-        gtk_stack_remove(stack.opaque, child)
-        gtk_stack_add_named(stack.opaque, page.as(), name)
-        if visible { gtk_stack_set_visible_child_full(stack.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE) } else { setAccessibleHidden(page, true) }
+    func replace(_ name: String, with page: Widget, title: String) {
+        guard let child = gtk_stack_get_child_by_name(stack.object.opaque, name) else { return }
+        let visible = gtk_stack_get_visible_child_name(stack.object.opaque).map { String(cString: $0) } == name
+        gtk_stack_remove(stack.object.opaque, child)
+        add(page, named: name, title: title)
+        if visible {
+            gtk_stack_set_visible_child_full(stack.object.opaque, name, GTK_STACK_TRANSITION_TYPE_NONE)
+        } else {
+            setAccessibleHidden(page.object, true)
+        }
     }
+
+    /// Adds `page` to the stack as `name`, its stack page named `title` for screen readers.
+    private func add(_ page: Widget, named name: String, title: String) {
+        gtk_stack_add_named(stack.object.opaque, page.widget, name)
+        rename(page: name, title)
+    }
+
+    /// Names page `name` `title` for screen readers (GTK would read "GtkStackPage"); a name
+    /// it has already is not set again (each change is a message on the accessibility bus).
+    func rename(page name: String, _ title: String) {
+        // The stack page is a GtkStackPage (a GtkAccessible), owned by the stack as long as
+        // the page is in it.
+        guard let child = gtk_stack_get_child_by_name(stack.object.opaque, name),
+              let stackPage = gtk_stack_get_page(stack.object.opaque, child) else { return }
+        if g_object_get_data(gobj(stackPage).as(), Self.pageNameKey).map({ String(cString: $0.assumingMemoryBound(to: CChar.self)) }) == title {
+            return
+        }
+        g_object_set_data_full(gobj(stackPage).as(), Self.pageNameKey, g_strdup(title), g_free)
+        setAccessibleLabel(gobj(stackPage), title)
+    }
+
+    /// Where a stack page keeps the name it was given (freed with the page).
+    private static let pageNameKey = "trellis-page-name"
 
     /// The number of pages on the stack.
     var depth: Int { pageNames.count }
@@ -211,12 +271,12 @@ public final class ShellWindow {
 
     private func showTitle() {
         let shown = badge > 0 ? "\(pageTitle) (\(badge))" : pageTitle
-        gtk_window_set_title(window.as(), shown)
+        gtk_window_set_title(window.object.as(), shown)
     }
 
     private func update(title: String) {
         setTitle(title)
-        gtk_widget_set_visible(backButton.as(), pageNames.count > 1 ? 1 : 0)
+        backButton.isVisible = pageNames.count > 1
         showMessage(nil)
     }
 
@@ -224,67 +284,102 @@ public final class ShellWindow {
 
     /// Replaces the header bar's page buttons; `handler` gets the pressed action's id.
     public func setPageActions(_ actions: [(id: String, label: String, icon: String?)], handler: @escaping (String) -> Void) {
-        while let child = gtk_widget_get_first_child(pageActionsBox.as()) {
-            gtk_box_remove(pageActionsBox.as(), child)
-        }
+        for button in pageActionButtons.values { gtk_box_remove(pageActionsBox.object.as(), button.widget) }
         pageActionButtons = [:]
         for action in actions {
-            let button: GObjectPointer
+            let button: Button
             if let icon = action.icon {
-                button = GObjectPointer(gtk_button_new_from_icon_name(icon))!
+                button = Button(gtk_button_new_from_icon_name(icon))
                 // Flat like the window's own header-bar icons; labelled buttons keep a frame.
-                gtk_button_set_has_frame(button.as(), 0)
-                gtk_widget_set_tooltip_text(button.as(), action.label)
-                setAccessibleLabel(button, action.label)
+                gtk_button_set_has_frame(button.object.as(), 0)
+                button.setAccessibleName(action.label)
             } else {
-                button = GObjectPointer(gtk_button_new_with_label(action.label))!
+                button = Button(gtk_button_new_with_label(action.label))
             }
             let id = action.id
-            Signals.connect(button, "clicked") { _ in handler(id) }
-            gtk_box_append(pageActionsBox.as(), button.as())
+            button.connect("clicked") { handler(id) }
+            gtk_box_append(pageActionsBox.object.as(), button.widget)
             pageActionButtons[action.id] = button
+        }
+        pageActions = actions
+        pageActionHandler = handler
+        listFoldedPageActions()
+    }
+
+    /// Folds the page's buttons and the search toggle into the primary menu (`true`: its
+    /// "Search" item and Ctrl+F remain) or brings them back. GtkHeaderBar centres the title,
+    /// so its narrowest width is twice its wider side: each button folded counts twice.
+    private func foldHeader(_ folded: Bool) {
+        guard folded != isHeaderFolded else { return }
+        isHeaderFolded = folded
+        pageActionsBox.isVisible = !folded
+        searchButton.isVisible = isSearchable && !folded
+        listFoldedPageActions()
+    }
+
+    /// Lists the page's actions at the top of the primary menu while they are folded.
+    private func listFoldedPageActions() {
+        menu.removeAll(in: .page)
+        guard isHeaderFolded else { return }
+        for action in pageActions {
+            // A string target: "win.page-action::new" presses action "new".
+            menu.add(action.label, action: "win.page-action::\(action.id)", section: .page)
         }
     }
 
     /// Shows or hides the activity spinner.
     public func setActivity(_ active: Bool) {
-        gtk_widget_set_visible(spinner.as(), active ? 1 : 0)
-        if active { gtk_spinner_start(spinner.opaque) } else { gtk_spinner_stop(spinner.opaque) }
+        spinner.isVisible = active
+        if active { gtk_spinner_start(spinner.object.opaque) } else { gtk_spinner_stop(spinner.object.opaque) }
     }
 
     /// Whether the activity spinner is shown (automation).
-    var isActivityVisible: Bool { gtk_widget_get_visible(spinner.as()) != 0 }
+    var isActivityVisible: Bool { spinner.isVisible }
 
     /// Shows a line in the status area (`nil` hides it).
     public func setStatus(_ text: String?) {
-        gtk_label_set_text(statusLabel.opaque, text ?? "")
-        gtk_widget_set_visible(statusLabel.as(), text == nil ? 0 : 1)
+        statusLabel.text = text ?? ""
+        statusLabel.isVisible = text != nil
     }
 
-    /// Shows an error or validation message above the page (`nil` hides it).
-    public func showMessage(_ text: String?) {
-        gtk_label_set_text(messageLabel.opaque, text ?? "")
-        gtk_widget_set_visible(messageLabel.as(), text == nil ? 0 : 1)
+    /// Shows a message above the page — a problem (an error, a validation message) or
+    /// information, drawn differently (``WindowStyle``) — or hides it (`nil`).
+    public func showMessage(_ text: String?, kind: PageMessageKind = .error) {
+        messageLabel.text = text ?? ""
+        messageLabel.isVisible = text != nil
+        let classes = (kind == .error ? "trellis-error" : "trellis-information", kind == .error ? "trellis-information" : "trellis-error")
+        gtk_widget_add_css_class(messageLabel.widget, classes.0)
+        gtk_widget_remove_css_class(messageLabel.widget, classes.1)
     }
 
     /// Shows the search toggle for pages that can be searched.
     public func setSearchable(_ searchable: Bool) {
-        gtk_widget_set_visible(searchButton.as(), searchable ? 1 : 0)
+        isSearchable = searchable
+        searchButton.isVisible = searchable && !isHeaderFolded
         if !searchable { setSearchActive(false) }
     }
 
-    public var isSearchable: Bool { gtk_widget_get_visible(searchButton.as()) != 0 }
+    /// Whether the page on top can be searched (its toggle shows, unless folded into the menu).
+    public private(set) var isSearchable = false
 
-    /// Shows or hides the search bar (Ctrl+F, the search toggle).
-    public func setSearchActive(_ active: Bool) {
-        gtk_search_bar_set_search_mode(searchBar.opaque, active ? 1 : 0)
-        if active { _ = gtk_widget_grab_focus(searchEntry.as()) }
+    /// Shows or hides the search bar (Ctrl+F, the search toggle); shown, it takes the focus
+    /// unless `focus` is `false`. Hidden, it clears the search: no filter stays on a list
+    /// without the field that shows it.
+    public func setSearchActive(_ active: Bool, focus: Bool = true) {
+        gtk_search_bar_set_search_mode(searchBar.object.opaque, active ? 1 : 0)
+        if active && focus { _ = gtk_widget_grab_focus(searchEntry.widget) }
     }
 
-    public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.opaque) != 0 }
+    /// The widget whose typing opens the search bar and goes into it (the list on screen), or
+    /// none: typing in a form or on a button never searches.
+    func setTypeToSearch(_ widget: Widget?) {
+        gtk_search_bar_set_key_capture_widget(searchBar.object.opaque, widget?.widget)
+    }
+
+    public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.object.opaque) != 0 }
 
     /// The text in the search entry (automation).
-    var searchText: String { String(cString: gtk_editable_get_text(searchEntry.opaque)) }
+    var searchText: String { String(cString: gtk_editable_get_text(searchEntry.object.opaque)) }
 
     /// Replaces the search text as typing would: letters typed on are inserted at the end,
     /// letters erased are deleted from it, so the field changes once, as it does for a
@@ -294,37 +389,15 @@ public final class ShellWindow {
         let current = searchText.unicodeScalars, typed = text.unicodeScalars
         if !current.isEmpty && typed.starts(with: current) {
             var end = Int32(current.count)
-            gtk_editable_insert_text(searchEntry.opaque, String(typed.dropFirst(current.count)), -1, &end)
+            gtk_editable_insert_text(searchEntry.object.opaque, String(typed.dropFirst(current.count)), -1, &end)
         } else if !typed.isEmpty && current.starts(with: typed) {
-            gtk_editable_delete_text(searchEntry.opaque, Int32(typed.count), -1)
+            gtk_editable_delete_text(searchEntry.object.opaque, Int32(typed.count), -1)
         } else {
-            gtk_editable_set_text(searchEntry.opaque, text)
+            gtk_editable_set_text(searchEntry.object.opaque, text)
         }
     }
 
-    /// The type of the renderer drawing the window, such as `GskCairoRenderer` (automation;
-    /// see ``RendererChoice``); empty before the window is realized.
-    var rendererName: String {
-        guard let renderer = gtk_native_get_renderer(window.opaque) else { return "" }
-        // Safe: the window keeps its renderer alive, and a GskRenderer is a GObject, whose
-        // memory starts with its GTypeInstance; g_type_name returns a string GLib owns.
-        return String(cString: g_type_name_from_instance(gobj(renderer).as()))
-    }
-
-    /// The message shown above the page, if any (automation).
-    var message: String? {
-        gtk_widget_get_visible(messageLabel.as()) != 0 ? String(cString: gtk_label_get_text(messageLabel.opaque)) : nil
-    }
-
-    /// The status line, if shown (automation).
-    var status: String? {
-        gtk_widget_get_visible(statusLabel.as()) != 0 ? String(cString: gtk_label_get_text(statusLabel.opaque)) : nil
-    }
-
-    /// The window title, with the badge count if any (automation).
-    var title: String { gtk_window_get_title(window.as()).map { String(cString: $0) } ?? "" }
-
-    public func present() { gtk_window_present(window.as()) }
+    public func present() { gtk_window_present(window.object.as()) }
 
     // MARK: - Frames
 
@@ -340,7 +413,7 @@ public final class ShellWindow {
     @_spi(Testing)
     public func afterNextFrame(_ handler: @escaping () -> Void) {
         nextFrameHandlers.append(handler)
-        gtk_widget_queue_draw(window.as())
+        window.queueDraw()
     }
 
     /// Starts measuring the gaps between painted frames: ``frameGapsSoFar`` says the longest
@@ -374,19 +447,5 @@ public final class ShellWindow {
         // Run outside the frame clock's signal emission: a handler may render (screenshots)
         // or quit, which GTK does not expect from inside `after-paint`.
         DispatchQueue.main.async { MainActor.assumeIsolated { handlers.forEach { $0() } } }
-    }
-}
-
-extension ShellWindow {
-    /// Names every button inside `widget` (GTK's own, such as the search bar's close button).
-    static func nameButtons(in widget: UnsafeMutablePointer<GtkWidget>, _ name: String) {
-        var child = gtk_widget_get_first_child(widget)
-        while let current = child {
-            if trellis_widget_is_button(current) != 0 {
-                setAccessibleName(GObjectPointer(current), name)
-            }
-            nameButtons(in: current, name)
-            child = gtk_widget_get_next_sibling(current)
-        }
     }
 }

@@ -15,16 +15,18 @@ final class SidebarFolding {
     private let sidebar: SectionSidebar
     /// Whether the window is narrower than ``threshold`` (`nil` before its first size is known).
     private(set) var isFolded: Bool?
+    /// Called with the window's width whenever it changes (the header bar folds too).
+    var onWidthChanged: ((Int32) -> Void)?
 
-    init(sidebar: SectionSidebar, window: GObjectPointer) {
+    init(sidebar: SectionSidebar, window: ApplicationWindow) {
         self.sidebar = sidebar
-        Signals.connect(window, "realize") { [weak self] window in
+        window.connect("realize") { [weak self, weak window] in
             // Safe: a realized GtkWindow (a GtkNative) has its surface until it is unrealized,
             // and the handler below lives no longer than that surface.
-            guard let surface = gtk_native_get_surface(window.as()) else { return }
-            Signals.connect(gobj(surface), "notify::width", optionalArgument: { surface, _ in
-                self?.widthChanged(gdk_surface_get_width(surface.as()))
-            })
+            guard let window, let surface = gtk_native_get_surface(window.object.opaque) else { return }
+            Signals.connectNotify(gobj(surface), "width") { [weak self] in
+                self?.widthChanged(gdk_surface_get_width(surface))
+            }
             self?.widthChanged(gdk_surface_get_width(surface))
         }
     }
@@ -36,6 +38,7 @@ final class SidebarFolding {
 
     private func widthChanged(_ width: Int32) {
         guard width > 0 else { return }
+        onWidthChanged?(width)
         let folded = width < Self.threshold
         guard folded != isFolded else { return }
         isFolded = folded

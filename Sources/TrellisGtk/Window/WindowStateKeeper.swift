@@ -20,16 +20,17 @@ public final class WindowStateKeeper {
     public let file: URL
     /// The state as it is now.
     public private(set) var state: WindowState
-    private let window: GObjectPointer
+    /// Weak: the window's handlers hold the keeper.
+    private weak var window: ApplicationWindow?
     private let logger = Logger(trellis: "trellis.gtk.window-state")
 
-    private init(window: GObjectPointer, file: URL) {
+    private init(window: ApplicationWindow, file: URL) {
         self.window = window
         self.file = file
         var width: Int32 = 0
         var height: Int32 = 0
-        gtk_window_get_default_size(window.as(), &width, &height)
-        state = WindowState(width: Int(width), height: Int(height), maximized: gtk_window_is_maximized(window.as()) != 0)
+        gtk_window_get_default_size(window.object.as(), &width, &height)
+        state = WindowState(width: Int(width), height: Int(height), maximized: gtk_window_is_maximized(window.object.as()) != 0)
     }
 
     /// Restores the state saved in `file` onto `window` (call before presenting it) and saves
@@ -40,17 +41,18 @@ public final class WindowStateKeeper {
         let keeper = WindowStateKeeper(window: window.window, file: file)
         keeper.restore()
         for property in ["default-width", "default-height", "maximized"] {
-            Signals.connect(window.window, "notify::\(property)", optionalArgument: { _, _ in keeper.update() })
+            window.window.connectNotify(property) { keeper.update() }
         }
-        Signals.connect(application.pointer, "shutdown") { _ in keeper.save() }
+        Signals.connect(application.pointer, "shutdown") { keeper.save() }
         return keeper
     }
 
     private func restore() {
         do {
             guard let saved = try WindowState.load(from: file) else { return }
-            gtk_window_set_default_size(window.as(), Int32(saved.width), Int32(saved.height))
-            if saved.maximized { gtk_window_maximize(window.as()) }
+            guard let window else { return }
+            gtk_window_set_default_size(window.object.as(), Int32(saved.width), Int32(saved.height))
+            if saved.maximized { gtk_window_maximize(window.object.as()) }
             state = saved
         } catch {
             logger.warning("window state ignored", metadata: ["error": "\(error)"])
@@ -58,12 +60,13 @@ public final class WindowStateKeeper {
     }
 
     private func update() {
+        guard let window else { return }
         var width: Int32 = 0
         var height: Int32 = 0
-        gtk_window_get_default_size(window.as(), &width, &height)
+        gtk_window_get_default_size(window.object.as(), &width, &height)
         if width > 0 { state.width = Int(width) }
         if height > 0 { state.height = Int(height) }
-        state.maximized = gtk_window_is_maximized(window.as()) != 0
+        state.maximized = gtk_window_is_maximized(window.object.as()) != 0
     }
 
     /// Writes the state now (the application's `shutdown` does it too).

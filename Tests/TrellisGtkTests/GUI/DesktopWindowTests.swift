@@ -12,7 +12,7 @@ final class DesktopWindowTests: XCTestCase {
                        ["win.back", "win.search", "win.go-catalog", "win.go-favourites", "win.go-notes", "win.go-notes-per-day",
                         "win.go-people", "win.go-plugins", "win.go-events", "win.new-note", "win.plugin-c-hello-greet", "win.plugin-c-hello-page-hello",
                         "win.plugin-location-page-location", "win.plugin-network-activity-page-network", "win.plugin-template-page-template",
-                        "win.undo", "win.redo", "win.preferences", "app.about", "app.quit"])
+                        "win.undo", "win.redo", "win.preferences", "win.shortcuts", "app.about", "app.quit"])
         XCTAssertEqual(byAction["win.go-notes"]?["label"], "Notes")
         XCTAssertEqual(byAction["win.go-notes"]?["accels"], ["<Alt>3"])
         XCTAssertEqual(byAction["win.go-notes-per-day"]?["label"], "Notes per day")
@@ -25,6 +25,7 @@ final class DesktopWindowTests: XCTestCase {
         XCTAssertEqual(byAction["app.quit"]?["accels"], ["<Control>q"])
         XCTAssertEqual(byAction["win.preferences"]?["accels"], ["<Control>comma"])
         XCTAssertEqual(byAction["app.about"]?["label"], "About Trellis")
+        XCTAssertEqual(byAction["win.shortcuts"]?["accels"], ["<Control>question", "F1"])
         try app.screenshot("menu-catalog")
         // Its popover is built on the first opening, not before the first frame.
         XCTAssertEqual(try app.send("menu-open")["open"], true)
@@ -123,7 +124,7 @@ final class DesktopWindowTests: XCTestCase {
         try app.send("activate 0")
         XCTAssertEqual(try app.send("dump")["title"], "Каталог")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }
-        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Шаблон", "Отменить", "Повторить", "Параметры", "О приложении Trellis", "Выйти"])
+        XCTAssertEqual(items, ["Назад", "Поиск", "Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий", "Новая заметка", "Поздороваться из C", "Привет из C", "История местоположения", "Сетевые запросы", "Шаблон", "Отменить", "Повторить", "Параметры", "Клавиатурные сокращения", "О приложении Trellis", "Выйти"])
         XCTAssertEqual(try app.send("chrome")["widgets"]?["back"]?["tooltip"], "Назад")
         try app.send("activate 5")
         XCTAssertEqual(try app.send("dump")["fields"]?["name"], "Фэнтези")

@@ -29,7 +29,7 @@ final class SearchFieldTests: XCTestCase {
             XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
             let frontend = GtkFrontend(shell: shell, application: application)
             let window = frontend.window
-            defer { gtk_window_destroy(window.window.as()) }
+            defer { gtk_window_destroy(window.window.object.as()) }
             try shell.route("/list", to: ListPage.self, isPublic: true)
             try shell.navigate(to: "/list")
             let page = try XCTUnwrap(shell.navigator.top)

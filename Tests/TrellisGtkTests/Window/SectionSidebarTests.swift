@@ -21,17 +21,17 @@ final class SectionSidebarTests: XCTestCase {
             let frontend = GtkFrontend(shell: shell, application: application)
             let window = frontend.window
             XCTAssertFalse(window.sidebar.isShown)
-            XCTAssertEqual(gtk_widget_get_visible(window.sidebarButton.as()), 0, "no toggle without sections")
+            XCTAssertEqual(gtk_widget_get_visible(window.sidebarButton.widget), 0, "no toggle without sections")
 
             shell.sections = [ShellSection(title: "Notes", path: "/notes"), ShellSection(title: "People", path: "/people")]
             XCTAssertEqual(window.sidebar.rows.count, 2)
             XCTAssertTrue(window.sidebar.isShown, "the window's default width is wide")
-            XCTAssertNotEqual(gtk_widget_get_visible(window.sidebarButton.as()), 0)
-            XCTAssertTrue(hasAccessibleLabel(window.sidebar.rows[1]))
+            XCTAssertNotEqual(gtk_widget_get_visible(window.sidebarButton.widget), 0)
+            XCTAssertTrue(hasAccessibleLabel(window.sidebar.rows[1].object))
 
             shell.sections = []
             XCTAssertFalse(window.sidebar.isShown)
-            gtk_window_destroy(window.window.as())
+            gtk_window_destroy(window.window.object.as())
         }
     }
 }

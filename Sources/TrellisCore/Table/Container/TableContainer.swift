@@ -61,6 +61,9 @@ public final class TableContainer {
     var pendingInsertion: (position: Int, count: Int)?
     /// The changes held back while ``coalescingChanges(_:)`` runs (nil otherwise).
     var collectedChanges: [FlatChange]?
+    /// The item whose row front ends are asked to focus (``requestFocus(on:)``).
+    public internal(set) var focusRequest: TableItemID?
+    let focusObservers = ObserverList<TableItemID>()
 
     /// A container over `source`.
     /// - Parameters:

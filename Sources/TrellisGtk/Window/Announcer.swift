@@ -1,0 +1,57 @@
+import CGtk
+
+/// Tells a screen reader of a change away from the keyboard focus — a notice sliding over the
+/// page ("Deleted “Groceries”") — as GTK 4.14's `gtk_accessible_announce` would. GTK 4.8 has
+/// no announcement, and its AT-SPI bridge never reports an alert as showing, so Orca spoke
+/// nothing. What Orca 43 does speak is a new description of the widget that has the focus
+/// (`object:property-change:accessible-description` on its locus of focus): the announcement
+/// becomes that widget's description until the focus leaves it, when its own description (or
+/// none) comes back — unspoken, since the widget no longer has the focus.
+///
+/// The announcement waits for the next frame (the page that caused it may still be moving the
+/// focus: a deleted note's editor goes, the list takes the focus) and for a focused widget.
+@MainActor
+final class Announcer {
+    private let window: ApplicationWindow
+    /// The text waiting for a focused widget.
+    private var pending: String?
+    /// The widget carrying an announcement now (a reference of our own), and the announcement.
+    private var carrier: Widget?
+    private var carried: String?
+
+    init(window: ApplicationWindow) {
+        self.window = window
+    }
+
+    /// Keeps `text` for ``deliver()``, which the window calls after its next frame.
+    func prepare(_ text: String) {
+        pending = text
+    }
+
+    /// Announces the text kept, on the widget that has the focus now (or the next one to).
+    func deliver() {
+        guard let text = pending, let focus = gtk_root_get_focus(window.object.opaque) else { return }
+        pending = nil
+        // Told already, and the focus has not moved since: once is enough.
+        if text == carried, carrier?.widget == focus { return }
+        restoreCarrier()
+        let widget = Widget(retaining: GObjectPointer(focus))
+        setAccessibleDescription(widget.object, text, remember: false)
+        carrier = widget
+        carried = text
+    }
+
+    /// Called when the window's focus widget changed.
+    func focusMoved() {
+        if let carrier, gtk_root_get_focus(window.object.opaque) != carrier.widget { restoreCarrier() }
+        if pending != nil { deliver() }
+    }
+
+    /// Gives the widget that carried an announcement its own description back.
+    private func restoreCarrier() {
+        guard let carrier else { return }
+        self.carrier = nil
+        carried = nil
+        restoreAccessibleDescription(carrier.object)
+    }
+}
