@@ -120,7 +120,8 @@ extension JSONValue: Codable {
     }
 
     /// Parses JSON text (UTF-8, or UTF-16 or UTF-32 as `JSONDecoder` reads them). Throws
-    /// `JSONValueError.malformed` naming `source`, and the line and column, on bad input.
+    /// `JSONValueError.malformed` naming `source`, and the line and column, on bad input:
+    /// `try JSONValue(jsonData: Data(contentsOf: url), source: url.path)`.
     public init(jsonData data: Data, source: String = "JSON") throws {
         do throws(JSONTextReader.Failure) {
             self = try JSONTextReader.read(data)
@@ -129,12 +130,13 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Parses JSON text given as a Swift string.
+    /// Parses JSON text given as a Swift string: `try JSONValue(jsonString: #"{"count": 3}"#)["count"]?.intValue` is 3.
     public init(jsonString: String, source: String = "JSON") throws {
         try self.init(jsonData: Data(jsonString.utf8), source: source)
     }
 
-    /// Compact UTF-8 JSON with sorted keys (stable output for logs and tests).
+    /// Compact UTF-8 JSON with sorted keys (stable output for logs and tests):
+    /// `try manifest.jsonData().write(to: url)`.
     public func jsonData() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -143,7 +145,7 @@ extension JSONValue: Codable {
         return (try? encoder.encode(self.finite)) ?? Data("null".utf8)
     }
 
-    /// Compact JSON text with sorted keys.
+    /// Compact JSON text with sorted keys: `(["b": "x", "a": true] as JSONValue).jsonString` is `{"a":true,"b":"x"}`.
     public var jsonString: String { String(decoding: jsonData(), as: UTF8.self) }
 
     /// The value with NaN and infinities replaced by `null` (JSON has no such numbers).
@@ -157,7 +159,12 @@ extension JSONValue: Codable {
     }
 }
 
-/// Errors raised when decoding JSON text.
+/// Errors raised when decoding JSON text:
+///
+/// ```swift
+/// do { _ = try JSONValue(jsonString: "{", source: "plugin.json") }
+/// catch let error as JSONValueError { print(error) }   // plugin.json: malformed JSON: … (where, and why)
+/// ```
 public enum JSONValueError: Error, CustomStringConvertible, Equatable {
     /// The text is not valid JSON; `source` names the file, payload or message it came from.
     case malformed(source: String, reason: String)
