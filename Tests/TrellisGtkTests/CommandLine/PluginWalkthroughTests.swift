@@ -32,11 +32,11 @@ struct PluginWalkthroughTests {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
+        // The steps put `$PWD/.build/release` on the PATH, where bash .ci/launch builds trellis:
+        // the trellis under test (this test run's build) stands there.
         let literal = script.replacingOccurrences(of: "/path/to/trellis", with: CommandRunner.packageRoot.path)
-        // The steps put `$PWD/.build/debug` on the PATH, where bash .ci/launch builds trellis;
-        // the tests' own build is that one, unless TRELLIS_BIN names another.
-        var path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        if let bin = ProcessInfo.processInfo.environment["TRELLIS_BIN"] { path = URL(fileURLWithPath: bin).deletingLastPathComponent().path + ":" + path }
+            .replacingOccurrences(of: "$PWD/.build/release", with: AppDriver.executable.deletingLastPathComponent().path)
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         return try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", literal],
                                      environment: ["HOME": home.path, "PATH": path, "XDG_DATA_HOME": home.path + "/.local/share",
                                                    "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"],
@@ -46,6 +46,9 @@ struct PluginWalkthroughTests {
     @Test("In Swift, run literally: the generated plugin builds, loads, prints its page, passes its test, and once installed and approved loads from the user's folder")
     func swiftPlugin() throws {
         let script = try Self.steps("### In Swift")
+        #expect(script.hasPrefix("export PATH=\"$PWD/.build/release:$PATH\""), "the steps start where bash .ci/launch built trellis:\n\(script)")
+        let launch = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(".ci/launch"), encoding: .utf8)
+        #expect(launch.contains("swift build -c release\n"), "bash .ci/launch no longer builds into .build/release, where the steps look")
         #expect(script.contains("trellis plugin new Greeter"), "the steps start from the generator:\n\(script)")
         let result = try Self.run(script)
         #expect(result.status == 0, "the steps failed:\n\(result.stdout.suffix(4000))\n\(result.stderr.suffix(4000))")
