@@ -3,7 +3,9 @@
 /* Linux interfaces Swift's Glibc module leaves out, all in libc (nothing to link):
  * <sys/pidfd.h> (glibc 2.36), a descriptor that becomes readable when a child process ends, so
  * that the shell learns of a plugin process's end from its event loop instead of a thread
- * blocked in waitpid or a poll; and prctl, through the wrapper below. */
+ * blocked in waitpid or a poll; <sys/eventfd.h>, with which a plugin connection's event loop is
+ * woken; and prctl, through the wrapper below. */
+#include <sys/eventfd.h>
 #include <sys/pidfd.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>

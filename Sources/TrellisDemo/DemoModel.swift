@@ -27,13 +27,16 @@ public final class DemoModel {
         })
     }
 
-    /// Marks genre `index` as a favourite or not; triggers `favourites:changed`.
+    /// The message ``setFavourite(_:_:)`` triggers: `{"index", "favourite"}`.
+    public static let favouritesChanged = "favourites:changed"
+
+    /// Marks genre `index` as a favourite or not; triggers ``favouritesChanged``.
     public func setFavourite(_ index: Int, _ favourite: Bool) {
         guard catalog.indices.contains(index) else { return }
         let changed = favourite ? favourites.insert(index).inserted : favourites.remove(index) != nil
         guard changed else { return }
         file?.save(favourites.sorted().map { FavouriteEntry(index: $0, name: catalog[$0]) })
-        bus.trigger("favourites:changed", ["index": .number(Double(index)), "favourite": .bool(favourite)])
+        bus.trigger(Self.favouritesChanged, ["index": .number(Double(index)), "favourite": .bool(favourite)])
     }
 
     /// The positions (from 1) at which the name of genre `index` occurs in the catalog, in order.

@@ -50,6 +50,6 @@ public final class DemoStatus {
     }
 
     private func show() {
-        shell?.frontend?.showStatus(text)
+        shell?.showStatus(text)
     }
 }

@@ -71,7 +71,7 @@ public enum DemoSync {
         shell.provide(DemoSyncState())
         if background {
             if !passesLater { sync.start() }
-            shell.bus.watchOnMainActor("sync:requested", owner: sync) { sync, _ in
+            shell.bus.watchOnMainActor(NotificationRouter.Message.syncRequested, owner: sync) { sync, _ in
                 Task { _ = try? await sync.syncNow() }
             }
         }

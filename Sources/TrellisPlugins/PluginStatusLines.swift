@@ -63,6 +63,11 @@ public final class PluginStatusLines: Sendable {
             _ = lines.follow(plugin, changed: changed)
             changed()  // its items may have changed with its manifest
         }
+        // A plugin's lines show once it is loaded: what it set while starting (its service's
+        // start sends its first position, say, before the start's answer) shows then.
+        for message in [PluginActivated.name, PluginEnabled.name, PluginRestarted.name] {
+            host.bus.watch(message, owner: self) { _, _ in changed() }
+        }
         for message in [PluginDisabled.name, PluginCrashed.name] {
             host.bus.watch(message, owner: self) { lines, event in
                 guard let plugin = event.data["plugin"]?.stringValue else { return }

@@ -1,4 +1,10 @@
+// FoundationEssentials, not Foundation, where the toolchain has it: a plugin process loads this
+// module, and Foundation's internationalisation would add 6 MiB to each (issue #37's plugin-rss).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
 
 /// A Sendable, JSON-compatible value: the payload of bus events, route data, service options
 /// and front-controller parameters.

@@ -1,4 +1,13 @@
+// FoundationEssentials, not Foundation, where the toolchain has it: a plugin process loads this
+// module, and Foundation's internationalisation would add 6 MiB to each (issue #37's plugin-rss).
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
 import Foundation
+#endif
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// A value guarded by a lock that ThreadSanitizer understands; Trellis's own lock, public so
 /// that apps and plugins can use it too.

@@ -19,5 +19,6 @@ enum BenchmarkList {
         ControlBenchmark.self,
         TypingBenchmark.self,
         SyncBenchmark.self,
+        IdleBenchmark.self,
     ]
 }

@@ -17,15 +17,24 @@ struct FirstFrameBenchmark: ParsableCommand {
         try ProcessRunner.requireDisplay()
         let trellis = try ProcessRunner.sibling("trellis")
         let baseline = try ProcessRunner.buildBaseline("stringlist-window")
-        let env = ProcessRunner.guiEnvironment
+        let baselineEnvironment = ProcessRunner.guiEnvironment
+        // A store and settings of the bench's own: the user's are never opened (nor written
+        // in a newer model version by a newer build). The warm-up creates the store; the
+        // measured runs open it.
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-firstframe-\(getpid())")
+        defer { try? FileManager.default.removeItem(at: home) }
+        let env = baselineEnvironment.merging([
+            "XDG_DATA_HOME": home.appendingPathComponent("data").path,
+            "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
+        ]) { _, new in new }
         // One warm-up of each so that disk caches and fontconfig caches are equal.
         _ = try ProcessRunner.measure(trellis, ["/catalog", "--rows", "\(rows)", "--exit-after-first-frame"], environment: env)
-        _ = try ProcessRunner.measure(baseline, ["\(rows)"], environment: env)
+        _ = try ProcessRunner.measure(baseline, ["\(rows)"], environment: baselineEnvironment)
         var ours: [ProcessRunner.Measurement] = []
         var theirs: [ProcessRunner.Measurement] = []
         for _ in 0..<runs {
             ours.append(try ProcessRunner.measure(trellis, ["/catalog", "--rows", "\(rows)", "--exit-after-first-frame"], environment: env))
-            theirs.append(try ProcessRunner.measure(baseline, ["\(rows)"], environment: env))
+            theirs.append(try ProcessRunner.measure(baseline, ["\(rows)"], environment: baselineEnvironment))
         }
         let ourTime = Report.median(ours.map(\.seconds)) * 1000
         let theirTime = Report.median(theirs.map(\.seconds)) * 1000

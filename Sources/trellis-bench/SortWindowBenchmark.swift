@@ -112,7 +112,7 @@ private final class SortedNotesPage: PageController {
             let source = try FetchedSource(
                 request: FetchRequest(entityName: "Note", sortKeys: [.descending("created")]),
                 context: notes.store.newContext())
-            content = .table(TableContainer.records(source, columns: SortBenchmark.columns))
+            content = .table(TableContainer.records(source, columns: SortBenchmark.keyColumns))
         } catch {
             content = .text("\(error)")
         }

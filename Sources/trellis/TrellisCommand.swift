@@ -4,6 +4,7 @@ import Logging
 import TrellisCore
 import TrellisPlugins
 import TrellisDemo
+import TrellisGtk
 import TrellisHeadless
 import TrellisStore
 
@@ -229,6 +230,8 @@ struct Open: ParsableCommand {
         }
         // The hub: every section one step away, no Back arrow on the first screen.
         let path = self.path ?? "/"
+        // Before the start-up thread below reads the environment.
+        RendererChoice.apply()
         let (status, failure) = MainActor.assumeIsolated { () -> (Int32, (any Error)?) in
             let (shell, plugins) = shellOptions.beginShell()
             let bus = shell.bus

@@ -12,6 +12,7 @@ struct PluginChannelTests {
     /// A channel on one end of a socket pair; the test holds the other (`peer`).
     private final class Pair: Sendable {
         let channel: PluginChannel
+        let loop = PluginEventLoop(name: "test.channel")
         let peer: Int32
         let inputs = LockedState<[String]>([])
         /// Whether `onInput` asks the channel to stop reading.
@@ -24,7 +25,8 @@ struct PluginChannelTests {
             }
             peer = sockets[1]
             let inputs = self.inputs, pause = self.pause
-            channel = PluginChannel(descriptor: sockets[0], queue: DispatchQueue(label: "test.channel"), capacity: capacity) { input in
+            channel = PluginChannel(descriptor: sockets[0], loop: loop, capacity: capacity)
+            channel.start { input in
                 switch input {
                 case .frame(let frame): inputs.withLock { $0.append("\(frame.op) \(frame.name)") }
                 case .malformed(let reason): inputs.withLock { $0.append("malformed: \(reason)") }
@@ -32,7 +34,6 @@ struct PluginChannelTests {
                 }
                 return pause.withLock { $0 }
             }
-            channel.start()
         }
 
         /// Writes `bytes` from the peer.
@@ -49,6 +50,7 @@ struct PluginChannelTests {
 
         deinit {
             channel.close()
+            loop.stop()
             close(peer)
         }
     }

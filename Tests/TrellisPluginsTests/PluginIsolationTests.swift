@@ -246,21 +246,26 @@ struct PluginIsolationTests {
     @Test("events queued behind a slow handler do not add up: each handler within the deadline keeps the plugin alive")
     func slowHandlerWithinDeadline() async throws {
         let sandbox = try PluginSandbox()
-        try sandbox.installCrashing("slow", .slowHandler, autostart: true)
+        let folder = try sandbox.installCrashing("slow", .slowHandler, autostart: true)
         // Five events sent at once; each handled in 1.5 s of the clock, 7.5 s in all; the
-        // deadline is 2 s per event, from when the plugin could begin it.
+        // deadline is 2 s per event, from when the plugin could begin it. The plugin's handler
+        // waits for the test's word (a file `go-N`) while the test advances the clock: each
+        // 1.5 s passes inside one handler, whatever either side's speed.
         let clock = TestClock()
         let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(2)), clock: clock.plugin)
         #expect(await harness.host.loadAll()[id: "slow"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         for _ in 1...5 { harness.bus.trigger("crash:now") }
-        for handled in 1...5 {
-            _ = try await events.wait(for: "crash:handled", count: handled)
-            // Its done has arrived: the next event could begin now.
-            #expect(await eventually { harness.eventsPending(of: "slow") == 5 - handled })
+        for handling in 1...5 {
+            // The plugin is inside its handler of event N: the one before is done.
+            _ = try await events.wait(for: "crash:handling", count: handling)
+            #expect(harness.eventsPending(of: "slow") == 6 - handling)
             await clock.advance(by: .milliseconds(1_500))
+            FileManager.default.createFile(atPath: folder.appendingPathComponent("go-\(handling)").path, contents: nil)
+            _ = try await events.wait(for: "crash:handled", count: handling)
         }
+        #expect(await eventually { harness.eventsPending(of: "slow") == 0 })
 
         #expect(events.count("plugin:crashed") == 0, "\(events.messages)")
         #expect(harness.host.report(for: "slow")?.state == .loaded)

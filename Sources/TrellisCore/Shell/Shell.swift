@@ -23,7 +23,14 @@ public final class Shell {
     public private(set) lazy var notices = NoticeBoard(shell: self)
     /// The front end showing the navigation stack; `nil` when there is none (pages then `start`).
     /// The shell owns its front end; a front end refers back to its shell without owning it.
-    public var frontend: (any Frontend)?
+    public var frontend: (any Frontend)? {
+        // What start-up put in the status line (a plugin's first position, say) before there
+        // was a front end to show it.
+        didSet { if let statusText { frontend?.showStatus(statusText) } }
+    }
+    /// The status line's text as last shown (``showStatus(_:)``): a front end attached later
+    /// shows it too.
+    public private(set) var statusText: String?
     /// Options given at route registration, by route id.
     var routeOptions: [RouteID: JSONValue] = [:]
     /// Values provided to pages, by type.
@@ -87,6 +94,12 @@ public final class Shell {
     /// Goes back one page; `false` at the root.
     @discardableResult
     public func back() -> Bool { navigator.back() }
+
+    /// Shows `text` in the front end's status line (nil: empty), now or once one is attached.
+    public func showStatus(_ text: String?) {
+        statusText = text
+        frontend?.showStatus(text)
+    }
 }
 
 // MARK: - Environment

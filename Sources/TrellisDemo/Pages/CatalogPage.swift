@@ -35,7 +35,7 @@ final class GenrePage: PageController {
         self.index = index
         title = model.catalog[index]
         show(model)
-        shell.bus.watchOnMainActor("favourites:changed", owner: self) { page, _ in
+        shell.bus.watchOnMainActor(DemoModel.favouritesChanged, owner: self) { page, _ in
             guard let model = DemoContext.model(of: page.shell) else { return }
             page.show(model)
         }

@@ -79,7 +79,7 @@ final class NotePage: PageController {
         if let draft = drafts?.draft(for: draftKey), draft != loaded { restore(draft) }
         if let noteID = note?.id {
             let id = noteID.uuid.uuidString
-            shell.bus.watchOnMainActor("store:did-save", from: store, owner: self) { page, event in
+            shell.bus.watchOnMainActor(PersistentStore.didSave, from: store, owner: self) { page, event in
                 if event.data["updated"]?["Note"]?.arrayValue?.contains(.string(id)) == true {
                     page.noteChangedElsewhere(store: store)
                 } else if event.data["deleted"]?["Note"]?.arrayValue?.contains(.string(id)) == true {

@@ -71,10 +71,19 @@ extension GtkFrontend {
         case "search":
             guard window.isSearchable, let container = currentView?.container else { return fail("the page on top cannot be searched") }
             window.setSearchActive(true)
+            let typed = window.searchText != argument
             window.setSearchText(argument)
-            // Answered once the filtered list is painted: what a person typing sees.
-            waitUntil({ container.searchText == argument }, then: { [weak self] in self?.window.afterNextFrame(done) },
-                      orFail: { fail("search was not applied") }, deadline: Date().addingTimeInterval(30))
+            // Answered at the first frame painted after the search applied: what a person typing
+            // sees (the search applies within a keystroke's main-loop turn once the rows are folded).
+            guard typed, container.searchText != argument else { return window.afterNextFrame(done) }
+            func answerWhenApplied() {
+                afterNextSearch.append { [weak self] in
+                    guard let self else { return }
+                    if container.searchText == argument { return self.window.afterNextFrame(done) }
+                    answerWhenApplied()
+                }
+            }
+            answerWhenApplied()
         case "page-action":
             guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
             trellis_button_emit_clicked(button.object.as())
@@ -275,15 +284,5 @@ extension GtkFrontend {
         let fields = text.split(separator: " ")
         guard fields.count > 1, let pages = Int(fields[1]) else { return 0 }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE))) / 1024
-    }
-
-    /// Polls `condition` on the main loop every 5 ms for up to 3 s (or until `deadline`).
-    private func waitUntil(_ condition: @escaping () -> Bool, then: @escaping () -> Void, orFail: @escaping () -> Void,
-                           deadline: Date = Date().addingTimeInterval(3)) {
-        if condition() { return then() }
-        guard Date() < deadline else { return orFail() }
-        DispatchQueue.main.asyncAfter(deadline: .now() + 0.005) { [weak self] in
-            MainActor.assumeIsolated { self?.waitUntil(condition, then: then, orFail: orFail, deadline: deadline) }
-        }
     }
 }

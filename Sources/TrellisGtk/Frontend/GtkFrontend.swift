@@ -28,6 +28,9 @@ public final class GtkFrontend: Frontend {
     public let application: Application
     private var views: [ObjectIdentifier: PageView] = [:]
     private var renderers = GtkContentRenderers()
+    /// Called once when the next search of the page on top has finished (applied, or
+    /// replaced by a later one): the automation's `search` answers at the frame after it.
+    var afterNextSearch: [@MainActor () -> Void] = []
     /// Whether the keyboard focus was in the sidebar at its last move.
     private var focusWasInSidebar = false
     /// Set by ``addContributedMenuItems(logger:)``: contributors' items are added from then on.
@@ -42,8 +45,8 @@ public final class GtkFrontend: Frontend {
         shell.frontend = self
         window.onBack = { [weak self] in self?.goBack() }
         window.onFocusChanged = { [weak self] in self?.focusChanged() }
-        // The rows are compared off the GTK thread (`TableContainer.search`): typing never
-        // waits for a long list; a keystroke typed meanwhile replaces the search in flight.
+        // `TableContainer.search`: the keystroke's result is in the frame that shows the
+        // keystroke; only the first search of a long list waits for its rows to be folded.
         window.onSearchChanged = { [weak self] text in self?.searchTopPage(for: text) }
         shell.bus.watchOnMainActor(NetworkActivity.changed, owner: self) { frontend, event in
             frontend.window.setActivity(event.data["active"]?.boolValue ?? false)
@@ -124,14 +127,19 @@ public final class GtkFrontend: Frontend {
         shell.navigator.top.flatMap { views[ObjectIdentifier($0)] }
     }
 
-    /// Searches the list of the page on top for `text`, off the GTK thread
-    /// (`TableContainer.search`): typing never waits for a long list, and a keystroke typed
-    /// meanwhile replaces the search in flight.
+    /// Searches the list of the page on top for `text` (`TableContainer.search`): the result
+    /// is shown in the frame after the keystroke, except on the first search of a long list,
+    /// whose rows are folded first while the window goes on drawing; a keystroke typed
+    /// meanwhile replaces that search.
     private func searchTopPage(for text: String) {
         guard let view = topView, let container = view.container else { return }
-        Task { @MainActor [weak view] in
+        Task { @MainActor [weak self, weak view] in
             await container.search(text)
             view?.refreshPlaceholder()
+            guard let self else { return }
+            let handlers = afterNextSearch
+            afterNextSearch = []
+            handlers.forEach { $0() }
         }
     }
 

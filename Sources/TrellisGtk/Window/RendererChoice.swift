@@ -12,6 +12,11 @@ import Foundation
 /// choice on 4.8: with no GPU render node (`/dev/dri/renderD*`), Mesa can only render in
 /// software, so the cairo renderer is used. `GSK_RENDERER`, when set, always wins.
 ///
+/// With the cairo renderer nothing of Trellis uses OpenGL, yet GDK 4.8 still opens it, and
+/// Mesa's software rasterizer brings LLVM with it: 60 MiB of the window's 118 MiB, and tens
+/// of milliseconds before its first frame. So GDK is also told not to
+/// (`GDK_DEBUG=gl-disable`, GTK 4.8's only switch for it), unless `GDK_DEBUG` is set.
+///
 /// `trellis-bench` gives its C baselines the same choice (``environment``), so that a
 /// comparison is between programs, not renderers.
 public enum RendererChoice {
@@ -24,17 +29,28 @@ public enum RendererChoice {
         return renderNodes.contains { $0.hasPrefix("renderD") } ? nil : "cairo"
     }
 
-    /// `GSK_RENDERER` as this machine and process environment choose it, or nothing when GTK
-    /// keeps its default: for another GTK program to draw as Trellis does here.
-    public static var environment: [String: String] {
-        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        return renderer(environment: ProcessInfo.processInfo.environment, renderNodes: nodes).map { ["GSK_RENDERER": $0] } ?? [:]
+    /// The variables that make GTK draw as Trellis chooses: `GSK_RENDERER=cairo`, and
+    /// `GDK_DEBUG=gl-disable` unless `GDK_DEBUG` is set, where OpenGL would run in software;
+    /// nothing when GTK keeps its default.
+    public static func variables(environment: [String: String], renderNodes: [String]) -> [String: String] {
+        guard let renderer = renderer(environment: environment, renderNodes: renderNodes) else { return [:] }
+        var variables = ["GSK_RENDERER": renderer]
+        if (environment["GDK_DEBUG"] ?? "").isEmpty { variables["GDK_DEBUG"] = "gl-disable" }
+        return variables
     }
 
-    /// Sets `GSK_RENDERER` for this process when ``renderer(environment:renderNodes:)``
-    /// chooses one. Call before the first window is realized (GTK reads it then).
-    static func apply() {
-        guard let renderer = environment["GSK_RENDERER"] else { return }
-        setenv("GSK_RENDERER", renderer, 0)
+    /// ``variables(environment:renderNodes:)`` for this machine and process environment: for
+    /// another GTK program to draw as Trellis does here.
+    public static var environment: [String: String] {
+        let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
+        return variables(environment: ProcessInfo.processInfo.environment, renderNodes: nodes)
+    }
+
+    /// Sets ``environment`` in this process, unless set already. Call before GTK opens the
+    /// display (GDK reads `GDK_DEBUG` then, `GSK_RENDERER` when the first window is realized),
+    /// and before other threads start (`setenv` is not thread-safe); ``Application`` calls it
+    /// too.
+    public static func apply() {
+        for (name, value) in environment { setenv(name, value, 0) }
     }
 }

@@ -1,16 +1,14 @@
 import DequeModule
-import Dispatch
 import TrellisCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// The shell's end of one plugin process's socket, read and written without ever blocking a
-/// thread: both directions are dispatch sources on a serial queue of the channel's own (NIO's
-/// channel on its event loop).
+/// thread, on the connection's ``PluginEventLoop`` (NIO's channel on its event loop).
 ///
 /// - Reading: whenever the socket is readable, the channel reads what is there (at most
-///   ``readBudget`` bytes per turn, so that one chatty plugin does not hold the queue), cuts
+///   ``readBudget`` bytes per turn, so that one chatty plugin does not hold the loop), cuts
 ///   it into frames and gives each to `onInput`, in order; then ``Input/closed`` at the end of
 ///   the stream, or ``Input/malformed(_:)`` for a frame it cannot read (and reads no more).
 ///   When `onInput` answers true, the channel stops reading until ``resumeReading()``: the
@@ -21,8 +19,8 @@ import Glibc
 ///   queue is written as the plugin reads. More than `capacity` frames, or ``capacityBytes``,
 ///   queued means the plugin fell behind: `send` says so and queues nothing more.
 ///
-/// The channel owns the descriptor and closes it once its sources are cancelled (``close()``),
-/// so that a queued frame never reaches a descriptor number reused since.
+/// The channel owns the descriptor; the loop closes it after ``close()``, between two polls, so
+/// that a queued frame never reaches a descriptor number reused since.
 final class PluginChannel: Sendable {
     /// What the channel read.
     enum Input: Sendable {
@@ -43,15 +41,12 @@ final class PluginChannel: Sendable {
         case closed
     }
 
-    /// The most bytes read in one turn of the queue.
-    static let readBudget = 256 * 1024
+    /// The most bytes read in one turn of the loop: what the shell reads ahead of a slow
+    /// watcher (about 180 short messages; `LocationPluginTests`' lagging watcher) is what an
+    /// answer behind them waits for, so a turn reads little; a 1 MB page takes 64 turns.
+    static let readBudget = 16 * 1024
     /// The most bytes queued for a plugin that does not read.
     static let capacityBytes = 64 * 1024 * 1024
-
-    /// Where the write source stands: it runs only while frames wait for room.
-    private enum Writing {
-        case inactive, running, suspended
-    }
 
     private struct State {
         var decoder = PluginWire.Decoder()
@@ -59,56 +54,76 @@ final class PluginChannel: Sendable {
         var queue = Deque<[UInt8]>()
         var queuedBytes = 0
         var written = 0
-        var writing = Writing.inactive
+        var reading = false
         var readPaused = false
         var readEnded = false
         /// No frame is written any more (closed here, or the peer is gone).
         var closed = false
-        /// ``close()`` was called: the sources are cancelled.
+        /// ``close()`` was called.
         var cancelled = false
+
+        /// What the loop is to watch the socket for.
+        var interest: PluginEventLoop.Interest {
+            PluginEventLoop.Interest(reading: reading && !readPaused && !readEnded && !cancelled,
+                                     writing: !queue.isEmpty && !closed)
+        }
     }
 
     let descriptor: Int32
     private let capacity: Int
-    private let queue: DispatchQueue
+    private let loop: PluginEventLoop
     private let state = LockedState(State())
-    // libdispatch's sources may be suspended, resumed and cancelled from any thread; the Swift
-    // overlay does not mark them Sendable. Their state changes are made under `state`'s lock.
-    nonisolated(unsafe) private let readSource: DispatchSourceRead
-    nonisolated(unsafe) private let writeSource: DispatchSourceWrite
+    /// What ``start(onInput:)`` was given.
+    private let onInput = LockedState<(@Sendable (Input) -> Bool)?>(nil)
 
     /// A channel on `descriptor` (made non-blocking here), which it owns from now on, served on
-    /// `queue`. `onInput` runs there, one input at a time; it answers true to stop reading
-    /// until ``resumeReading()``.
-    init(descriptor: Int32, queue: DispatchQueue, capacity: Int, onInput: @escaping @Sendable (Input) -> Bool) {
+    /// `loop` once started.
+    init(descriptor: Int32, loop: PluginEventLoop, capacity: Int) {
         self.descriptor = descriptor
         self.capacity = capacity
-        self.queue = queue
+        self.loop = loop
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        readSource = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        writeSource = DispatchSource.makeWriteSource(fileDescriptor: descriptor, queue: queue)
-        readSource.setEventHandler { [weak self] in self?.readAvailable(onInput) }
-        writeSource.setEventHandler { [weak self] in self?.writeQueued() }
-        // The descriptor is closed once both sources are done with it.
-        let group = DispatchGroup()
-        group.enter()
-        group.enter()
-        readSource.setCancelHandler { group.leave() }
-        writeSource.setCancelHandler { group.leave() }
-        group.notify(queue: queue) { Glibc.close(descriptor) }
     }
 
-    /// Starts reading.
-    func start() {
-        readSource.activate()
+    /// Starts reading (and writing what waits). `onInput` runs on the loop, one input at a
+    /// time; it answers true to stop reading until ``resumeReading()``.
+    func start(onInput: @escaping @Sendable (Input) -> Bool) {
+        self.onInput.withLock { $0 = onInput }
+        state.withLock { state in
+            state.reading = true
+            loop.watch(descriptor, for: state.interest) { [weak self, loop, descriptor] readiness in
+                // The channel released (its connection gone): the descriptor is forgotten and
+                // closed, so that the loop never spins on a readiness no one takes.
+                guard let self else { return loop.close(descriptor) }
+                if readiness.writable || (readiness.ended && !readiness.readable) { writeQueued() }
+                if readiness.readable || readiness.ended { readAvailable(onInput) }
+            }
+        }
+    }
+
+    /// Reads all the socket holds now, paused or not, on the loop: once the process has ended,
+    /// everything it wrote is there, and is taken before its end is.
+    func readWhatRemains() {
+        guard let onInput = self.onInput.withLock({ $0 }) else { return }
+        readAvailable(onInput, budget: .max, evenIfPaused: true)
+    }
+
+    /// Changes the state and tells the loop what to watch for now. The loop's lock is taken
+    /// inside this one, never the other way round.
+    private func updateInterest(_ change: (inout State) -> Void) {
+        state.withLock { state in
+            change(&state)
+            loop.change(descriptor, to: state.interest)
+        }
     }
 
     // MARK: Reading
 
-    private func readAvailable(_ onInput: @Sendable (Input) -> Bool) {
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+    private func readAvailable(_ onInput: @Sendable (Input) -> Bool, budget: Int = readBudget, evenIfPaused: Bool = false) {
+        guard state.withLock({ $0.interest.reading || (evenIfPaused && $0.reading && !$0.readEnded && !$0.cancelled) }) else { return }
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
-        while total < Self.readBudget {
+        while total < budget {
             // The C boundary: read(2) writes at most `count` bytes into the chunk, which
             // outlives the call.
             let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
@@ -136,7 +151,7 @@ final class PluginChannel: Sendable {
                 for frame in frames {
                     if onInput(.frame(frame)) { pause = true }
                 }
-                if pause {
+                if pause && !evenIfPaused {
                     pauseReading()
                     return
                 }
@@ -151,30 +166,17 @@ final class PluginChannel: Sendable {
 
     /// Reads nothing more until ``resumeReading()``.
     private func pauseReading() {
-        // Suspended and resumed under the lock, so that the two never cross.
-        state.withLock { state in
-            guard !state.readPaused, !state.readEnded, !state.closed else { return }
-            state.readPaused = true
-            readSource.suspend()
-        }
+        updateInterest { $0.readPaused = true }
     }
 
     /// Reads again after ``pauseReading()``.
     func resumeReading() {
-        state.withLock { state in
-            guard state.readPaused else { return }
-            state.readPaused = false
-            readSource.resume()
-        }
+        updateInterest { $0.readPaused = false }
     }
 
-    /// Cancels the read source (resumed first: a suspended source is never cancelled).
+    /// Reads nothing more.
     private func stopReading() {
-        state.withLock { state in
-            if state.readPaused { readSource.resume() }
-            state.readPaused = false
-        }
-        readSource.cancel()
+        updateInterest { $0.readEnded = true }
     }
 
     // MARK: Writing
@@ -197,13 +199,7 @@ final class PluginChannel: Sendable {
             }
             state.queue.append(frame)
             state.queuedBytes += frame.count
-            // Started and stopped under the lock, so that the two never cross.
-            switch state.writing {
-            case .inactive: writeSource.activate()
-            case .suspended: writeSource.resume()
-            case .running: break
-            }
-            state.writing = .running
+            if state.queue.count == 1 { loop.change(descriptor, to: state.interest) }
             return .sent
         }
     }
@@ -224,9 +220,7 @@ final class PluginChannel: Sendable {
                 state.queuedBytes -= frame.count
                 state.written = 0
             }
-            guard !state.cancelled, state.writing == .running else { return }
-            state.writing = .suspended
-            writeSource.suspend()
+            loop.change(descriptor, to: state.interest)
         }
     }
 
@@ -246,29 +240,21 @@ final class PluginChannel: Sendable {
 
     // MARK: Closing
 
-    /// Shuts the socket down both ways (the plugin process reads the end of its stream) and
-    /// releases the sources; the descriptor is closed once they are done. Frames still queued
-    /// are dropped. Only the first call does anything.
+    /// Shuts the socket down both ways (the plugin process reads the end of its stream); the
+    /// loop closes the descriptor before its next poll. Frames still queued are dropped. Only
+    /// the first call does anything.
     func close() {
-        let readEnded = state.withLock { state -> Bool? in
-            guard !state.cancelled else { return nil }
+        let first = state.withLock { state -> Bool in
+            guard !state.cancelled else { return false }
             state.cancelled = true
             state.closed = true
+            state.readEnded = true
             state.queue.removeAll()
             state.queuedBytes = 0
-            // A source is never cancelled while inactive or suspended (libdispatch's rule).
-            switch state.writing {
-            case .inactive: writeSource.activate()
-            case .suspended: writeSource.resume()
-            case .running: break
-            }
-            state.writing = .running
-            defer { state.readEnded = true }
-            return state.readEnded
+            return true
         }
-        guard let readEnded else { return }
+        guard first else { return }
         shutdown(descriptor, Int32(SHUT_RDWR))
-        if !readEnded { stopReading() }
-        writeSource.cancel()
+        loop.close(descriptor)
     }
 }

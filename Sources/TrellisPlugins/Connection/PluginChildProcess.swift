@@ -1,12 +1,11 @@
 import CLinux
-import Dispatch
 import TrellisCore
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// A plugin process the shell started: its end, learnt from its pidfd (readable once the
-/// process ended) on a dispatch source rather than a thread blocked in `waitpid` or a poll; and
+/// process ended) on the connection's event loop rather than a thread blocked in `waitpid`; and
 /// a kill that can never reach another process that took its pid since.
 final class PluginChildProcess: Sendable {
     let pid: pid_t
@@ -17,21 +16,25 @@ final class PluginChildProcess: Sendable {
     }
 
     private let state = LockedState(State())
-    // libdispatch's sources may be cancelled from any thread; the overlay does not mark them
-    // Sendable. It is cancelled once, under `state`'s lock.
-    nonisolated(unsafe) private let exitSource: DispatchSourceRead
 
-    /// Watches child `pid`; `onExit` gets its wait status once, on `queue`. Nil when the kernel
-    /// gives no pidfd (before Linux 5.3).
-    init?(pid: pid_t, queue: DispatchQueue, onExit: @escaping @Sendable (Int32) -> Void) {
+    /// Child `pid`, by a pidfd. Nil when the kernel gives none (before Linux 5.3).
+    init?(pid: pid_t) {
         let pidfd = pidfd_open(pid, 0)
         guard pidfd >= 0 else { return nil }
         self.pid = pid
         self.pidfd = pidfd
-        exitSource = DispatchSource.makeReadSource(fileDescriptor: pidfd, queue: queue)
-        exitSource.setEventHandler { [weak self] in self?.reap(onExit) }
-        exitSource.setCancelHandler { Glibc.close(pidfd) }
-        exitSource.activate()
+    }
+
+    /// Watches for the process's end on `loop`: `onExit` gets its wait status once, there (an
+    /// end before this call is reported too: the pidfd stays readable).
+    ///
+    /// The handler holds the pid, the pidfd and the state, not this object: the process is
+    /// reaped and its pidfd closed even once its connection is gone (a host released with its
+    /// plugins killed), so that the loop never spins on a pidfd no one reads.
+    func watch(on loop: PluginEventLoop, onExit: @escaping @Sendable (Int32) -> Void) {
+        loop.watch(pidfd, for: PluginEventLoop.Interest(reading: true, writing: false)) { [pid, pidfd, state] _ in
+            Self.reap(pid: pid, pidfd: pidfd, state: state, on: loop, onExit)
+        }
     }
 
     /// Why the shell killed the process, if it did.
@@ -50,14 +53,13 @@ final class PluginChildProcess: Sendable {
     }
 
     /// The process ended: its status is collected, `onExit` told.
-    private func reap(_ onExit: @Sendable (Int32) -> Void) {
+    private static func reap(pid: pid_t, pidfd: Int32, state: LockedState<State>, on loop: PluginEventLoop, _ onExit: @Sendable (Int32) -> Void) {
         var status: Int32 = 0
         let result = waitpid(pid, &status, WNOHANG)
         guard result == pid || (result < 0 && errno == ECHILD) else { return }
-        state.withLock { state in
-            state.reaped = true
-            exitSource.cancel()
-        }
+        state.withLock { $0.reaped = true }
+        // The pidfd is closed once the process is reaped: a kill never reaches a reused pid.
+        loop.close(pidfd)
         onExit(result == pid ? status : 0)
     }
 

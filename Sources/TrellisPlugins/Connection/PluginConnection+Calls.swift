@@ -22,8 +22,9 @@ extension PluginConnection {
         }
     }
 
-    /// Acts on one of the plugin's calls (`bytes`: the size of its JSON data).
-    func perform(_ message: ProcessMessage, bytes: Int) async {
+    /// Acts on one of the plugin's calls (`bytes`: the size of its JSON data), charged to its
+    /// budgets already (``charge(_:bytes:at:)``).
+    func perform(_ message: ProcessMessage, bytes: Int) {
         switch message {
         case .watch(let id, let pattern):
             watch(id, pattern)
@@ -31,26 +32,44 @@ extension PluginConnection {
             guard let watch = watches.removeValue(forKey: id), context.forget(watch.rawValue) else { return }
             context.bus.unwatch(watch)
         case .trigger(let name, let data):
-            await holdBack(for: [\.calls], bytes: bytes)
             _ = context.trigger(name, data)
         case .request(let command, let parameters):
-            await holdBack(for: [\.calls], bytes: bytes)
             _ = context.request(command, parameters)
         case .navigate(let path, let data):
-            await holdBack(for: [\.navigations], bytes: bytes)
             _ = context.navigate(path, data)
         case .log(let level, let text):
-            await holdBack(for: [\.log], bytes: 0)
             log(level, text)
         case .entry, .register, .refuse, .started, .stopped, .done:
             break
         }
     }
 
-    /// Waits, before the actor takes the plugin's next message, until the budget of messages
-    /// of any kind allows it.
-    func holdBackAnyMessage() async {
-        await holdBack(for: [\.messages], bytes: 0)
+    /// Charges `message` to the plugin's budgets at `now`: how long it must be held back before
+    /// it is acted on (zero: at once). An answer to something the shell sent (an event's
+    /// `done`, a request's) is free: the shell sets its pace.
+    func charge(_ message: ProcessMessage, bytes: Int, at now: Duration) -> Duration {
+        switch message {
+        case .done where sent.withLock({ !$0.messages.isEmpty }): return .zero
+        case .started, .stopped: if hasRequests { return .zero }
+        default: break
+        }
+        var wait = budgets.messages.take(at: now)
+        switch message {
+        case .trigger, .request:
+            wait = max(wait, budgets.calls.take(at: now), budgets.data.take(Double(bytes), at: now))
+        case .navigate:
+            wait = max(wait, budgets.navigations.take(at: now), budgets.data.take(Double(bytes), at: now))
+        case .log:
+            wait = max(wait, budgets.log.take(at: now))
+        default:
+            break
+        }
+        if wait > .zero {
+            sayOnce("slowed", "plugin \(pluginID): it calls faster than a plugin may (\(Int(limits.messagesPerSecond)) messages, "
+                    + "\(Int(limits.callsPerSecond)) calls, \(Int(limits.navigationsPerSecond)) navigations, \(Int(limits.logLinesPerSecond)) log lines "
+                    + "and \(Int(limits.dataBytesPerSecond) / 1024 / 1024) MiB of data a second); slowed down to that")
+        }
+        return wait
     }
 
     private func watch(_ id: UInt64, _ pattern: String) {
@@ -64,21 +83,6 @@ extension PluginConnection {
         }
         context.remember(watch)
         watches[id] = watch
-    }
-
-    /// Waits, before acting on a call, until the budgets allow it (one call of each kind in
-    /// `kinds`, and `bytes` of data): meanwhile the mailbox fills and the plugin is slowed down.
-    private func holdBack(for kinds: [WritableKeyPath<Budgets, PluginCallBudget>], bytes: Int) async {
-        let now = clock.now
-        var wait = budgets.data.take(Double(bytes), at: now)
-        for kind in kinds { wait = max(wait, budgets[keyPath: kind].take(at: now)) }
-        guard wait > .zero else { return }
-        sayOnce("slowed", "plugin \(pluginID): it calls faster than a plugin may (\(Int(limits.messagesPerSecond)) messages, "
-                + "\(Int(limits.callsPerSecond)) calls, \(Int(limits.navigationsPerSecond)) navigations, \(Int(limits.logLinesPerSecond)) log lines "
-                + "and \(Int(limits.dataBytesPerSecond) / 1024 / 1024) MiB of data a second); slowed down to that")
-        try? await clock.sleep(until: now + wait)
-        // What the plugin was held back, on the clock (a test clock may jump past the wait).
-        extendDeadlines(by: clock.now - now)
     }
 
     /// Logs the plugin's `text` at `level`, one log line per line of it (a plugin cannot make a

@@ -13,10 +13,11 @@ import Glibc
 /// and nothing here pretends it is a local call (Waldo et al., "A Note on Distributed
 /// Computing").
 ///
-/// - **One ordered mailbox.** The socket is read on a dispatch source; each frame is decoded
-///   into a ``ProcessMessage`` there and posted to the connection's ``PluginMailbox``, with what
-///   happens to the process (its end) and to the connection's deadlines. This actor takes them
-///   one at a time, in that order.
+/// - **One ordered mailbox.** The connection has an event loop of its own (``PluginEventLoop``,
+///   one thread, the actor's executor): the socket is read there, each frame decoded into a
+///   ``ProcessMessage`` and taken by this actor at once, in order, with what happens to the
+///   process (its end) and to the connection's deadlines (``PluginInbound``). The loop's queue is
+///   the mailbox: nothing is taken out of turn.
 /// - **Requests with ids.** The shell's requests (`start`, `stop`) carry a number; the answer with
 ///   that number resumes the awaiting call. What the plugin sent before its answer — the events
 ///   its service's start triggered, say — was posted before it, so it has reached the bus before
@@ -29,10 +30,10 @@ import Glibc
 ///   does not return, a process that closed its socket and runs on: the connection kills the
 ///   process (SIGKILL, through its pidfd). Deadlines are instants on a ``PluginClock``, so a test
 ///   crosses one by advancing its clock.
-/// - **Budgets.** A plugin that calls faster than ``PluginLimits`` allow is slowed down: the
-///   actor waits before it takes its next message, the mailbox fills, the socket is no longer
-///   read, and the plugin's own calls block. Time the shell held the plugin up this way is added
-///   to its deadlines.
+/// - **Budgets.** A plugin that calls faster than ``PluginLimits`` allow is slowed down: its
+///   message is held back, with whatever comes after it, the socket is no longer read, and the
+///   plugin's own calls block. Time the shell held the plugin up this way is added to its
+///   deadlines.
 actor PluginConnection {
     /// Messages queued for the plugin beyond which it is stopped as unresponsive.
     static let maximumQueuedMessages = 10_000
@@ -53,6 +54,8 @@ actor PluginConnection {
         /// When the plugin could begin the oldest: its previous event or call done.
         var since = Duration.zero
         var closed = false
+        /// When the connection's alarm rings, if it is set.
+        var alarm: Duration?
     }
 
     nonisolated let context: PluginContext
@@ -60,10 +63,12 @@ actor PluginConnection {
     nonisolated let deadlines: PluginDeadlines
     nonisolated let limits: PluginLimits
     nonisolated let clock: PluginClock
-    private nonisolated let channel: PluginChannel
-    private nonisolated let child: PluginChildProcess
-    private nonisolated let output: PluginStderr
-    private nonisolated let mailbox: PluginMailbox
+    nonisolated let channel: PluginChannel
+    nonisolated let child: PluginChildProcess
+    nonisolated let output: PluginStderr
+    /// The thread the socket, stderr and the process's end are read on, and the actor runs on.
+    nonisolated let loop: PluginEventLoop
+    nonisolated var unownedExecutor: UnownedSerialExecutor { loop.asUnownedSerialExecutor() }
     nonisolated let sent = LockedState(SentEvents())
     /// What the connection waits for the plugin to answer now ("the start of service \"x\""),
     /// for ``PluginHost/pendingWork``; empty once it has ended.
@@ -74,10 +79,10 @@ actor PluginConnection {
 
     private var nextRequest: UInt64 = 0
     private var requests: [UInt64: Request] = [:]
-    private var entryWait: CheckedContinuation<PluginEntry?, Never>?
-    private var entryDue: Duration?
+    var entryWait: CheckedContinuation<PluginEntry?, Never>?
+    var entryDue: Duration?
     /// The services the plugin registered during its entry.
-    private(set) var registeredServices: [String] = []
+    var registeredServices: [String] = []
     /// The plugin's watches: the process's ids, and the bus's.
     var watches: [UInt64: WatchID] = [:]
     var budgets: Budgets
@@ -85,44 +90,41 @@ actor PluginConnection {
     var heldBack = Duration.zero
     /// Things said once per connection ("slowed down", "too many watches").
     var saidOnce: Set<String> = []
-    private var closed = false
-    private var exitStatus: Int32?
-    private var outputEnded = false
+    var closed = false
+    var exitStatus: Int32?
+    var outputEnded = false
     /// When the process must have ended (after its socket closed, or it was asked to end).
-    private var endDue: Duration?
+    var endDue: Duration?
     private var launched = false
     private var stopping = false
     private(set) var hasEnded = false
     private var endWaiters: [CheckedContinuation<Void, Never>] = []
     private var alarm: (due: Duration, task: Task<Void, Never>)?
+    /// What came while a message was held back for the budgets, in order, the held message
+    /// first (charged already); the socket is not read meanwhile.
+    var held = Deque<PluginInbound>()
 
-    private init(context: PluginContext, spawned: PluginProcessLaunch.Spawned, child: PluginChildProcess, queue: DispatchQueue,
-                 mailbox: PluginMailbox, deadlines: PluginDeadlines, limits: PluginLimits, clock: PluginClock,
+    private init(context: PluginContext, spawned: PluginProcessLaunch.Spawned, child: PluginChildProcess, loop: PluginEventLoop,
+                 deadlines: PluginDeadlines, limits: PluginLimits, clock: PluginClock,
                  onCrash: @escaping @Sendable (PluginFailure) -> Void) {
         self.context = context
         self.deadlines = deadlines
         self.limits = limits
         self.clock = clock
         self.child = child
-        self.mailbox = mailbox
+        self.loop = loop
         self.onCrash = onCrash
         budgets = Budgets(limits)
-        let nameBytes = limits.nameBytes
-        channel = PluginChannel(descriptor: spawned.socket, queue: queue, capacity: Self.maximumQueuedMessages) { input in
-            switch input {
-            case .frame(let frame):
-                do throws(PluginWire.Malformed) {
-                    return mailbox.post(.message(try ProcessMessage(frame: frame, nameBytes: nameBytes), bytes: frame.json.count))
-                } catch {
-                    return mailbox.post(.malformed(error.reason))
-                }
-            case .malformed(let reason): return mailbox.post(.malformed(reason))
-            case .closed: return mailbox.post(.closed)
-            }
-        }
-        output = PluginStderr(descriptor: spawned.stderr, pluginID: context.pluginID, clock: clock, queue: queue) {
-            mailbox.post(.outputEnded)
-        }
+        channel = PluginChannel(descriptor: spawned.socket, loop: loop, capacity: Self.maximumQueuedMessages)
+        output = PluginStderr(descriptor: spawned.stderr, pluginID: context.pluginID, clock: clock, loop: loop)
+    }
+
+    /// A connection released before its process ended (its host gone): the process is killed,
+    /// its socket closed, and the loop's thread ends once the stderr and pidfd have ended too.
+    deinit {
+        child.kill(because: "its connection is gone")
+        channel.close()
+        loop.stop()
     }
 
     // MARK: Launching
@@ -141,15 +143,14 @@ actor PluginConnection {
         case .success(let value): spawned = value
         case .failure(let failure): return .failure(failure)
         }
-        let queue = DispatchQueue(label: "trellis.plugin.\(context.pluginID)")
-        let mailbox = PluginMailbox()
-        guard let child = PluginChildProcess(pid: spawned.pid, queue: queue, onExit: { mailbox.post(.exited($0)) }) else {
+        guard let child = PluginChildProcess(pid: spawned.pid) else {
             Glibc.kill(spawned.pid, SIGKILL)
             Glibc.close(spawned.socket)
             Glibc.close(spawned.stderr)
             return .failure(.pluginProcess(reason: "this kernel gives no pidfd to follow a process by (Linux 5.3 or newer is needed)"))
         }
-        let connection = PluginConnection(context: context, spawned: spawned, child: child, queue: queue, mailbox: mailbox,
+        let loop = PluginEventLoop(name: "trellis plugin \(context.pluginID)")
+        let connection = PluginConnection(context: context, spawned: spawned, child: child, loop: loop,
                                           deadlines: deadlines, limits: limits, clock: clock, onCrash: onCrash)
         onStart(connection)
         guard let entry = await connection.begin(grants: grants) else {
@@ -159,10 +160,10 @@ actor PluginConnection {
         return .success((connection, entry))
     }
 
-    /// Starts the mailbox's loop and the socket, sends the grants and waits for the entry.
+    /// Starts reading the socket, the process's stderr and its end on the loop, sends the
+    /// grants and waits for the entry.
     private func begin(grants: JSONValue) async -> PluginEntry? {
-        Task { await self.run() }
-        channel.start()
+        startReading()
         send(.grants(grants))
         let due = clock.now + deadlines.start
         entryDue = due
@@ -217,6 +218,9 @@ actor PluginConnection {
         }
     }
 
+    /// Whether a request waits for its answer.
+    var hasRequests: Bool { !requests.isEmpty }
+
     /// The answer to request `id` arrived (a late one, after its deadline, is dropped).
     func answered(_ id: UInt64, _ message: ProcessMessage) {
         madeProgress()
@@ -242,16 +246,20 @@ actor PluginConnection {
     /// ``PluginDeadlines/event`` of when it could begin it.
     nonisolated func deliver(_ event: Event, to watch: UInt64) {
         let now = clock.now
-        let first = sent.withLock { sent -> Bool? in
+        let armDeadline = sent.withLock { sent -> Bool? in
             guard !sent.closed else { return nil }
             if sent.messages.isEmpty { sent.since = now }
             sent.messages.append(event.message)
-            return sent.messages.count == 1
+            // The alarm rings before this event's deadline already: no need to tell the actor.
+            guard sent.messages.count == 1 else { return false }
+            return sent.alarm.map { $0 > now + deadlines.event } ?? true
         }
-        guard let first else { return }
+        guard let armDeadline else { return }
         send(.event(watch: watch, message: event.message, json: event.data.isNull ? [] : Array(event.data.jsonData())))
-        // The actor arms the event deadline.
-        if first { mailbox.post(.deadline) }
+        // The actor arms the event deadline, on its loop.
+        if armDeadline {
+            loop.execute { [weak self] in self?.assumeIsolated { $0.take(.deadline) } }
+        }
     }
 
     /// Sends the plugin its setting values (what `get_settings` answers from now on).
@@ -286,11 +294,19 @@ actor PluginConnection {
         guard let due else { return }
         if let alarm, alarm.due <= due { return }
         alarm?.task.cancel()
-        let clock = self.clock, mailbox = self.mailbox
-        alarm = (due, Task {
+        sent.withLock { $0.alarm = due }
+        alarm = (due, Task { [weak self, clock] in
             do { try await clock.sleep(until: due) } catch { return }
-            mailbox.post(.deadline)
+            await self?.alarmRang(due)
         })
+    }
+
+    /// The alarm set for `due` rang: the deadlines are looked at, in turn with the messages.
+    private func alarmRang(_ due: Duration) {
+        guard alarm?.due == due else { return }
+        alarm = nil
+        sent.withLock { $0.alarm = nil }
+        take(.deadline)
     }
 
     /// The earliest deadline still open.
@@ -306,7 +322,7 @@ actor PluginConnection {
     }
 
     /// Kills the process for the first deadline that has passed; arms the alarm for the next.
-    private func checkDeadlines() {
+    func checkDeadlines() {
         let now = clock.now
         if let late = requests.values.filter({ now >= $0.due }).min(by: { $0.due < $1.due }) {
             kill(because: "it did not answer \(late.what) within \(PluginDeadlines.text(late.limit))")
@@ -337,69 +353,6 @@ actor PluginConnection {
         for id in requests.keys { requests[id]?.due += duration }
         if let entryDue { self.entryDue = entryDue + duration }
         sent.withLock { sent in if !sent.messages.isEmpty { sent.since += duration } }
-    }
-
-    // MARK: The mailbox
-
-    private func run() async {
-        for await item in mailbox.inbound {
-            if mailbox.took(item) { channel.resumeReading() }
-            if case .message = item { await holdBackAnyMessage() }
-            await handle(item)
-        }
-    }
-
-    private func handle(_ item: PluginInbound) async {
-        switch item {
-        case .message(let message, let bytes):
-            guard !hasEnded else { return }
-            switch message {
-            case .entry(let entry):
-                entryDue = nil
-                waitingFor.withLock { $0.removeAll { $0 == "its entry" } }
-                madeProgress()
-                entryWait?.resume(returning: entry)
-                entryWait = nil
-            case .register(let service):
-                if let failure = context.checkRegistration(of: service) {
-                    context.refuse(failure)
-                } else {
-                    registeredServices.append(service)
-                    context.noteRegistration(of: service)
-                }
-            case .refuse(let reason):
-                context.refuse(.pluginProcess(reason: reason))
-            case .started(let request, _, _), .stopped(let request):
-                answered(request, message)
-            case .done:
-                let now = clock.now
-                sent.withLock { sent in
-                    if !sent.messages.isEmpty { sent.messages.removeFirst() }
-                    sent.since = now
-                }
-            default:
-                await perform(message, bytes: bytes)
-            }
-        case .malformed(let reason):
-            kill(because: "it sent a malformed message: \(reason)")
-        case .closed:
-            closed = true
-            if exitStatus == nil, endDue == nil { endDue = clock.now + deadlines.stop }
-            checkDeadlines()
-        case .exited(let status):
-            exitStatus = status
-            channel.close()
-            output.drain()
-            if outputEnded { return finish() }
-            if endDue == nil { endDue = clock.now + deadlines.stop }
-            checkDeadlines()
-        case .outputEnded:
-            outputEnded = true
-            if exitStatus != nil { finish() }
-        case .deadline:
-            alarm = nil
-            checkDeadlines()
-        }
     }
 
     // MARK: The end
@@ -453,14 +406,16 @@ actor PluginConnection {
     }
 
     /// The process has ended and its output is read: nothing more comes.
-    private func finish() {
+    func finish() {
         guard !hasEnded else { return }
         hasEnded = true
         alarm?.task.cancel()
         alarm = nil
+        held.removeAll()
         sent.withLock { sent in
             sent.closed = true
             sent.messages.removeAll()
+            sent.alarm = nil
         }
         channel.close()
         for id in watches.values where context.forget(id.rawValue) { context.bus.unwatch(id) }
@@ -470,7 +425,9 @@ actor PluginConnection {
         requests = [:]
         entryWait?.resume(returning: nil)
         entryWait = nil
-        mailbox.finish()
+        // Its descriptors are closed by now (the stderr and pidfd at their ends, the socket
+        // above): the loop's thread ends, and what the actor does from now on runs on a queue.
+        loop.stop()
         endWaiters.forEach { $0.resume() }
         endWaiters = []
         if launched && !stopping { onCrash(endFailure(fallback: "it ended")) }

@@ -40,6 +40,9 @@ enum PluginProcessLaunch {
     /// message, whose `confinement` names the environment variables granted (the process gets
     /// the shell's environment through ``PluginConfinement/environment(from:granted:confinement:)``
     /// only).
+    /// The plugin's send buffer (the kernel doubles it for its bookkeeping).
+    static let sendBufferBytes = 32 * 1024
+
     static func spawn(library: URL, pluginID: String, grants: JSONValue = .null) -> Result<Spawned, PluginFailure> {
         _ = forbidDumps
         let paths = candidates()
@@ -50,6 +53,11 @@ enum PluginProcessLaunch {
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
             return .failure(.pluginProcess(reason: "socketpair failed: \(String(cString: strerror(errno)))"))
         }
+        // What the plugin has written and the shell not yet taken is bounded by the plugin's
+        // send buffer: a small one keeps a shell that lags (a slow watcher) a few hundred
+        // messages behind, not thousands, so that an answer queued behind them comes soon.
+        var sendBuffer = Int32(Self.sendBufferBytes)
+        _ = setsockopt(sockets[1], SOL_SOCKET, SO_SNDBUF, &sendBuffer, socklen_t(MemoryLayout<Int32>.size))
         var errors: [Int32] = [0, 0]
         guard pipe(&errors) == 0, fcntl(errors[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(errors[1], F_SETFD, FD_CLOEXEC) == 0 else {
             close(sockets[0]); close(sockets[1])

@@ -1,4 +1,3 @@
-import Dispatch
 import TrellisCore
 #if canImport(Glibc)
 import Glibc
@@ -9,7 +8,7 @@ import Glibc
 /// never interpreted by the terminal, and a plugin cannot make a line that looks like one of
 /// the shell's own), and its last lines kept for the report of a crash.
 ///
-/// Read from a dispatch source in chunks of at most ``chunkSize`` bytes, with a line cut at
+/// Read on the connection's event loop in chunks of at most ``chunkSize`` bytes, with a line cut at
 /// ``maximumLineLength`` characters (the rest of it is skipped up to the newline), at most
 /// ``bytesPerSecond`` on average: past that, reading pauses and the plugin's own writes block. A
 /// plugin that writes half a gigabyte without a newline costs the shell no more memory than a
@@ -44,28 +43,33 @@ final class PluginStderr: Sendable {
     private let pluginID: String
     private let clock: PluginClock
     private let state = LockedState(State())
-    // libdispatch's sources may be cancelled from any thread; the overlay does not mark them
-    // Sendable. It is cancelled once, on its own queue, at the end of the output.
-    nonisolated(unsafe) private let source: DispatchSourceRead
+    private let descriptor: Int32
+    private let loop: PluginEventLoop
     private let echo: @Sendable (String) -> Void
 
-    /// Reads `descriptor` (owned from now on) on `queue`; `onEnd` is called once at its end.
-    /// `echo` shows a line (the shell's stderr by default).
-    init(descriptor: Int32, pluginID: String, clock: PluginClock, queue: DispatchQueue,
-         echo: @escaping @Sendable (String) -> Void = PluginStderr.writeToStderr, onEnd: @escaping @Sendable () -> Void) {
+    /// Reads `descriptor` (owned from now on) on `loop`, once started. `echo` shows a line
+    /// (the shell's stderr by default).
+    init(descriptor: Int32, pluginID: String, clock: PluginClock, loop: PluginEventLoop,
+         echo: @escaping @Sendable (String) -> Void = PluginStderr.writeToStderr) {
         self.pluginID = pluginID
         self.clock = clock
         self.echo = echo
+        self.descriptor = descriptor
+        self.loop = loop
         _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
-        source.setEventHandler { [weak self] in
-            guard let self, self.readChunks(descriptor) else { return }
+    }
+
+    /// Starts reading; `onEnd` is called once, on the loop, at the end of the output.
+    func start(onEnd: @escaping @Sendable () -> Void) {
+        loop.watch(descriptor, for: PluginEventLoop.Interest(reading: !state.withLock { $0.paused }, writing: false)) { [weak self, loop, descriptor] _ in
+            // The reader released (its connection gone): the descriptor is forgotten, so that
+            // the loop never spins on an end no one takes.
+            guard let self else { return loop.close(descriptor) }
+            guard self.readChunks(descriptor) else { return }
             self.finish()
-            self.source.cancel()
+            loop.close(descriptor)
             onEnd()
         }
-        source.setCancelHandler { Glibc.close(descriptor) }
-        source.activate()
     }
 
     /// Reads what is left without the budget (the process has ended: nothing more comes,
@@ -75,7 +79,7 @@ final class PluginStderr: Sendable {
             state.draining = true
             guard state.paused else { return }
             state.paused = false
-            source.resume()
+            loop.change(descriptor, to: PluginEventLoop.Interest(reading: true, writing: false))
         }
     }
 
@@ -129,7 +133,7 @@ final class PluginStderr: Sendable {
             let pause = state.draining ? .zero : state.bytes.take(Double(count), at: now)
             if pause > .zero {
                 state.paused = true
-                source.suspend()
+                loop.change(descriptor, to: PluginEventLoop.Interest(reading: false, writing: false))
             }
             return (complete.filter { keep($0, at: now, in: &state) }, pause)
         }
@@ -141,7 +145,7 @@ final class PluginStderr: Sendable {
                 state.withLock { state in
                     guard state.paused else { return }
                     state.paused = false
-                    source.resume()
+                    loop.change(descriptor, to: PluginEventLoop.Interest(reading: true, writing: false))
                 }
             }
             return .wait

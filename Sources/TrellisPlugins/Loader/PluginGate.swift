@@ -1,9 +1,8 @@
 import TrellisCore
 
 /// Checks each call of one plugin against its ``PluginPermissions`` before the host acts on
-/// it, in both isolation modes: the in-process host table, the shell's side of a plugin
-/// process (which does not trust the process) and the plugin host inside the process (which
-/// answers the plugin `TRELLIS_ERROR_DENIED` at once). A denial is logged once per plugin,
+/// it: on the shell's side of a plugin process (which does not trust the process), beside the
+/// plugin host inside the process (which answers the plugin `TRELLIS_ERROR_DENIED` at once). A denial is logged once per plugin,
 /// call and name, naming the permission that would allow it.
 package final class PluginGate: Sendable {
     /// What a plugin's navigation may do.

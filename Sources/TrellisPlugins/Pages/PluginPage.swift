@@ -2,8 +2,8 @@ import TrellisCore
 import Foundation
 
 /// A page a plugin contributes (a route of its manifest, see ``PluginRoute``), served by the
-/// plugin over the bus, in its own namespace, so that it works the same whether the plugin
-/// runs in the shell's process or in one of its own. For plugin `weather`:
+/// plugin over the bus, in its own namespace, from the plugin's own process. For plugin
+/// `weather`:
 ///
 /// | The page triggers        | data | the plugin answers with |
 /// |--------------------------|------|-------------------------|
@@ -148,7 +148,7 @@ public final class PluginPage: PageController {
         awaiting = [:]
         let reason = PluginPageError.noAnswer(what: "“\(what)” of page \(values.path)", within: deadline).description
         let killed = pages?.host.kill(plugin, because: reason) ?? false
-        if !killed { pages?.host.logger.warning("plugin \(plugin): \(reason) (it runs in the shell's process and cannot be stopped)") }
+        if !killed { pages?.host.logger.warning("plugin \(plugin): \(reason) (its process had ended already)") }
         fail(tr("The plugin “%@” did not answer in time: %@", pluginName, reason), reopens: false)
     }
 

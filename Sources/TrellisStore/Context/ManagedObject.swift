@@ -64,11 +64,11 @@ public final class ManagedObject {
     public subscript(key: String) -> AttributeValue {
         get {
             if key == EntityDescription.idKey { return .uuid(objectID.uuid) }
-            guard let index = entity.columnIndex[key] else { return .null }
+            guard let index = entity.index(ofColumn: key) else { return .null }
             return values[index]
         }
         set {
-            guard let index = entity.columnIndex[key] else {
+            guard let index = entity.index(ofColumn: key) else {
                 if !unknownKeys.contains(key) { unknownKeys.append(key) }
                 return
             }
@@ -78,7 +78,7 @@ public final class ManagedObject {
 
     /// The value of `key`; throws ``ContextError/unknownKey(entity:key:)``.
     public func attributeValue(forKey key: String) throws -> AttributeValue {
-        guard key == EntityDescription.idKey || entity.columnIndex[key] != nil else {
+        guard key == EntityDescription.idKey || entity.index(ofColumn: key) != nil else {
             throw ContextError.unknownKey(entity: entity.name, key: key)
         }
         return self[key]
@@ -87,7 +87,7 @@ public final class ManagedObject {
     /// Sets `key`; throws ``ContextError/unknownKey(entity:key:)`` instead of deferring the
     /// error to save.
     public func setValue(_ value: AttributeValue, forKey key: String) throws {
-        guard let index = entity.columnIndex[key] else { throw ContextError.unknownKey(entity: entity.name, key: key) }
+        guard let index = entity.index(ofColumn: key) else { throw ContextError.unknownKey(entity: entity.name, key: key) }
         setValue(value, at: index)
     }
 
@@ -158,7 +158,7 @@ extension ManagedObject: CustomStringConvertible {
 extension ManagedObject: KeyValueCoding {
     /// The value of `key` as JSON, or `nil` for an unknown key.
     public func value(forKey key: String) -> JSONValue? {
-        guard key == EntityDescription.idKey || entity.columnIndex[key] != nil else { return nil }
+        guard key == EntityDescription.idKey || entity.index(ofColumn: key) != nil else { return nil }
         return self[key].json
     }
 }

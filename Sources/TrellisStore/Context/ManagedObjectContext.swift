@@ -197,12 +197,17 @@ public final class ManagedObjectContext {
     /// more than twice the objects in use (plus 1024).
     private func purgeIfNeeded() {
         guard registered.count >= purgeThreshold else { return }
-        // Through the key subscript, whose accessor yields the stored reference in place.
-        var kept: [ObjectID] = []
-        for id in Array(registered.keys) where !isKnownUniquelyReferenced(&registered[id]!) { kept.append(id) }
+        // Through the values' index subscript, which yields each stored reference in place
+        // (no key is hashed: a bulk insert, which can drop nothing, scans its objects cheaply).
+        var kept: [Dictionary<ObjectID, ManagedObject>.Index] = []
+        var index = registered.values.startIndex
+        while index != registered.values.endIndex {
+            if !isKnownUniquelyReferenced(&registered.values[index]) { kept.append(index) }
+            index = registered.values.index(after: index)
+        }
         if kept.count < registered.count {
             // Rebuilt from the few kept rather than removing the many released one by one.
-            registered = Dictionary(uniqueKeysWithValues: kept.compactMap { id in registered[id].map { (id, $0) } })
+            registered = Dictionary(uniqueKeysWithValues: kept.map { registered[$0] })
         }
         purgeThreshold = max(1024, registered.count * 2)
     }

@@ -121,6 +121,8 @@ public final class EntityDescription: Sendable, Hashable {
     /// Attributes then relationships, in table column order.
     let columns: [Column]
     let columnIndex: [String: Int]
+    /// The columns' names, in column order.
+    let columnNames: [String]
     /// The values a new object starts with, in column order.
     let defaultValues: [AttributeValue]
     /// Each column's type and optionality, for the per-value checks of the hot paths.
@@ -145,9 +147,17 @@ public final class EntityDescription: Sendable, Hashable {
             }
         self.columns = columns
         self.columnIndex = Dictionary(columns.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { first, _ in first })
+        self.columnNames = columns.map(\.name)
         self.defaultValues = columns.map(\.defaultValue)
         self.columnTypes = columns.map(\.type)
         self.columnIsOptional = columns.map(\.isOptional)
+    }
+
+    /// The index of the column called `key`, if any: what every read and write of an object's
+    /// value by key looks up. An entity of a few columns compares their short names, which is
+    /// cheaper than hashing the key.
+    func index(ofColumn key: String) -> Int? {
+        columnNames.count <= 8 ? columnNames.firstIndex(of: key) : columnIndex[key]
     }
 
     /// The attribute called `name`, if any.

@@ -19,7 +19,7 @@ extension PersistentStore {
             throw error
         }
         changeCenter.notify(sequence: sequence)
-        bus?.trigger("store:did-save", changes.json, from: self)
+        bus?.trigger(Self.didSave, changes.json, from: self)
         logger.debug("saved", metadata: ["sequence": "\(sequence)", "rows": "\(batch.inserts.count + batch.updates.count + batch.deletes.count)"])
         return changes
     }

@@ -48,7 +48,7 @@ extension EntitySync {
     /// Watches the store's saves on the bus (the store must have been opened with it).
     /// The event is handled on the main actor after the save, wherever the save ran.
     func watchForeignSaves() {
-        bus?.watchOnMainActor("store:did-save", from: store, owner: self) { sync, event in
+        bus?.watchOnMainActor(PersistentStore.didSave, from: store, owner: self) { sync, event in
             sync.storeDidSave(event.data)
         }
     }

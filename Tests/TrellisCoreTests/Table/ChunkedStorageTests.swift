@@ -47,14 +47,26 @@ struct ChunkedStorageTests {
             }
         }
         let isOdd: (Int) -> Bool = { $0 % 2 == 1 }
-        #expect(storage.indices(where: isOdd) == reference.indices.filter { isOdd(reference[$0]) })
+        #expect(storage.indices(among: 0..<storage.count, where: isOdd) == reference.indices.filter { isOdd(reference[$0]) })
         for _ in 0..<50 {
             let start = Int.random(in: 0...reference.count, using: &generator)
             let range = start..<Int.random(in: start...reference.count, using: &generator)
-            #expect(storage.indices(in: range, where: isOdd) == range.filter { isOdd(reference[$0]) }, "\(range)")
+            let inRange = storage.indices(among: range, where: isOdd)
+            #expect((inRange ?? Array(range)) == range.filter { isOdd(reference[$0]) }, "\(range)")
             let candidates = range.filter { _ in Bool.random(using: &generator) }
-            #expect(storage.indices(among: candidates, where: isOdd) == candidates.filter { isOdd(reference[$0]) })
+            let among = storage.indices(among: candidates, where: isOdd)
+            #expect((among ?? candidates) == candidates.filter { isOdd(reference[$0]) })
         }
+    }
+
+    @Test("when every candidate matches, the answer is nil: no list is made")
+    func everyCandidateMatches() {
+        let storage = ChunkedStorage(Array(0..<5_000))
+        #expect(storage.indices(among: 0..<5_000, where: { $0 >= 0 }) == nil)
+        #expect(storage.indices(among: [3, 4_000], where: { $0 >= 0 }) == nil)
+        #expect(storage.indices(among: 0..<5_000, where: { $0 != 4_999 }) == Array(0..<4_999))
+        #expect(storage.indices(among: 0..<5_000, where: { $0 != 0 }) == Array(1..<5_000))
+        #expect(storage.indices(among: [Int](), where: { _ in false }) == nil)
     }
 
     @Test("an emptied storage accepts inserts again")

@@ -91,3 +91,52 @@ struct ColumnSortTests {
         #expect(table.sortOrder == nil)
     }
 }
+
+/// Columns that read their rows through key paths (no key-value coding).
+@Suite("Columns: typed columns")
+@MainActor
+struct TypedColumnTests {
+    private struct Reader {
+        var name: String
+        var age: Int
+        var score: Double
+    }
+
+    private let readers = [
+        Reader(name: "Вера", age: 30, score: 2.5), Reader(name: "Ада", age: 36, score: 1),
+        Reader(name: "Борис", age: 30, score: 3), Reader(name: "Глеб", age: 12, score: 0.5),
+    ]
+    private let columns = [TableColumn(key: "name", title: "Имя", value: \Reader.name),
+                           TableColumn(key: "age", title: "Возраст", value: \Reader.age),
+                           TableColumn(key: "score", title: "Счёт", value: \Reader.score)]
+
+    @Test("cells show the typed values (a whole number without a fraction), with no key-value coding")
+    func cells() {
+        let table = TableContainer.records(ArraySource(readers), columns: columns)
+        #expect(table.texts() == ["Вера | 30 | 2.5", "Ада | 36 | 1", "Борис | 30 | 3", "Глеб | 12 | 0.5"])
+    }
+
+    @Test("the container sorts an ArraySource of the column's rows by its typed values, stably, both ways")
+    func sorting() throws {
+        let source = ArraySource(readers)
+        let table = TableContainer.records(source, columns: columns)
+        try table.sort(by: "age")
+        #expect(source.elements.map(\.name) == ["Глеб", "Вера", "Борис", "Ада"], "ties keep their order")
+        try table.sort(by: "age", ascending: false)
+        #expect(source.elements.map(\.name) == ["Ада", "Вера", "Борис", "Глеб"])
+        try table.sort(by: "name")
+        #expect(source.elements.map(\.name) == ["Ада", "Борис", "Вера", "Глеб"])
+        #expect(source.item(at: TableIndexPath(row: 0)).id == TableItemID(1), "Ада keeps her serial number")
+        let path = source.insert(Reader(name: "Бэлла", age: 20, score: 1))
+        #expect(path == TableIndexPath(row: 2), "a later insert goes to its place in the typed order (after Борис)")
+    }
+
+    @Test("a typed column over another row type, or rows it cannot read, falls back to the key")
+    func otherRows() throws {
+        let json: [JSONValue] = [["name": "Вера", "age": 30], ["name": "Ада", "age": 36]]
+        let table = TableContainer.records(ArraySource(json), columns: columns)
+        #expect(table.texts() == ["Вера | 30 | ", "Ада | 36 | "])
+        try table.sort(by: "name")
+        #expect(table.texts().first == "Ада | 36 | ")
+    }
+}

@@ -1,8 +1,9 @@
 import Testing
 @testable import TrellisCore
 
-/// `TableContainer.search(_:)`: the matching off the main actor, as the window's search field
-/// uses it. Each result is checked against the synchronous `searchText` on the same rows.
+/// `TableContainer.search(_:)`, as the window's search field uses it: the first search folds
+/// the rows in slices, and a long list is compared in parts. Each result is checked against
+/// the synchronous `searchText` on the same rows.
 @Suite("TableContainer.search")
 @MainActor
 struct SearchOffMainTests {

@@ -5,7 +5,10 @@ import XCTest
 /// the installed `trellis` finds its data and translations relative to its own location.
 ///
 /// Slow the first time (a release build of the package inside Meson, in
-/// `.build/meson-install-test`, kept between runs so later runs rebuild incrementally).
+/// `.build/meson-install-test`, kept between runs so later runs rebuild incrementally). The
+/// build is not optimized (`-Dswiftpm_flags=-Xswiftc,-Onone`): what is checked is the
+/// installed tree and how the release build links, which optimizing would only make slower to
+/// reach.
 final class InstallTests: XCTestCase {
     static let appID = "io.github.trellis.Demo"
 
@@ -18,7 +21,8 @@ final class InstallTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: work) }
 
         let configured = FileManager.default.fileExists(atPath: build.appendingPathComponent("meson-private").path)
-        try meson(["setup"] + (configured ? ["--reconfigure"] : []) + ["--prefix", prefix.path, build.path, root.path])
+        try meson(["setup"] + (configured ? ["--reconfigure"] : [])
+                  + ["--prefix", prefix.path, "-Dswiftpm_flags=-Xswiftc,-Onone", build.path, root.path])
         try meson(["compile", "-C", build.path], timeout: 1800)
         try meson(["install", "--quiet", "-C", build.path])
 

@@ -21,6 +21,15 @@ final class RendererChoiceTests: XCTestCase {
                        "an empty GSK_RENDERER is GTK's default, not a choice")
     }
 
+    func testWhereCairoIsChosenGDKLeavesOpenGLClosedUnlessGDKDebugIsSet() {
+        XCTAssertEqual(RendererChoice.variables(environment: [:], renderNodes: []),
+                       ["GSK_RENDERER": "cairo", "GDK_DEBUG": "gl-disable"])
+        XCTAssertEqual(RendererChoice.variables(environment: ["GDK_DEBUG": "events"], renderNodes: []),
+                       ["GSK_RENDERER": "cairo"], "the user's GDK_DEBUG is left alone")
+        XCTAssertEqual(RendererChoice.variables(environment: [:], renderNodes: ["renderD128"]), [:])
+        XCTAssertEqual(RendererChoice.variables(environment: ["GSK_RENDERER": "gl"], renderNodes: []), [:])
+    }
+
     /// The real window: under Xvfb on a machine with no render node, it draws with cairo.
     func testTheWindowDrawsWithCairoWhereOpenGLWouldBeSoftware() throws {
         let environment = ProcessInfo.processInfo.environment

@@ -15,7 +15,9 @@ enum CrashingPlugin {
         case nullInHandler = "NULL_IN_HANDLER"
         /// It loads fine; its handler of `crash:now` never returns.
         case loopInHandler = "LOOP_IN_HANDLER"
-        /// It loads fine; its handler of `crash:now` takes half a second, then triggers `crash:handled`.
+        /// It loads fine; its handler of `crash:now` triggers `crash:handling`, waits until the
+        /// file `go-N` is in its folder (N counting its calls from 1: the test lets each call
+        /// end), then triggers `crash:handled`.
         case slowHandler = "SLOW_HANDLER"
         /// It loads fine; its handler of `crash:now` fills 1 GiB in 16 MiB blocks, aborting with a
         /// line on stderr when an allocation fails, and triggers `crash:handled` if none did.
@@ -80,7 +82,11 @@ enum CrashingPlugin {
         #elif defined(FLOOD_IN_HANDLER)
           for (int i = 0; i < 1500; i++) api->trigger (api->context, "crash:tick", 0);
         #elif defined(SLOW_HANDLER)
-          usleep (500000);
+          static int calls;
+          char gate[4096];
+          snprintf (gate, sizeof gate, "%s/go-%d", PLUGIN_FOLDER, ++calls);
+          api->trigger (api->context, "crash:handling", 0);
+          while (access (gate, F_OK) != 0) usleep (1000);
           api->trigger (api->context, "crash:handled", 0);
         #else
           fprintf (stderr, "crashing plugin: about to write through NULL\\n");
@@ -100,7 +106,8 @@ enum CrashingPlugin {
 
     /// Compiles the plugin with `fault` into the shared library `output`.
     static func build(_ fault: Fault, to output: URL) throws {
-        try CCompiler.build(source, definitions: ["-D\(fault.rawValue)"], to: output)
+        let folder = output.deletingLastPathComponent().path
+        try CCompiler.build(source, definitions: ["-D\(fault.rawValue)", "-DPLUGIN_FOLDER=\"\(folder)\""], to: output)
     }
 }
 

@@ -1,4 +1,3 @@
-import Foundation
 import TrellisPluginSDK
 
 /// The plugin's page `/network`: the last requests announced on the bus (TrellisSync's

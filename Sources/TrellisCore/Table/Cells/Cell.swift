@@ -56,4 +56,15 @@ public struct CellContext: Sendable, Equatable {
 public protocol CellProvider {
     /// The cell showing `item` in `context`.
     func cell(for item: TableItem, context: CellContext) -> Cell
+
+    /// The text search as you type compares for `item`: by default its cell's columns joined
+    /// by spaces. A provider that can say it without making the cell saves the first search
+    /// of a long table that work for every row.
+    func searchText(for item: TableItem) -> String
+}
+
+extension CellProvider {
+    public func searchText(for item: TableItem) -> String {
+        cell(for: item, context: CellContext(isSelected: false)).columns.joined(separator: " ")
+    }
 }

@@ -9,7 +9,12 @@ public struct DescriptionCellProvider: CellProvider {
     public init() {}
 
     public func cell(for item: TableItem, context: CellContext) -> Cell {
+        Cell(columns: [searchText(for: item)])
+    }
+
+    /// The description, the one column.
+    public func searchText(for item: TableItem) -> String {
         // A string is its own description; the cast is cheaper than `String(describing:)`.
-        Cell(columns: [item.value as? String ?? String(describing: item.value)])
+        item.value as? String ?? String(describing: item.value)
     }
 }

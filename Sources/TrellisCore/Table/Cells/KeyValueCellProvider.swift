@@ -3,10 +3,12 @@ import Foundation
 /// Shows the values of given keys of an item, one column per key
 /// (the seeds' `JLKeyValueCellProvider`).
 ///
-/// Reads, in this order: ``KeyValueCoding`` values (store objects), `JSONValue` objects,
-/// `[String: JSONValue]` and other `[String: Any]` dictionaries, and `Encodable` values
-/// (encoded to a `JSONValue` once per cell, then read by key). A missing key, `null` or an
-/// unsupported value shows as an empty column.
+/// A column made with a typed value (`TableColumn(key:title:value:)`, a key path such as
+/// `\Person.firstName`) reads it directly from its own row type. Otherwise it reads, in this
+/// order: ``KeyValueCoding`` values (store objects), `JSONValue` objects, `[String: JSONValue]`
+/// and other `[String: Any]` dictionaries, and `Encodable` values (encoded to a `JSONValue`
+/// once per cell, then read by key). A missing key, `null` or an unsupported value shows as an
+/// empty column.
 ///
 /// Made with titled ``TableColumn``s, it also declares the columns of its table: a
 /// container using it has ``TableContainer/columns``, and the GTK front end shows it as a
@@ -38,13 +40,21 @@ public struct KeyValueCellProvider: CellProvider {
     }
 
     public func cell(for item: TableItem, context: CellContext) -> Cell {
-        let lookup = Self.lookup(for: item.value)
-        return Cell(columns: keys.map { lookup($0).map(Self.text) ?? "" })
+        // Prepared when a column is read by key (for an Encodable value, that encodes it).
+        var lookup: ((String) -> JSONValue?)?
+        func text(ofKey key: String) -> String {
+            let read = lookup ?? Self.lookup(for: item.value)
+            lookup = read
+            return read(key).map(Self.text) ?? ""
+        }
+        guard let columns else { return Cell(columns: keys.map(text(ofKey:))) }
+        // A typed column reads its own value; a column of another row type, or of a key alone, by key.
+        return Cell(columns: columns.map { column in column.typed?.text(item.value) ?? text(ofKey: column.key) })
     }
 
     /// The text of a value in a column: strings as they are, integral numbers without a
     /// fraction, `null` empty, arrays and objects as compact JSON.
-    public static func text(of value: JSONValue) -> String {
+    public nonisolated static func text(of value: JSONValue) -> String {
         switch value {
         case .null: return ""
         case .bool(let flag): return flag ? "true" : "false"

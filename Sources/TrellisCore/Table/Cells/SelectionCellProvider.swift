@@ -26,4 +26,9 @@ public struct SelectionCellProvider: CellProvider {
         cell.checkbox = context.isSelected
         return cell
     }
+
+    /// The wrapped provider's text (the checkbox has none).
+    public func searchText(for item: TableItem) -> String {
+        wrapped.searchText(for: item)
+    }
 }

@@ -14,6 +14,16 @@
 public protocol SortableTableSource: TableSource {
     /// Orders the rows of each section by the values of `key`; ties keep their order.
     func sort(by key: String, ascending: Bool) throws
+
+    /// Orders the rows by `column`: by its typed values when the source can read them (an
+    /// ``ArraySource`` of the column's row type), else by its key. By default, by its key.
+    func sort(by column: TableColumn, ascending: Bool) throws
+}
+
+extension SortableTableSource {
+    public func sort(by column: TableColumn, ascending: Bool) throws {
+        try sort(by: column.key, ascending: ascending)
+    }
 }
 
 /// Why a table could not be sorted by a column.

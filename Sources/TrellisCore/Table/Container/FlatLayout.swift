@@ -3,14 +3,14 @@
 ///
 /// The start of every section is kept as a running total, so a flat index maps to its row
 /// by a binary search over the sections (O(log sections)) and a change in one section
-/// updates the totals of the sections after it (O(sections)). Without a filter a section's
-/// rows map to themselves (no per-row storage); with one, each section keeps the ascending
-/// list of its shown rows.
+/// updates the totals of the sections after it (O(sections)). A section that shows every row
+/// (no filter, or a filter every row passes) maps its rows to themselves, with nothing stored
+/// per row; otherwise it keeps the ascending list of its shown rows.
 struct FlatLayout {
     struct Section {
         var title: String?
         var rowCount: Int
-        /// The shown rows, ascending; `nil` when every row is shown (no filter).
+        /// The shown rows, ascending; `nil` when every row is shown.
         var visibleRows: [Int]?
 
         var visibleCount: Int { visibleRows?.count ?? rowCount }
@@ -88,6 +88,7 @@ struct FlatLayout {
     /// A row was inserted at `path`; `isVisible` tells whether the filter shows it.
     mutating func insertRow(at path: TableIndexPath, isVisible: Bool) -> FlatChange? {
         let s = path.section
+        if !isVisible { listEveryRow(of: s) }
         let oldSpan = sections[s].span
         let headerBefore = sections[s].hasHeader
         sections[s].rowCount += 1
@@ -125,6 +126,7 @@ struct FlatLayout {
     /// The row at `path` changed; `isVisible` tells whether the filter shows it now.
     mutating func updateRow(at path: TableIndexPath, isVisible: Bool) -> FlatChange? {
         let s = path.section
+        if !isVisible { listEveryRow(of: s) }
         guard var visible = sections[s].visibleRows.take() else {
             return FlatChange(position: starts[s] + (sections[s].hasHeader ? 1 : 0) + path.row, removed: 1, added: 1)
         }
@@ -171,6 +173,12 @@ struct FlatLayout {
     }
 
     // MARK: - Helpers
+
+    /// Lists the shown rows of section `s` when it shows every row without a list, before a
+    /// row of it is hidden.
+    private mutating func listEveryRow(of s: Int) {
+        if sections[s].visibleRows == nil { sections[s].visibleRows = Array(0..<sections[s].rowCount) }
+    }
 
     /// The change for a row that became shown at `offset` among its section's shown rows.
     private func shown(section s: Int, offset: Int, headerBefore: Bool) -> FlatChange {

@@ -4,8 +4,9 @@ extension TableContainer {
     /// (announced as one change of every row); the selection stays.
     ///
     /// The source must be a ``SortableTableSource``: an ``ArraySource`` sorts in memory
-    /// (stable), TrellisStore's `FetchedSource` fetches again with SQL `ORDER BY key`. When
-    /// the table has ``columns``, `key` must be one of theirs.
+    /// (stable; by the column's typed values when it has them), TrellisStore's `FetchedSource`
+    /// fetches again with SQL `ORDER BY key`. When the table has ``columns``, `key` must be
+    /// one of theirs.
     ///
     /// ```swift
     /// let people = TableContainer.records(ArraySource(persons), columns: columns)
@@ -16,13 +17,18 @@ extension TableContainer {
         guard let sortable = source as? any SortableTableSource else {
             throw .notSortable(source: String(describing: type(of: source)))
         }
-        if let columns, !columns.contains(where: { $0.key == key }) {
+        let column = columns?.first { $0.key == key }
+        if let columns, column == nil {
             throw .unknownColumn(key: key, columns: columns.map(\.key))
         }
         isReordering = true
         defer { isReordering = false }
         do {
-            try sortable.sort(by: key, ascending: ascending)
+            if let column {
+                try sortable.sort(by: column, ascending: ascending)
+            } else {
+                try sortable.sort(by: key, ascending: ascending)
+            }
         } catch {
             throw .failed(key: key, reason: String(describing: error))
         }

@@ -19,7 +19,7 @@ extension TableContainer {
             emit(layout.updateRow(at: path, isVisible: isShown(path)))
         case .insertSection(let section):
             let rowCount = source.numberOfRows(inSection: section)
-            searcher.sectionInserted(at: section, rowCount: rowCount) { searchText(at: $0) }
+            searcher.sectionInserted(at: section) { foldedTexts(inSection: section, rowCount: rowCount) }
             let inserted = FlatLayout.Section(
                 title: source.title(forSection: section),
                 rowCount: rowCount,

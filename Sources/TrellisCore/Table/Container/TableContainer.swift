@@ -165,9 +165,27 @@ public final class TableContainer {
 
     /// The text searched for the row at `path`.
     func searchText(at path: TableIndexPath) -> String {
-        let item = source.item(at: path)
+        searchText(of: source.item(at: path))
+    }
+
+    /// The text searched for `item`: its search key, else what the cell provider says.
+    func searchText(of item: TableItem) -> String {
         if let searchKey { return searchKey(item) }
-        return cells.cell(for: item, context: CellContext(isSelected: false)).columns.joined(separator: " ")
+        return cells.searchText(for: item)
+    }
+
+    /// The folded search texts of the rows `rows` of `section`: read here (a row's text comes
+    /// from the cell provider), folded on all cores.
+    func foldedTexts(inSection section: Int, rows: Range<Int>) -> [String] {
+        var texts: [String] = []
+        texts.reserveCapacity(rows.count)
+        source.forEachItem(inSection: section, rows: rows) { texts.append(searchText(of: $0)) }
+        return TableSearcher.folded(texts)
+    }
+
+    /// The folded search text of every row of `section`, which has `rowCount` rows.
+    func foldedTexts(inSection section: Int, rowCount: Int) -> ChunkedStorage<String> {
+        ChunkedStorage(foldedTexts(inSection: section, rows: 0..<rowCount))
     }
 
     /// The layout of the source as it is now, filtered by the current search. With
@@ -176,8 +194,8 @@ public final class TableContainer {
     func makeLayout(narrowing previous: FlatLayout?) -> FlatLayout {
         let rowCounts = (0..<source.numberOfSections).map { source.numberOfRows(inSection: $0) }
         let filtering = searcher.isFiltering
-        if filtering {
-            searcher.prepareIndex(rowCounts: rowCounts) { searchText(at: $0) }
+        if filtering && searcher.index == nil {
+            searcher.install(rowCounts.indices.map { foldedTexts(inSection: $0, rowCount: rowCounts[$0]) })
         }
         return FlatLayout(
             sections: rowCounts.indices.map { section in

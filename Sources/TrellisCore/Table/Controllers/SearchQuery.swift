@@ -47,7 +47,28 @@ struct SearchQuery: Equatable, Sendable {
 
     /// `text` folded for searching.
     static func fold(_ text: String) -> String {
-        if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.lowercased() }
+        // Safe: the bytes are only read, within their count, inside the closure that lends them.
+        let ascii = text.utf8.withContiguousStorageIfAvailable { foldASCII(text, utf8: $0) }
+        return ascii.flatMap { $0 } ?? foldUnicode(text)
+    }
+
+    /// ASCII `text` (its `utf8`) with its capital letters lowered, in one pass: lowercase text
+    /// is its own folding. Nil when there is a byte beyond ASCII.
+    private static func foldASCII(_ text: String, utf8: UnsafeBufferPointer<UInt8>) -> String? {
+        var capitals = 0
+        for byte in utf8 {
+            guard byte < 0x80 else { return nil }
+            if byte &- UInt8(ascii: "A") < 26 { capitals += 1 }
+        }
+        guard capitals > 0 else { return text }
+        return String(unsafeUninitializedCapacity: utf8.count) { folded in
+            for (index, byte) in utf8.enumerated() { folded[index] = byte &- UInt8(ascii: "A") < 26 ? byte | 0x20 : byte }
+            return utf8.count
+        }
+    }
+
+    /// `text`, which has letters beyond ASCII, folded for searching.
+    private static func foldUnicode(_ text: String) -> String {
         var scalars = String.UnicodeScalarView()
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -6,9 +6,8 @@ import Foundation
 /// Matching is Unicode-aware, case- and diacritic-insensitive, and `ё` matches `е`: see
 /// ``fold(_:)``. Each item's text is folded once, when the first search starts, and kept
 /// in step with the source's changes afterwards, so a keystroke costs one pass of substring
-/// tests over the folded texts — or only over the rows still shown, when the user typed on.
-/// That pass can run off the main actor (``TableContainer/search(_:)``): the folded texts
-/// are a value, and a search applies only if the table did not change while it ran.
+/// tests over the folded texts — or only over the rows still shown, when the user typed on —
+/// split over the machine's cores for a long list.
 ///
 /// Set the text through the container, which filters and announces the rows that changed:
 ///
@@ -24,11 +23,13 @@ public final class TableSearcher {
     private(set) var query = SearchQuery("")
     /// The folded text of every row, by section; built when the first search starts.
     private(set) var index: [ChunkedStorage<String>]?
-    /// Counts the changes of the rows: a search that ran off the main actor applies only
-    /// when this did not move meanwhile.
+    /// Counts the changes of the rows: texts folded in slices are kept only when this did
+    /// not move meanwhile.
     private(set) var rowsVersion = 0
     /// Counts the searches asked for: a search applies only while it is the latest.
     private(set) var latestRequest = 0
+    /// The first search's folding of every row, in slices, while it runs.
+    var folding: Task<Void, Never>?
 
     init() {}
 
@@ -62,85 +63,82 @@ public final class TableSearcher {
         return latestRequest
     }
 
-    /// Folds the text of every row (from `key`) unless that was done already.
-    func prepareIndex(rowCounts: [Int], key: (TableIndexPath) -> String) {
-        guard index == nil else { return }
-        index = rowCounts.indices.map { Self.foldedKeys(section: $0, rowCount: rowCounts[$0], key: key) }
-    }
-
-    /// Takes an index folded elsewhere (in slices, ``TableContainer/search(_:)``), made
-    /// from the rows as they are now.
+    /// Takes the folded text of every row, by section, made from the rows as they are now.
     func install(_ folded: [ChunkedStorage<String>]) {
         index = folded
     }
 
     /// The rows of `section` matching the query, among `candidates` when given (ascending
-    /// rows known to contain every match, e.g. the rows shown for a broader query).
-    /// The index must be prepared.
-    func matchingRows(inSection section: Int, among candidates: [Int]?) -> [Int] {
-        guard let keys = index?[section] else { return candidates ?? [] }
+    /// rows known to contain every match, e.g. the rows shown for a broader query); `nil`
+    /// when every row matches. The index must be prepared.
+    func matchingRows(inSection section: Int, among candidates: [Int]?) -> [Int]? {
+        guard let keys = index?[section] else { return candidates }
         return Self.matchingRows(of: keys, query: query, among: candidates)
     }
 
-    /// The rows whose folded text in `keys` matches `query`, among `candidates` when given.
-    /// Pure: runs on any thread.
-    nonisolated static func matchingRows(of keys: ChunkedStorage<String>, query: SearchQuery, among candidates: [Int]?) -> [Int] {
-        if let candidates { return keys.indices(among: candidates, where: query.matches) }
-        return keys.indices(where: query.matches)
-    }
-
-    /// ``matchingRows(of:query:among:)`` for every section of `index`, a long section split
-    /// into parts compared at the same time on the machine's cores.
-    nonisolated static func matchingRows(in index: [ChunkedStorage<String>], query: SearchQuery,
-                                         among candidates: [[Int]?]?) async -> [[Int]] {
-        var matches: [[Int]] = []
-        for section in index.indices {
-            let keys = index[section], among = candidates?[section]
-            let parts = splitting(among?.count ?? keys.count)
-            guard parts.count > 1 else {
-                matches.append(matchingRows(of: keys, query: query, among: among))
-                continue
-            }
-            let found = await withTaskGroup(of: (Int, [Int]).self) { group in
-                for (part, range) in parts.enumerated() {
-                    group.addTask {
-                        guard let among else { return (part, keys.indices(in: range, where: query.matches)) }
-                        return (part, keys.indices(among: Array(among[range]), where: query.matches))
-                    }
-                }
-                var found = [[Int]](repeating: [], count: parts.count)
-                for await (part, rows) in group { found[part] = rows }
-                return found
-            }
-            matches.append(Array(found.joined()))
+    /// The rows whose folded text in `keys` matches `query`, among `candidates` when given,
+    /// ascending: `candidates` themselves when they all match, and `nil` when no candidates
+    /// were given and every row matches. A long list is compared in parts on all cores.
+    nonisolated static func matchingRows(of keys: ChunkedStorage<String>, query: SearchQuery, among candidates: [Int]?) -> [Int]? {
+        // Each part's matches; nil when the part's candidates (or rows) all match.
+        let parts = inParts(candidates?.count ?? keys.count) { range in
+            guard let candidates else { return keys.indices(among: range, where: query.matches) }
+            return keys.indices(among: candidates[range], where: query.matches)
         }
-        return matches
+        guard parts.contains(where: { $0.result != nil }) else { return candidates }
+        var joined: [Int] = []
+        joined.reserveCapacity(parts.reduce(0) { $0 + ($1.result?.count ?? $1.range.count) })
+        for (range, rows) in parts {
+            if let rows {
+                joined += rows
+            } else if let candidates {
+                joined += candidates[range]
+            } else {
+                joined += range
+            }
+        }
+        return joined
     }
 
-    /// `0..<count` in as many parts as there are cores, each at least ``minimumPart`` long.
-    nonisolated private static func splitting(_ count: Int) -> [Range<Int>] {
-        let parts = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / minimumPart))
-        let size = (count + parts - 1) / max(parts, 1)
-        return stride(from: 0, to: count, by: max(size, 1)).map { $0..<min($0 + size, count) }
+    /// `texts` folded (``fold(_:)``), a long list in parts on all cores.
+    nonisolated static func folded(_ texts: [String]) -> [String] {
+        let parts = inParts(texts.count) { range in texts[range].map(SearchQuery.fold) }
+        guard parts.count > 1 else { return parts.first?.result ?? [] }
+        var folded: [String] = []
+        folded.reserveCapacity(texts.count)
+        for part in parts { folded += part.result }
+        return folded
+    }
+
+    /// `work` done over `0..<count` in as many parts as there are cores, each at least
+    /// ``minimumPart`` long, at the same time (the caller waits for them); the parts' ranges
+    /// and results, in order.
+    nonisolated static func inParts<Result: Sendable>(_ count: Int, _ work: @Sendable (Range<Int>) -> Result)
+        -> [(range: Range<Int>, result: Result)]
+    {
+        let parts = max(1, min(cores, count / minimumPart))
+        let size = (count + parts - 1) / parts
+        let ranges = stride(from: 0, to: count, by: max(size, 1)).map { $0..<min($0 + size, count) }
+        guard ranges.count > 1 else { return ranges.map { ($0, work($0)) } }
+        let results = LockedState([Result?](repeating: nil, count: ranges.count))
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { index in
+            let result = work(ranges[index])
+            results.withLock { $0[index] = result }
+        }
+        // Every part was done: concurrentPerform returns once each iteration has.
+        return results.withLock { results in zip(ranges, results).map { ($0, $1!) } }
     }
 
     /// Rows compared per part at least: below, one thread does it sooner than two start.
     nonisolated static var minimumPart: Int { 50_000 }
 
+    /// The cores this process may use, read once (each read asks the kernel).
+    nonisolated private static let cores = ProcessInfo.processInfo.activeProcessorCount
+
     /// Whether the row at `path` matches the query (every row does before the index exists).
     func matches(_ path: TableIndexPath) -> Bool {
         guard let index else { return true }
         return query.matches(index[path.section][path.row])
-    }
-
-    static func foldedKeys(
-        section: Int,
-        rowCount: Int,
-        key: (TableIndexPath) -> String
-    ) -> ChunkedStorage<String> {
-        var keys = ChunkedStorage<String>()
-        for row in 0..<rowCount { keys.append(fold(key(TableIndexPath(section: section, row: row)))) }
-        return keys
     }
 
     // MARK: - Keeping the index in step with the source
@@ -168,10 +166,10 @@ public final class TableSearcher {
         index?[path.section][path.row] = Self.fold(key(path))
     }
 
-    func sectionInserted(at section: Int, rowCount: Int, key: (TableIndexPath) -> String) {
+    func sectionInserted(at section: Int, folded: () -> ChunkedStorage<String>) {
         rowsVersion += 1
         guard index != nil else { return }
-        index?.insert(Self.foldedKeys(section: section, rowCount: rowCount, key: key), at: section)
+        index?.insert(folded(), at: section)
     }
 
     func sectionDeleted(at section: Int) {

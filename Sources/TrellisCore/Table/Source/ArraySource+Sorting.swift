@@ -10,20 +10,65 @@ extension ArraySource: SortableTableSource {
     /// people.sort(by: "lastName", ascending: true)
     /// ```
     public func sort(by key: String, ascending: Bool) {
+        reorder(ascending: ascending, by: { elements, ascending in
+            let positions = Self.order(of: elements, byKey: key, ascending: ascending)
+            return (ChunkedStorage(Self.gather(elements, at: positions)), positions)
+        }, precedes: { Self.precedes($0, $1, byKey: key) })
+    }
+
+    /// Orders the rows by `column`: through its typed values when its rows are this source's
+    /// elements (no key-value coding: a million rows sort several times faster), else by its key.
+    ///
+    /// ```swift
+    /// people.sort(by: TableColumn(key: "age", title: tr("Age"), value: \Person.age), ascending: false)
+    /// ```
+    public func sort(by column: TableColumn, ascending: Bool) {
+        let key = column.key
+        let first = sections.first { $0.count > 0 }?.elements[0]
+        guard let typed = column.typed, let first, typed.text(first) != nil else { return sort(by: key, ascending: ascending) }
+        reorder(ascending: ascending, by: { elements, ascending in
+            // The rows are reordered, straight into chunks, where the column's row type is known.
+            if let (chunks, positions) = typed.sorted(elements, ascending, ChunkedStorage<Element>.maxChunkCount / 2),
+               let chunks = chunks as? [[Element]] {
+                return (ChunkedStorage(chunks: chunks), positions)
+            }
+            let positions = Self.order(of: elements, byKey: key, ascending: ascending)
+            return (ChunkedStorage(Self.gather(elements, at: positions)), positions)
+        }, precedes: { a, b in typed.precedes(a, b) ?? Self.precedes(a, b, byKey: key) })
+    }
+
+    /// `values` at `positions`, in that order. Not isolated: Swift checks the actor of an
+    /// isolated closure each time it is called, here a million times.
+    nonisolated private static func gather(_ values: [Element], at positions: [Int]) -> [Element] {
+        positions.map { values[$0] }
+    }
+
+    /// `serials` at `positions`, in that order (not generic: compiled for `Int`).
+    nonisolated private static func serials(_ serials: [Int], at positions: [Int]) -> [Int] {
+        positions.map { serials[$0] }
+    }
+
+    /// The positions of `elements` in the order of their values of `key`, ties kept in order.
+    private static func order(of elements: [Element], byKey key: String, ascending: Bool) -> [Int] {
+        ColumnValueOrder.stableOrder(of: elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }, ascending: ascending)
+    }
+
+    /// Whether `a`'s value of `key` sorts before `b`'s.
+    private static func precedes(_ a: Element, _ b: Element, byKey key: String) -> Bool {
+        ColumnValueOrder.areInIncreasingOrder(KeyValueCellProvider.value(of: a, forKey: key), KeyValueCellProvider.value(of: b, forKey: key))
+    }
+
+    /// Reorders each section's rows by `sort` (the elements in order, and where each was),
+    /// remembers `precedes` (the ascending order) for later inserts, and announces `.reload`.
+    private func reorder(ascending: Bool, by sort: ([Element], Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]),
+                         precedes: @escaping (Element, Element) -> Bool) {
         sections = sections.map { section in
             // The elements are copied out of their chunks once, and each value is read once.
-            let elements = Array(section.elements)
-            let serials = Array(section.serials)
-            let values: [JSONValue?] = elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }
-            let order = ColumnValueOrder.stableOrder(of: values, ascending: ascending)
-            return Section(key: section.key, elements: order.map { elements[$0] }, serials: order.map { serials[$0] })
+            let sorted = sort(section.elements.array, ascending)
+            return Section(key: section.key, elements: sorted.elements,
+                           serials: ChunkedStorage(Self.serials(section.serials.array, at: sorted.positions)))
         }
-        let before = { (lhs: JSONValue?, rhs: JSONValue?) -> Bool in
-            ascending ? ColumnValueOrder.areInIncreasingOrder(lhs, rhs) : ColumnValueOrder.areInIncreasingOrder(rhs, lhs)
-        }
-        areInIncreasingOrder = { a, b in
-            before(KeyValueCellProvider.value(of: a, forKey: key), KeyValueCellProvider.value(of: b, forKey: key))
-        }
+        areInIncreasingOrder = ascending ? precedes : { precedes($1, $0) }
         changes.announce(.reload)
     }
 }

@@ -48,9 +48,13 @@ public final class ArraySource<Element>: TableSource {
         private(set) var serials: ChunkedStorage<Int>
 
         init(key: String?, elements: [Element], serials: [Int]) {
+            self.init(key: key, elements: ChunkedStorage(elements), serials: ChunkedStorage(serials))
+        }
+
+        init(key: String?, elements: ChunkedStorage<Element>, serials: ChunkedStorage<Int>) {
             self.key = key
-            self.elements = ChunkedStorage(elements)
-            self.serials = ChunkedStorage(serials)
+            self.elements = elements
+            self.serials = serials
         }
 
         var count: Int { elements.count }
@@ -124,6 +128,18 @@ public final class ArraySource<Element>: TableSource {
 
     public func title(forSection section: Int) -> String? {
         sections[section].key
+    }
+
+    /// The rows' items in one walk over the stored rows (what a search's first fold reads).
+    public func forEachItem(inSection section: Int, rows: Range<Int>, _ body: (TableItem) -> Void) {
+        var serials: [Int] = []
+        serials.reserveCapacity(rows.count)
+        sections[section].serials.forEach(in: rows) { serials.append($0) }
+        var index = 0
+        sections[section].elements.forEach(in: rows) { element in
+            body(TableItem(id: identify?(element) ?? TableItemID(serials[index]), value: element))
+            index += 1
+        }
     }
 
     /// Finds `id` by scanning the rows (serial numbers or element identities): O(n).

@@ -28,7 +28,25 @@ struct ChunkedStorage<Element>: Sequence {
         }
     }
 
+    /// A storage of these chunks, as they are (each at most ``maxChunkCount`` long).
+    init(chunks: [[Element]]) {
+        self.chunks = chunks.filter { !$0.isEmpty }
+        var total = 0
+        ends = self.chunks.map { chunk in
+            total += chunk.count
+            return total
+        }
+    }
+
     var count: Int { ends.last ?? 0 }
+
+    /// The elements as one array, copied a chunk at a time.
+    var array: [Element] {
+        var elements: [Element] = []
+        elements.reserveCapacity(count)
+        for chunk in chunks { elements += chunk }
+        return elements
+    }
 
     var isEmpty: Bool { chunks.isEmpty }
 
@@ -60,6 +78,14 @@ struct ChunkedStorage<Element>: Sequence {
         insert(element, at: count)
     }
 
+    /// Appends `elements` in new chunks of half the maximum size, as ``init(_:)`` makes them.
+    mutating func append(contentsOf elements: [Element]) {
+        let tail = ChunkedStorage(elements)
+        let total = count
+        chunks += tail.chunks
+        ends += tail.ends.map { $0 + total }
+    }
+
     /// Removes and returns the element at `index`, which is in `0..<count`.
     @discardableResult
     mutating func remove(at index: Int) -> Element {
@@ -73,6 +99,22 @@ struct ChunkedStorage<Element>: Sequence {
         return element
     }
 
+    /// Calls `body` with each element in `range` (within `0..<count`), in order, walking the
+    /// chunks rather than looking each position up.
+    func forEach(in range: Range<Int>, _ body: (Element) throws -> Void) rethrows {
+        guard !range.isEmpty else { return }
+        var (chunk, offset) = locate(range.lowerBound)
+        var remaining = range.count
+        while remaining > 0 {
+            let elements = chunks[chunk]
+            let end = Swift.min(elements.count, offset + remaining)
+            for index in offset..<end { try body(elements[index]) }
+            remaining -= end - offset
+            chunk += 1
+            offset = 0
+        }
+    }
+
     /// The position of the first element that satisfies `predicate`, scanning in order.
     func firstIndex(where predicate: (Element) throws -> Bool) rethrows -> Int? {
         var base = 0
@@ -83,37 +125,33 @@ struct ChunkedStorage<Element>: Sequence {
         return nil
     }
 
-    /// The positions in `range` (within `0..<count`; all by default) of the elements that
-    /// satisfy `predicate`, ascending.
-    func indices(in range: Range<Int>? = nil, where predicate: (Element) throws -> Bool) rethrows -> [Int] {
-        let range = range ?? 0..<count
-        var found: [Int] = []
-        guard !range.isEmpty else { return found }
-        var (chunk, offset) = locate(range.lowerBound)
-        var position = range.lowerBound
-        while position < range.upperBound {
-            let elements = chunks[chunk]
-            let end = Swift.min(elements.count, offset + range.upperBound - position)
-            for index in offset..<end where try predicate(elements[index]) { found.append(position + index - offset) }
-            position += end - offset
-            chunk += 1
-            offset = 0
-        }
-        return found
-    }
-
-    /// The positions among `candidates` (ascending, each in `0..<count`) of the elements that
-    /// satisfy `predicate`: one walk over the chunks rather than a search per candidate.
-    func indices(among candidates: [Int], where predicate: (Element) throws -> Bool) rethrows -> [Int] {
-        var found: [Int] = []
-        var chunk = 0
+    /// The positions among `candidates` (ascending, each in `0..<count`; a range such as
+    /// `0..<count` is a list too) of the elements that satisfy `predicate`: one walk over the
+    /// chunks rather than a search per candidate. `nil` when every candidate does: while they
+    /// all do, nothing is copied (a search that hides no row of a million writes no list).
+    func indices<Candidates: Collection<Int>>(among candidates: Candidates, where predicate: (Element) throws -> Bool) rethrows -> [Int]? {
+        var found: [Int]?
+        var chunk = -1
         var start = 0
+        var end = 0
+        var elements: [Element] = []
+        var offset = 0
         for index in candidates {
-            while ends[chunk] <= index {
-                start = ends[chunk]
-                chunk += 1
+            if index >= end {
+                // The chunk holding `index`, taken out once for all the candidates in it.
+                repeat {
+                    chunk += 1
+                    start = end
+                    end = ends[chunk]
+                } while end <= index
+                elements = chunks[chunk]
             }
-            if try predicate(chunks[chunk][index - start]) { found.append(index) }
+            if try predicate(elements[index - start]) {
+                found?.append(index)
+            } else if found == nil {
+                found = Array(candidates.prefix(offset))
+            }
+            offset += 1
         }
         return found
     }

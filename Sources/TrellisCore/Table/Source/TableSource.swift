@@ -50,9 +50,18 @@ public protocol TableSource: AnyObject {
 
     /// The changes the source announces, after applying each.
     var changes: TableChangeObservers { get }
+
+    /// Calls `body` with the item of each row in `rows` of `section`, in order: what a search
+    /// reads when it folds the text of every row. By default ``item(at:)`` for each; a source
+    /// that holds its rows in memory walks them at once.
+    func forEachItem(inSection section: Int, rows: Range<Int>, _ body: (TableItem) -> Void)
 }
 
 extension TableSource {
+    public func forEachItem(inSection section: Int, rows: Range<Int>, _ body: (TableItem) -> Void) {
+        for row in rows { body(item(at: TableIndexPath(section: section, row: row))) }
+    }
+
     /// Finds `id` by reading every item in order: O(number of rows).
     public func indexPath(of id: TableItemID) -> TableIndexPath? {
         for section in 0..<numberOfSections {
