@@ -34,6 +34,9 @@ public enum DemoApp {
         ("/events", EventsPage.self, false),
     ]
 
+    /// The patterns of the demo's routes (a new plugin's id must not be the first segment of one).
+    public static var routePatterns: [RoutePattern] { routes.compactMap { try? RoutePattern($0.pattern) } }
+
     /// The demo's sections (translated titles), declared on the shell by ``install(on:catalog:store:syntheticRows:)``:
     /// the hub's rows, the window's sidebar and the primary menu's places.
     public static var sections: [ShellSection] {

@@ -51,6 +51,10 @@ public enum DemoServices {
             let pages = PluginPageRoutes(shell: shell, host: host)
             pages.registerRoutes()
             shell.contributeMenuItems(PluginMenu(host: host, pages: pages))
+            // A plugin that fails (or waits for approval) is told in a notice, with a button to /plugins.
+            let notices = PluginFailureNotices(shell: shell, host: host, pluginsPage: "/plugins")
+            shell.provide(notices)
+            notices.start()
         }
         // The plugins' status items (the location among them) join the status line.
         if let host = shell.resolve(PluginHost.self) {

@@ -148,7 +148,7 @@ public final class HeadlessFrontend: Frontend {
         case .custom(let custom):
             lines += custom.textLines
         }
-        if let notice { lines.append("[\(notice.text)\(notice.undoLabel.map { " · (\($0))" } ?? "")]") }
+        if let notice { lines.append("[\(notice.text)\(notice.buttonLabel.map { " · (\($0))" } ?? "")]") }
         if let status { lines.append("-- \(status)") }
         return lines.joined(separator: "\n")
     }
@@ -210,6 +210,11 @@ public final class HeadlessFrontend: Frontend {
         guard notice?.undoLabel != nil, shell.notices.undo() else { throw .noNoticeUndo }
     }
 
+    /// Presses the button of the notice on screen, whatever it does (Undo, or "Plugins").
+    public func pressNoticeButton() throws(HeadlessError) {
+        guard notice?.buttonLabel != nil, shell.notices.pressButton() else { throw .noNoticeButton }
+    }
+
     /// Presses Back; `false` at the root.
     @discardableResult
     public func back() -> Bool { shell.back() }
@@ -229,6 +234,8 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
     case noSuchAction(String)
     /// No notice with an Undo button is shown.
     case noNoticeUndo
+    /// No notice with a button is shown.
+    case noNoticeButton
     case table(HeadlessTableError)
     /// The table on screen could not be sorted by the column clicked.
     case sort(TableSortError)
@@ -243,6 +250,7 @@ public enum HeadlessError: Error, CustomStringConvertible, Equatable {
         case .noSuchField(let id): return "no editable field \"\(id)\" on this page"
         case .noSuchAction(let id): return "no button \"\(id)\" on this page"
         case .noNoticeUndo: return "no notice with an Undo button is shown"
+        case .noNoticeButton: return "no notice with a button is shown"
         case .table(let error): return error.description
         case .sort(let error): return error.description
         case .neverSettled(let busy): return "the shell never settled: \(busy)"

@@ -2,6 +2,12 @@ import TrellisShared
 import TrellisPluginABI
 
 /// An event as a plugin sees it: the message and its data.
+///
+/// ```swift
+/// bus.watch("weather:reading", owner: self) { event in
+///     let city = event.data["city"]?.stringValue ?? "?"   // event.message is "weather:reading"
+/// }
+/// ```
 public struct Event: Sendable, Hashable {
     /// The message, such as `"network:on"`.
     public let message: String
@@ -15,7 +21,12 @@ public struct Event: Sendable, Hashable {
     }
 }
 
-/// Identifies one watch made through a `PluginBus`.
+/// Identifies one watch made through a `PluginBus`, to remove that watch alone.
+///
+/// ```swift
+/// let once = bus.watch("sync:finished", owner: self) { _ in refresh() }
+/// bus.unwatch(once)
+/// ```
 public struct WatchID: Hashable, Sendable {
     let raw: trellis_watch_id
 }
@@ -30,7 +41,8 @@ public struct WatchID: Hashable, Sendable {
 /// bus.unwatch(owner: self)
 /// ```
 ///
-/// Handlers run synchronously on the thread that triggered the event (any thread).
+/// Handlers run one at a time on the plugin process's main thread, in the order the events were
+/// triggered, and each must return within 3 s (the host's deadline; see "Writing a plugin").
 public final class PluginBus: Sendable {
     private let host: HostTable
     private let owners = LockedState<[ObjectIdentifier: Set<trellis_watch_id>]>([:])
@@ -76,8 +88,13 @@ public final class PluginBus: Sendable {
         }
     }
 
-    /// Triggers `message` with `data` on the host's bus; every watcher, in the host or in any
-    /// plugin, runs before this returns.
+    /// Triggers `message` with `data` on the host's bus. It returns once the plugin's process has
+    /// checked the call against the plugin's permissions and sent it; the watchers — the host's,
+    /// other plugins' and this plugin's own — run later, in the order of triggering.
+    ///
+    /// ```swift
+    /// bus.trigger("shelf:status", ["item": "count", "text": "3 items"])
+    /// ```
     public func trigger(_ message: String, _ data: JSONValue = .null) {
         let status = host.trigger(message, data)
         if status != TRELLIS_OK {

@@ -10,7 +10,8 @@
 ///
 /// Handlers run on the thread that delivers the event (see ``PluginBus``).
 public final class PluginCommands: Sendable {
-    /// The page a `pageActions` command was pressed on.
+    /// The page a `pageActions` command was pressed on:
+    /// `commands.on("share") { page in share(page?.parameters["id"]) }` on `/notes/:id`.
     public struct Page: Sendable, Hashable {
         public let path: String
         public let parameters: [String: String]

@@ -1,6 +1,10 @@
 import Dispatch
 
-/// What a page of the plugin was opened with.
+/// What a page of the plugin was opened with: handlers get it to serve the path asked for.
+///
+/// ```swift
+/// pages.text("/weather/:city") { request in "Forecast for \(request.parameters["city"] ?? "?")" }
+/// ```
 public struct PageRequest: Sendable, Hashable {
     /// The page's number: the shell's pages are told apart by it.
     public let page: Int
@@ -12,7 +16,17 @@ public struct PageRequest: Sendable, Hashable {
     public let parameters: [String: String]
 }
 
-/// A change to the rows of an open table page.
+/// A change to the rows of an open table page, returned by ``PluginPages/update(_:_:)``'s body
+/// after it changed the data. The changes are applied in order, each to the rows as the one
+/// before left them (a change that does not fit the table shows an error on the page, naming
+/// the plugin); the window changes only those rows and fetches only the new ones.
+///
+/// ```swift
+/// pages.update("/shelf") {
+///     rows.withLock { $0.remove(at: 2); $0.insert(["New", ""], at: 0) }
+///     return [.remove(at: 2, count: 1), .insert(at: 0, count: 1)]
+/// }
+/// ```
 public enum RowChange: Sendable, Hashable {
     case insert(at: Int, count: Int)
     case remove(at: Int, count: Int)
@@ -48,7 +62,8 @@ public enum RowChange: Sendable, Hashable {
 /// Handlers run one at a time, on a queue of the SDK's, and so do `update`'s bodies: a table's
 /// count and rows are always read between two updates, never during one.
 public final class PluginPages: Sendable {
-    /// What a form's button answers: a line above the form (nil hides it) and values to set.
+    /// What a form's button answers: a line above the form (nil hides it) and values to set:
+    /// `FormReply(message: "Saved", values: ["name": name.trimmed])`.
     public struct FormReply: Sendable {
         public var message: String?
         public var values: [String: String]
@@ -58,7 +73,7 @@ public final class PluginPages: Sendable {
         }
     }
 
-    /// A field of a form page.
+    /// A field of a form page: `Field(id: "name", label: "Name", value: "Ada")`.
     public struct Field: Sendable {
         public enum Style: String, Sendable { case singleLine, multiline, readOnly }
         public var id: String, label: String, style: Style, value: String
@@ -101,7 +116,7 @@ public final class PluginPages: Sendable {
         }
     }
 
-    /// Serves `pattern` as a text page.
+    /// Serves `pattern` as a text page: `pages.text("/shelf/about") { _ in "Items you keep" }`.
     public func text(_ pattern: String, _ text: @escaping @Sendable (PageRequest) -> String) {
         handlers.withLock { $0[pattern] = .text(text) }
     }
@@ -114,7 +129,15 @@ public final class PluginPages: Sendable {
         handlers.withLock { $0[pattern] = .table(count: count, rows: rows, activated: activated) }
     }
 
-    /// Serves `pattern` as a form with `fields` and `buttons`; `action` answers a button.
+    /// Serves `pattern` as a form with `fields` and `buttons`; `action` answers a button:
+    ///
+    /// ```swift
+    /// pages.form("/shelf/new", fields: { _ in [PluginPages.Field(id: "name", label: "Name")] },
+    ///            buttons: [(id: "add", label: "Add")]) { _, button, values in
+    ///     values["name", default: ""].isEmpty ? PluginPages.FormReply(message: "A name, please")
+    ///                                        : PluginPages.FormReply(message: "Added", values: ["name": ""])
+    /// }
+    /// ```
     public func form(_ pattern: String, fields: @escaping @Sendable (PageRequest) -> [Field],
                      buttons: [(id: String, label: String)],
                      action: @escaping @Sendable (PageRequest, String, [String: String]) -> FormReply) {
@@ -123,7 +146,7 @@ public final class PluginPages: Sendable {
 
     /// Runs `body` (which changes the data behind table `pattern` and returns what it changed)
     /// between two requests, then tells every open page of `pattern`. May be called from any
-    /// thread, a handler of these pages among them.
+    /// thread, a handler of these pages among them. See ``RowChange`` for an example.
     public func update(_ pattern: String, _ body: @Sendable () -> [RowChange]) {
         guard DispatchQueue.getSpecific(key: onQueue) == nil else { return updateNow(pattern, body) }
         queue.sync { updateNow(pattern, body) }

@@ -11,7 +11,7 @@ import TrellisPluginABI
 /// host.log(.info, "synced 12 notes")
 /// ```
 public final class TrellisHost: Sendable {
-    /// Severity of a message sent to the host's log (swift-log's levels).
+    /// Severity of a message sent to the host's log (swift-log's levels): `host.log(.warning, "no track file")`.
     public enum LogLevel: Int32, Sendable {
         case trace = 0, debug, info, notice, warning, error, critical
     }

@@ -17,7 +17,7 @@ import TrellisPluginABI
 /// ```
 public enum TrellisPlugin {
     /// The ABI version the SDK implements (`TRELLIS_PLUGIN_ABI_VERSION`); a plugin's manifest
-    /// declares it as `abiVersion`.
+    /// declares it as `abiVersion` (`"abiVersion": 2`).
     public static let abiVersion = Int(TRELLIS_PLUGIN_ABI_VERSION)
 
     /// Registers `services` with `host` and returns the plugin's info: plugin-owned and kept for

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// ```swift
 /// for report in host.loadAll() {
-///     print(report.id, report.manifest?.version ?? "?", report.state)
+///     print(report.id, report.version, report.state)
 /// }
 /// ```
 public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
@@ -51,7 +51,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// The manifest's id, or the plugin folder's name when the manifest could not be read.
+    /// The manifest's id; when the manifest was refused, the id it declares if that is a valid
+    /// id, else the plugin folder's name.
     public var id: String
     /// The manifest, when it was valid.
     public var manifest: PluginManifest?
@@ -61,6 +62,8 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
     public var origin: PluginSearchPath.Origin
     /// The library file, once located.
     public var library: URL?
+    /// The version a manifest that was refused declares, when it could be read (``version``).
+    public var declaredVersion: String?
     /// Where the plugin stands.
     public var state: State
     /// How long opening the library, calling its entry and registering its services took.
@@ -80,19 +83,26 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         self.loadDuration = loadDuration
     }
 
+    /// The plugin's version: its manifest's, or what a refused manifest declares, or `?`.
+    public var version: String { manifest?.version ?? declaredVersion ?? "?" }
+
     /// One line: `id version: state (folder)`.
     public var description: String {
-        "\(id) \(manifest?.version ?? "?"): \(state) (\(directory.path))"
+        "\(id) \(version): \(state) (\(directory.path))"
     }
 
     /// The reports as an aligned text table (`trellis plugins` prints it): id, version, state
     /// and origin, then the description or the reason of a failure on the next line, and the
     /// plugin's permissions, contributions, activation and confinement on the lines after.
     /// What a plugin wrote (its id, version, description, routes) is escaped: a control
-    /// character shows as `\u{1B}` and is never sent to the terminal.
-    public static func table(_ reports: [PluginReport], kernel: PluginConfinementReport? = PluginConfinementReport.probe()) -> String {
+    /// character shows as `\u{1B}` and is never sent to the terminal. A page the app would
+    /// refuse (outside the plugin's `contribute` permission, or a route `appRoutes` or an earlier
+    /// plugin has) is listed as refused, with why, not among what the plugin contributes.
+    public static func table(_ reports: [PluginReport], kernel: PluginConfinementReport? = PluginConfinementReport.probe(),
+                             appRoutes: [RoutePattern] = []) -> String {
+        let refusals = PluginRouteRefusal.refusals(in: reports, appRoutes: appRoutes)
         let rows = reports.map { report in
-            [report.id, report.manifest?.version ?? "?", report.stateWord, report.origin.rawValue].map(escaped)
+            [report.id, report.version, report.stateWord, report.origin.rawValue].map(escaped)
         }
         let header = ["ID", "VERSION", "STATE", "FROM"]
         let widths = (0..<header.count).map { column in
@@ -106,7 +116,9 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
         for (report, row) in zip(reports, rows) {
             lines.append(line(row))
             var details: [String] = []
-            if let failure = report.state.failure {
+            if case .manifest(let error)? = report.state.failure {
+                details += error.problems.map(\.description)  // every problem, one a line
+            } else if let failure = report.state.failure {
                 details.append("\(failure)")
             } else if case .waiting = report.state {
                 details.append("\(report.state)")
@@ -117,7 +129,11 @@ public struct PluginReport: Sendable, Hashable, CustomStringConvertible {
             }
             if let manifest = report.manifest {
                 details.append("permissions: \(manifest.permissions.summary(pluginID: manifest.id))")
-                if let contributions = manifest.contributionSummary { details.append("contributes: \(contributions)") }
+                let refused = refusals[report.id] ?? []
+                if let contributions = manifest.contributionSummary(refusing: refused.map(\.route)) {
+                    details.append("contributes: \(contributions)")
+                }
+                details += refused.map { "refused: page \($0.route.pattern.text): \($0.reason)" }
                 details.append("activation: \(manifest.activation.map(\.description).joined(separator: ", "))")
                 if let confinement = report.confinement ?? kernel?.applied(to: manifest.permissions.resources) {
                     details.append("confined by: \(confinement.summary)")

@@ -28,6 +28,8 @@ public final class PluginStatusLines: Sendable {
     private let logger: Logger
     private let texts = LockedState<[String: [String: String]]>([:])
     private let warned = LockedState<Set<String>>([])
+    /// The plugins whose status events are watched.
+    private let followed = LockedState<Set<String>>([])
 
     public init(host: PluginHost, logger: Logger = Logger(trellis: "trellis.plugins")) {
         self.host = host
@@ -47,24 +49,23 @@ public final class PluginStatusLines: Sendable {
 
     /// Follows the plugins' status events from now on, beginning with the items they set
     /// already (while they loaded, say); `onChange` gets every line after each change, on the
-    /// main actor.
+    /// main actor. A plugin whose manifest gains status items when it is reloaded (one broken
+    /// at start-up and fixed under `--plugin-dev`) is followed from then on.
     public func start(onChange: @escaping @MainActor @Sendable ([Line]) -> Void) {
         let changed: @Sendable () -> Void = { [weak self] in
             Task { @MainActor in if let lines = self?.lines { onChange(lines) } }
         }
         var setAlready = false
-        for report in host.reports where !(report.manifest?.statusItems.isEmpty ?? true) {
-            let plugin = report.id
-            host.bus.watch("\(plugin):status", owner: self) { lines, event in
-                if lines.set(plugin: plugin, event.data) { changed() }
-            }
-            // What the plugin set before now (while it loaded, say).
-            for data in host.latestStatus(of: plugin) where set(plugin: plugin, data) { setAlready = true }
-        }
+        for report in host.reports where follow(report.id, changed: changed) { setAlready = true }
         if setAlready { changed() }
+        host.bus.watch(PluginReloaded.name, owner: self) { lines, event in
+            guard let plugin = event.data["plugin"]?.stringValue else { return }
+            _ = lines.follow(plugin, changed: changed)
+            changed()  // its items may have changed with its manifest
+        }
         // A plugin's lines show once it is loaded: what it set while starting (its service's
         // start sends its first position, say, before the start's answer) shows then.
-        for message in [PluginActivated.name, PluginEnabled.name, PluginRestarted.name, PluginReloaded.name] {
+        for message in [PluginActivated.name, PluginEnabled.name, PluginRestarted.name] {
             host.bus.watch(message, owner: self) { _, _ in changed() }
         }
         for message in [PluginDisabled.name, PluginCrashed.name] {
@@ -73,6 +74,19 @@ public final class PluginStatusLines: Sendable {
                 if lines.texts.withLock({ $0.removeValue(forKey: plugin) }) != nil { changed() }
             }
         }
+    }
+
+    /// Watches the status events of `plugin` when its manifest declares status items and they
+    /// are not watched yet, taking what it set before now; true when that set a line.
+    private func follow(_ plugin: String, changed: @escaping @Sendable () -> Void) -> Bool {
+        guard host.report(for: plugin)?.manifest?.statusItems.isEmpty == false,
+              followed.withLock({ $0.insert(plugin).inserted }) else { return false }
+        host.bus.watch("\(plugin):status", owner: self) { lines, event in
+            if lines.set(plugin: plugin, event.data) { changed() }
+        }
+        var setAlready = false
+        for data in host.latestStatus(of: plugin) where set(plugin: plugin, data) { setAlready = true }
+        return setAlready
     }
 
     /// Records `data` of a `<plugin>:status` event; false when it changed nothing.

@@ -26,25 +26,37 @@ public enum JSONValue: Sendable, Hashable {
 }
 
 extension JSONValue {
+    /// Whether the value is `null`: `event.data.isNull` for an event triggered without data.
     public var isNull: Bool { if case .null = self { return true } else { return false } }
 
+    /// The Boolean, or nil when the value is another kind:
+    /// `host.settings["enabled"]?.boolValue ?? true`.
     public var boolValue: Bool? { if case .bool(let b) = self { return b } else { return nil } }
 
+    /// The number, or nil when the value is another kind: `event.data["celsius"]?.doubleValue ?? 0`.
     public var doubleValue: Double? { if case .number(let n) = self { return n } else { return nil } }
 
-    /// The number as an `Int` when it is integral and in range; `nil` otherwise.
+    /// The number as an `Int` when it is integral and in range; `nil` otherwise (`2.5`, a string):
+    /// `host.settings["limit"]?.intValue ?? 10`.
     public var intValue: Int? {
         guard case .number(let n) = self, n.rounded() == n, abs(n) < 9.0e15 else { return nil }
         return Int(n)
     }
 
+    /// The string, or nil when the value is another kind (a number is not converted):
+    /// `event.data["command"]?.stringValue`.
     public var stringValue: String? { if case .string(let s) = self { return s } else { return nil } }
 
+    /// The elements, or nil when the value is not an array:
+    /// `event.data["changed"]?.arrayValue?.compactMap(\.stringValue) ?? []`.
     public var arrayValue: [JSONValue]? { if case .array(let a) = self { return a } else { return nil } }
 
+    /// The members, or nil when the value is not an object:
+    /// `event.data["parameters"]?.objectValue?.compactMapValues(\.stringValue) ?? [:]`.
     public var objectValue: [String: JSONValue]? { if case .object(let o) = self { return o } else { return nil } }
 
     /// Member access on an object; `nil` for a missing key or a value that is not an object.
+    /// Setting a member makes the value an object: `var data: JSONValue = [:]; data["count"] = 3`.
     public subscript(key: String) -> JSONValue? {
         get { objectValue?[key] }
         set {
@@ -54,7 +66,7 @@ extension JSONValue {
         }
     }
 
-    /// Element access on an array; `nil` when out of range or not an array.
+    /// Element access on an array; `nil` when out of range or not an array: `reply["rows"]?[0]?[1]`.
     public subscript(index: Int) -> JSONValue? {
         guard let array = arrayValue, array.indices.contains(index) else { return nil }
         return array[index]
@@ -114,7 +126,8 @@ extension JSONValue: Codable {
     }
 
     /// Parses JSON text (UTF-8, or UTF-16 or UTF-32 as `JSONDecoder` reads them). Throws
-    /// `JSONValueError.malformed` naming `source`, and the line and column, on bad input.
+    /// `JSONValueError.malformed` naming `source`, and the line and column, on bad input:
+    /// `try JSONValue(jsonData: Data(contentsOf: url), source: url.path)`.
     public init(jsonData data: Data, source: String = "JSON") throws {
         do throws(JSONTextReader.Failure) {
             self = try JSONTextReader.read(data)
@@ -123,12 +136,13 @@ extension JSONValue: Codable {
         }
     }
 
-    /// Parses JSON text given as a Swift string.
+    /// Parses JSON text given as a Swift string: `try JSONValue(jsonString: #"{"count": 3}"#)["count"]?.intValue` is 3.
     public init(jsonString: String, source: String = "JSON") throws {
         try self.init(jsonData: Data(jsonString.utf8), source: source)
     }
 
-    /// Compact UTF-8 JSON with sorted keys (stable output for logs and tests).
+    /// Compact UTF-8 JSON with sorted keys (stable output for logs and tests):
+    /// `try manifest.jsonData().write(to: url)`.
     public func jsonData() -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -137,7 +151,7 @@ extension JSONValue: Codable {
         return (try? encoder.encode(self.finite)) ?? Data("null".utf8)
     }
 
-    /// Compact JSON text with sorted keys.
+    /// Compact JSON text with sorted keys: `(["b": "x", "a": true] as JSONValue).jsonString` is `{"a":true,"b":"x"}`.
     public var jsonString: String { String(decoding: jsonData(), as: UTF8.self) }
 
     /// The value with NaN and infinities replaced by `null` (JSON has no such numbers).
@@ -151,7 +165,12 @@ extension JSONValue: Codable {
     }
 }
 
-/// Errors raised when decoding JSON text.
+/// Errors raised when decoding JSON text:
+///
+/// ```swift
+/// do { _ = try JSONValue(jsonString: "{", source: "plugin.json") }
+/// catch let error as JSONValueError { print(error) }   // plugin.json: malformed JSON: … (where, and why)
+/// ```
 public enum JSONValueError: Error, CustomStringConvertible, Equatable {
     /// The text is not valid JSON; `source` names the file, payload or message it came from.
     case malformed(source: String, reason: String)

@@ -15,6 +15,7 @@ enum BenchmarkList {
         SortWindowBenchmark.self,
         DurabilityBenchmark.self,
         PluginsBenchmark.self,
+        PluginRebuildBenchmark.self,
         ControlBenchmark.self,
         TypingBenchmark.self,
         SyncBenchmark.self,

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import TrellisCore
+import TrellisDemo
 import TrellisPlugins
 
 /// `trellis plugins`: every plugin found, with its version, state, where it was found, the
@@ -13,7 +14,9 @@ import TrellisPlugins
 ///
 /// Listing reads manifests, files and settings only: no plugin code runs. `--check` also loads
 /// every enabled plugin, each in a process of its own (shipped ones included), so a plugin that
-/// crashes or hangs shows as failed, with how, and the listing goes on.
+/// crashes or hangs shows as failed, with how, and the listing goes on; the command then exits 1,
+/// naming the plugins that failed on standard error. A page the app would refuse is listed as
+/// refused, with why.
 struct Plugins: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugins",
@@ -69,15 +72,22 @@ struct Plugins: ParsableCommand {
                 try settings.approvals.approve(manifest, file: report.directory.appendingPathComponent(PluginManifest.fileName))
             }
         }
+        let appRoutes = MainActor.assumeIsolated { DemoApp.routePatterns }
         if check {
             let reports = try runOnMainActor {
                 // Plugins waiting for an activation event are tried too.
                 for report in await host.loadAll() where report.state.isWaiting { await host.activate(report.id) }
                 return host.reports
             }
-            print(PluginReport.table(reports))
+            print(PluginReport.table(reports, appRoutes: appRoutes))
+            // A check that found a plugin failing fails: scripts and CI see it.
+            let failed = reports.filter { $0.state.failure != nil }
+            if !failed.isEmpty {
+                FileHandle.standardError.write(Data("trellis: \(failed.count) of \(reports.count) plugins failed: \(failed.map { PluginReport.escaped($0.id) }.joined(separator: ", "))\n".utf8))
+                throw ExitCode(1)
+            }
         } else {
-            print(PluginReport.table(host.survey()))
+            print(PluginReport.table(host.survey(), appRoutes: appRoutes))
             print("(manifests only: no plugin code ran; \"found\" plugins load at start — trellis plugins --check tries them)")
         }
     }

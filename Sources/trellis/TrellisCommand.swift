@@ -87,6 +87,9 @@ struct ShellOptions: ParsableArguments {
         return (shell, DemoServices.makeHost(on: shell, pluginDirectories: pluginDirectories + pluginsInDevelopment, settings: settings))
     }
 
+    /// The `--plugin-dev` folders' watchers, which run until the process ends.
+    private static let developmentWatchers = LockedState<[PluginDevWatcher]>([])
+
     /// The part of start-up that needs no main thread: the data folder, the catalog, the
     /// store (created, migrated and seeded on a first launch) and the plugins' manifests (the
     /// plugins start in ``startDeferred(_:)``). The window runs it on another thread while GTK
@@ -98,7 +101,11 @@ struct ShellOptions: ParsableArguments {
         DemoServices.discoverPlugins(plugins, dataDirectory: data)
         plugins.followSettings()  // trellis plugins --disable/--enable apply to this running app
         for folder in pluginsInDevelopment {
-            PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: folder)).start()
+            // Ten looks a second: a rebuild shows about a tenth of a second after the linker is done.
+            let watcher = PluginDevWatcher(host: plugins, directory: URL(fileURLWithPath: folder), interval: .milliseconds(100))
+            watcher.start()
+            // Kept for the process's life: a watcher released stops watching.
+            Self.developmentWatchers.withLock { $0.append(watcher) }
         }
         return PreparedData(dataDirectory: data, catalog: catalog, store: store)
     }
@@ -168,7 +175,7 @@ struct Trellis: ParsableCommand {
         commandName: "trellis",
         abstract: "The Trellis demo application: a plugin-based application shell for Linux.",
         version: DemoWindowApp.version,
-        subcommands: [Open.self, Routes.self, Plugins.self, SyncNotes.self],
+        subcommands: [Open.self, Routes.self, Plugins.self, SyncNotes.self, PluginGroup.self, AppGroup.self],
         defaultSubcommand: Open.self
     )
 

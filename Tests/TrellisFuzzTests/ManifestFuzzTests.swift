@@ -100,15 +100,21 @@ struct ManifestFuzzTests {
         #expect((try? PluginManifest(json: manifest.json, file: file)) == manifest, "an accepted manifest round-trips")
     }
 
-    /// A refusal names the manifest's file, and the key for a key-level problem.
+    /// A refusal names the manifest's file, and the key for a key-level problem; one that finds
+    /// several tells each, and each names its key.
     static func expectNamesFileAndKey(_ error: PluginManifestError) {
         #expect(error.file == file)
         #expect(error.description.hasPrefix(file + ": "))
+        if case .several(let errors) = error {
+            #expect(errors.count > 1)
+            errors.forEach(expectNamesFileAndKey)
+            return
+        }
         switch error {
         case .missingKey(_, let key), .wrongType(_, let key, _), .invalidValue(_, let key, _):
             #expect(keys.contains(key) || error.description.contains("unknown key (known: "), "a known key is named, or a stray one as unknown: \(key)")
             #expect(error.description.contains("\"\(key)\""))
-        case .notAnObject, .malformed, .unreadable, .tooLarge:
+        case .notAnObject, .malformed, .unreadable, .tooLarge, .several:
             break
         }
     }

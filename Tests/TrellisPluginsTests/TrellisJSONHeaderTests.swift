@@ -153,4 +153,27 @@ struct TrellisJSONHeaderTests {
         #expect(Self.written { _ in } == nil)
         #expect(Self.written { out in trellis_json_begin_array(out); trellis_json_end_object(out) } == nil)
     }
+
+    @Test("the shortcuts for one member: an integer or a fallback, a string copied only when it is one and fits, a member written")
+    func memberShortcuts() throws {
+        Self.with(#"{"page": 7, "half": 1.5, "label": "Bücher", "long": "0123456789", "n": null}"#) { object in
+            #expect(trellis_json_get_int(object, "page", -1) == 7)
+            #expect(trellis_json_get_int(object, "half", -1) == -1, "not a whole number: the fallback")
+            #expect(trellis_json_get_int(object, "missing", 10) == 10)
+            var label = [CChar](repeating: 0, count: 16)
+            "Item".utf8CString.enumerated().forEach { label[$0.offset] = $0.element }
+            #expect(trellis_json_get_string(object, "label", &label, 16) != 0)
+            #expect(String(cString: label) == "Bücher")
+            #expect(trellis_json_get_string(object, "long", &label, 8) == 0, "too long for 8 bytes: left as it was")
+            #expect(trellis_json_get_string(object, "n", &label, 16) == 0 && trellis_json_get_string(object, "page", &label, 16) == 0)
+            #expect(String(cString: label) == "Bücher")
+        }
+        #expect(Self.written { out in
+            trellis_json_begin_object(out)
+            trellis_json_member_int(out, "page", 3)
+            trellis_json_member_string(out, "text", "a \"b\"")
+            trellis_json_member_string(out, "none", nil)
+            trellis_json_end_object(out)
+        } == #"{"page":3,"text":"a \"b\"","none":null}"#)
+    }
 }

@@ -17,6 +17,8 @@ public final class NoticeBoard {
     public private(set) var current: Notice?
     /// What ``undo()`` runs, and the page it belongs to.
     private var pendingUndo: (notice: Int, page: PageID?, action: @MainActor () -> Void)?
+    /// What the button of the notice on screen runs when it is not an undo.
+    private var buttonAction: (notice: Int, action: @MainActor () -> Void)?
     private var lastID = 0
     private unowned let shell: Shell
     /// How long a notice stays when its poster gives no duration: 8 seconds. Tests that read
@@ -51,6 +53,38 @@ public final class NoticeBoard {
         }
         shell.bus.trigger(Message.posted, ["text": .string(text), "undoable": .bool(undo != nil)])
         return notice
+    }
+
+    /// Shows `text` as a notice (replacing the one shown) for `duration` (by default
+    /// ``defaultDuration``), with a button labelled `button` that hides it and runs `action`:
+    /// "Plugins", opening the page that says more. Unlike an undo, Ctrl+Z never runs it.
+    @discardableResult
+    public func post(_ text: String, button: String, duration: Duration? = nil, action: @escaping @MainActor () -> Void) -> Notice {
+        let duration = duration ?? defaultDuration
+        lastID += 1
+        let notice = Notice(id: lastID, text: text, undoLabel: nil, actionLabel: button, duration: duration)
+        buttonAction = (notice.id, action)
+        show(notice)
+        let id = notice.id
+        Task { @MainActor [weak self] in
+            try? await Task.sleep(for: duration)
+            self?.expire(id)
+        }
+        shell.bus.trigger(Message.posted, ["text": .string(text), "undoable": false])
+        return notice
+    }
+
+    /// Presses the button of the notice on screen (what its button in the window does): its
+    /// undo (``undo()``), or its action, hiding it. Returns `false` when it has no button.
+    @discardableResult
+    public func pressButton() -> Bool {
+        guard let current else { return false }
+        if current.undoLabel != nil { return undo() }
+        guard let pending = buttonAction, pending.notice == current.id else { return false }
+        buttonAction = nil
+        show(nil)
+        pending.action()
+        return true
     }
 
     /// Takes back the change of the last notice with an undo, hiding it: the Undo button, or
@@ -103,6 +137,19 @@ extension Shell {
     public func notify(_ text: String, undoLabel: String = tr("Undo"), duration: Duration? = nil,
                        undo: (@MainActor () -> Void)? = nil) -> Notice {
         notices.post(text, undoLabel: undoLabel, duration: duration, undo: undo)
+    }
+
+    /// Shows `text` in the window with a button labelled `button` that runs `action` (see
+    /// ``NoticeBoard/post(_:button:duration:action:)``).
+    ///
+    /// ```swift
+    /// shell.notify(tr("The plugin “%@” failed to load", name), button: tr("Plugins")) { [weak shell] in
+    ///     try? shell?.navigate(to: "/plugins")
+    /// }
+    /// ```
+    @discardableResult
+    public func notify(_ text: String, button: String, duration: Duration? = nil, action: @escaping @MainActor () -> Void) -> Notice {
+        notices.post(text, button: button, duration: duration, action: action)
     }
 
     /// What `win.undo` (Ctrl+Z) does: the page's own last unsaved change when it has one,

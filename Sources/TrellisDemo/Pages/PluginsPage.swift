@@ -24,7 +24,7 @@ final class PluginsPage: PageController {
                 (report.confinement ?? PluginConfinementReport.probe()?.applied(to: manifest.permissions.resources))
             }
             let confined = confinement.map { ([tr("confined by: %@", $0.summary)] + $0.missing.map { tr("not confined: %@", $0) }) } ?? []
-            text = ([report.manifest?.name ?? report.id, report.manifest?.version ?? "?", report.stateWord, reason] + confined)
+            text = ([report.manifest?.name ?? report.id, report.version, report.stateWord, reason] + confined)
                 .filter { !$0.isEmpty }.map(PluginReport.escaped).joined(separator: " · ")
         }
     }

@@ -26,9 +26,22 @@ extension GtkFrontend {
     }
 
     private func add(_ contributor: any MenuItemContributor) {
+        var added: [String: ContributedMenuItem] = [:]
+        addItems(of: contributor, skipping: &added)
+        // Availability changed; the items may have too (a plugin fixed under --plugin-dev): new ones join.
+        shell.bus.watchOnMainActor(contributor.availabilityChangedPattern, owner: self) { [weak contributor] frontend, _ in
+            if let contributor { frontend.addItems(of: contributor, skipping: &added) }
+        }
+    }
+
+    /// Adds the items of `contributor` not in `added` (and notes them there), then greys out or
+    /// enables every item it ever added as it says (one it no longer lists — a disabled plugin's
+    /// command, say — included).
+    private func addItems(of contributor: any MenuItemContributor, skipping added: inout [String: ContributedMenuItem]) {
         let logger = contributedMenuLogger
         let items = contributor.menuItems
-        for item in items {
+        for item in items where added[item.actionName] == nil {
+            added[item.actionName] = item
             var accelerators: [String] = []
             if let accelerator = item.accelerator {
                 let what = "\(item.contributor): \(item.title.debugDescription): accelerator \(accelerator)"
@@ -46,12 +59,7 @@ extension GtkFrontend {
                 contributor?.perform(item)
             }
         }
-        let update: @MainActor (GtkFrontend) -> Void = { [weak contributor] frontend in
-            guard let contributor else { return }
-            for item in items { frontend.setActionEnabled(item.actionName, contributor.isAvailable(item)) }
-        }
-        update(self)
-        shell.bus.watchOnMainActor(contributor.availabilityChangedPattern, owner: self) { frontend, _ in update(frontend) }
+        for item in added.values { setActionEnabled(item.actionName, contributor.isAvailable(item)) }
     }
 
     /// Enables or disables window action `name` (its menu item and shortcut follow).

@@ -1,11 +1,11 @@
 import TrellisCore
 
 /// How the window shows the shell's notices (``NoticeBoard``): in the ``NoticeBar`` over the
-/// page, whose Undo button runs the notice's undo and whose close button hides it; a screen
-/// reader is told of each new notice (``Announcer``), as the focus stays where it was.
+/// page, whose button runs the notice's undo (or its action) and whose close button hides it; a
+/// screen reader is told of each new notice (``Announcer``), as the focus stays where it was.
 extension GtkFrontend {
     public func show(notice: Notice?) {
-        window.noticeBar.show(notice?.text, undoLabel: notice?.undoLabel)
+        window.noticeBar.show(notice?.text, undoLabel: notice?.buttonLabel)
         if let notice {
             window.announce(notice.undoLabel.map { tr("%@. %@ with Ctrl+Z.", notice.text, $0) } ?? notice.text)
         }
@@ -13,7 +13,7 @@ extension GtkFrontend {
 
     /// Connects the notice bar's buttons to the shell's notices.
     func installNoticeDisplay() {
-        window.noticeBar.onUndo = { [weak self] in self?.shell.notices.undo() }
+        window.noticeBar.onUndo = { [weak self] in self?.shell.notices.pressButton() }
         window.noticeBar.onClose = { [weak self] in self?.shell.notices.dismiss() }
     }
 }

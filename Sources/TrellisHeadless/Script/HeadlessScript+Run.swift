@@ -53,13 +53,19 @@ extension HeadlessScript {
             }
             try screen.fill(field, with: text)
         case "press":
-            if let form = screen.form, form.actions.contains(where: { $0.id == text }) {
-                try screen.press(text)
-            } else if screen.page?.shownActions.contains(where: { $0.id == text }) == true {
-                try screen.pressPageAction(text)
+            // By id, else by the label shown when one button only has it ("Add" for a plugin's
+            // page action, whose id is plugin-<plugin id>-<command id>).
+            let formIDs = screen.form?.actions.map(\.id) ?? [], pageIDs = screen.page?.shownActions.map(\.id) ?? []
+            let labelled = (screen.form?.actions.filter { $0.label == text }.map(\.id) ?? [])
+                + (screen.page?.shownActions.filter { $0.label == text }.map(\.id) ?? [])
+            let id = formIDs.contains(text) || pageIDs.contains(text) || labelled.count != 1 ? text : labelled[0]
+            if formIDs.contains(id) {
+                try screen.press(id)
+            } else if pageIDs.contains(id) {
+                try screen.pressPageAction(id)
             } else {
-                let buttons = (screen.form?.actions.map(\.id) ?? []) + (screen.page?.shownActions.map(\.id) ?? [])
-                throw StepFailure("no button \"\(text)\" on this page (buttons: \(buttons.joined(separator: ", ")))")
+                let why = labelled.count > 1 ? "\(labelled.count) buttons are labelled \"\(text)\": press one by its id" : "no button \"\(text)\" on this page"
+                throw StepFailure("\(why) (buttons: \((formIDs + pageIDs).joined(separator: ", ")))")
             }
         case "select", "toggle":
             let index = text.hasPrefix("#") ? Int(text.dropFirst()) : nil

@@ -18,7 +18,7 @@ import TrellisCore
 /// | `navigate PATH` | opens a route path |
 /// | `back` | presses Back |
 /// | `fill FIELD TEXT` | types TEXT into form field FIELD, replacing what it held |
-/// | `press BUTTON` | presses a form button, else a header-bar button of the page |
+/// | `press BUTTON` | presses a form button, else a header-bar button of the page, by its id or, when one button only has it, by its label (a plugin's page action: `plugin-<plugin id>-<command id>`, or its title) |
 /// | `select ROW` | activates the row whose text is ROW, or the only row containing it (`#3`: the row at index 3) |
 /// | `toggle ROW` | ticks or unticks the checkbox of a row, found as `select` finds it |
 /// | `type TEXT` | types TEXT into the search field |

@@ -21,6 +21,8 @@
  *     if (trellis_json_get (data, "city", &city) && trellis_json_string (city, name, sizeof name) < sizeof name)
  *       use (name);                              // decoded, NUL-terminated
  *
+ *     int64_t page = trellis_json_get_int (data, "page", -1); // a member, or the fallback
+ *
  *     trellis_json_iter rows = trellis_json_iterate (data);   // an array or an object
  *     trellis_json key, row;
  *     while (trellis_json_next (&rows, &key, &row)) { ... }   // key: objects only (NULL for arrays)
@@ -34,7 +36,7 @@
  *     trellis_json_writer out;
  *     trellis_json_writer_init (&out);
  *     trellis_json_begin_object (&out);
- *     trellis_json_key (&out, "page"); trellis_json_int (&out, page);
+ *     trellis_json_member_int (&out, "page", page);           // a key and its value
  *     trellis_json_key (&out, "text"); trellis_json_string_value (&out, "Hello");
  *     trellis_json_end_object (&out);
  *     host->trigger (host->context, "shelf:page:show", trellis_json_writer_text (&out));
@@ -508,7 +510,7 @@ static inline int trellis_json_get (trellis_json object, const char *name, trell
 {
     if (trellis_json_type_of (object) != TRELLIS_JSON_OBJECT) return 0;
     trellis_json_iter iter = trellis_json_iterate (object);
-    trellis_json key, member;
+    trellis_json key = object, member = object; /* set by every trellis_json_next of an object; initialised for -Wmaybe-uninitialized */
     while (trellis_json_next (&iter, &key, &member)) {
         if (trellis_json_string_equals (key, name)) {
             if (value) *value = member;
@@ -546,6 +548,28 @@ static inline int trellis_json_int (trellis_json value, int64_t *out)
 static inline int trellis_json_is_true (trellis_json value)
 {
     return trellis_json_type_of (value) == TRELLIS_JSON_TRUE;
+}
+
+/** The member `name` of `object` as a whole number within int64_t, or `fallback` when there is
+ * no such member or it is not one: `trellis_json_get_int (data, "page", -1)`. */
+static inline int64_t trellis_json_get_int (trellis_json object, const char *name, int64_t fallback)
+{
+    trellis_json member;
+    int64_t value;
+    return trellis_json_get (object, name, &member) && trellis_json_int (member, &value) ? value : fallback;
+}
+
+/** Copies the string member `name` of `object`, decoded and NUL-terminated, into `buffer`
+ * (`size` bytes) and returns 1; returns 0 and leaves `buffer` as it was when there is no such
+ * member, it is not a string, or it does not fit: `char label[64] = "Item";` keeps its default. */
+static inline int trellis_json_get_string (trellis_json object, const char *name, char *buffer, size_t size)
+{
+    trellis_json member;
+    if (!trellis_json_get (object, name, &member)) return 0;
+    size_t length = trellis_json_string (member, NULL, 0);
+    if (length == (size_t) -1 || length >= size) return 0;
+    trellis_json_string (member, buffer, size);
+    return 1;
 }
 
 #ifdef __cplusplus

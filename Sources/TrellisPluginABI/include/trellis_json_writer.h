@@ -212,6 +212,21 @@ static inline void trellis_json_null (trellis_json_writer *w)
     trellis_json_append_ (w, "null", 4);
 }
 
+/** A member of the object being written whose value is a whole number: trellis_json_key, then
+ * trellis_json_int_value. */
+static inline void trellis_json_member_int (trellis_json_writer *w, const char *name, int64_t number)
+{
+    trellis_json_key (w, name);
+    trellis_json_int_value (w, number);
+}
+
+/** A member of the object being written whose value is a string (NULL: null). */
+static inline void trellis_json_member_string (trellis_json_writer *w, const char *name, const char *text)
+{
+    trellis_json_key (w, name);
+    trellis_json_string_value (w, text);
+}
+
 /** A value taken from a checked text as it is (an event's data passed on, say). */
 static inline void trellis_json_value (trellis_json_writer *w, trellis_json value)
 {

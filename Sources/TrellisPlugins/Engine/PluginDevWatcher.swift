@@ -24,13 +24,16 @@ public final class PluginDevWatcher: Sendable {
             host.reports.first { $0.directory.standardizedFileURL.path == path }
         }
         poller = FileChangePoller(interval: interval, clock: host.clock, files: {
+            // The manifest, and the library wherever the host may take it from (beside the
+            // manifest, or the newer of two builds), named as the manifest says now: the same
+            // files whether the manifest was refused or accepted, so that a reload that makes it
+            // known changes nothing watched (and reloads nothing again).
             let folder = URL(fileURLWithPath: path)
-            let report = report()
-            // A library not found yet is looked for where the host would find it once built.
-            let libraries = report?.library.map { [$0] } ?? report?.manifest.map { manifest in
-                ["", ".build/release/", ".build/debug/"].map { folder.appendingPathComponent($0 + manifest.library) }
+            let manifest = folder.appendingPathComponent(PluginManifest.fileName)
+            let libraries = PluginManifest.declared(at: manifest).library.map { library in
+                ["", ".build/release/", ".build/debug/"].map { folder.appendingPathComponent($0 + library) }
             } ?? []
-            return [folder.appendingPathComponent(PluginManifest.fileName)] + libraries
+            return [manifest] + libraries
         }, onChange: {
             if let id = report()?.id { await host.reload(id) }
         })

@@ -82,6 +82,19 @@ public struct PluginDiscovery: Sendable {
             + path.libraryFallbacks.map(\.path)
     }
 
+    /// The folder of `folders` whose `library` is used: the first that has it, except that of
+    /// `.build/release` and `.build/debug` the newer build wins (a plugin built in one after the
+    /// other is loaded as last built, not as first found).
+    static func libraryFolder(of library: String, among folders: [String]) -> String? {
+        func modified(_ folder: String) -> Date? {
+            (try? FileManager.default.attributesOfItem(atPath: path(folder, library)))?[.modificationDate] as? Date
+        }
+        guard let first = folders.first(where: { modified($0) != nil }) else { return nil }
+        let builds = folders.filter { $0.hasSuffix("/.build/release") || $0.hasSuffix("/.build/debug") }
+        guard builds.contains(first) else { return first }
+        return builds.compactMap { folder in modified(folder).map { (folder, $0) } }.max { $0.1 < $1.1 }?.0 ?? first
+    }
+
     /// `parts` joined into a path.
     static func path(_ parts: String...) -> String {
         parts.joined(separator: "/")
@@ -107,6 +120,10 @@ public struct PluginDiscovery: Sendable {
             manifest = try PluginManifest.load(from: manifestURL)
         } catch {
             report.state = .failed(.manifest(error))
+            // Named as its author named it, when the manifest says so (the folder's name otherwise).
+            let declared = PluginManifest.declared(at: manifestURL)
+            if let id = declared.id { report.id = id }
+            report.declaredVersion = declared.version
             return report
         }
         report.id = manifest.id
@@ -125,7 +142,7 @@ public struct PluginDiscovery: Sendable {
         }
         // The manifest's library is a file name (no "/"), looked for in each folder in turn.
         let folders = Self.libraryFolders(of: folderPath, in: path)
-        guard let found = folders.first(where: { FileManager.default.fileExists(atPath: Self.path($0, manifest.library)) }) else {
+        guard let found = Self.libraryFolder(of: manifest.library, among: folders) else {
             report.state = .failed(.libraryMissing(library: manifest.library, searched: folders))
             return report
         }

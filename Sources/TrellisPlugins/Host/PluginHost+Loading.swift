@@ -57,6 +57,14 @@ extension PluginHost {
                 Localization.bindPlugin(id, localeDirectory: locale)
             }
         }
+        for report in reports where !previous.contains(where: { $0.directory == report.directory }) {
+            // Said where the author looks (standard error, headless), as a failed load is.
+            if let failure = report.state.failure {
+                logger.error("plugin \(report.id) (\(report.directory.path)): \(failure)")
+            } else if case .awaitingApproval = report.state {
+                logger.warning("plugin \(report.id) (\(report.directory.path)): \(report.state)")
+            }
+        }
         sequence = sequence.filter { id in reports.contains { $0.id == id && $0.state == .found } }
         if deferring {
             for index in reports.indices where sequence.contains(reports[index].id) && reports[index].state == .found {

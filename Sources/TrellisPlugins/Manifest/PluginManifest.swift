@@ -122,62 +122,73 @@ public struct PluginManifest: Sendable, Hashable {
         return try PluginManifest(json: json, file: url.path)
     }
 
-    /// Validates a parsed manifest; `file` names it in errors.
+    /// What the manifest at `url` declares, read leniently, from a manifest that was refused or
+    /// is being edited: its `id` when it is a valid id (so that a report names the plugin as its
+    /// author did), its `version`, its `library` when it is a file name; nil for each that it
+    /// does not say so.
+    static func declared(at url: URL) -> (id: String?, version: String?, library: String?) {
+        guard let data = try? FileHandle(forReadingFrom: url).read(upToCount: maximumFileSize),
+              let json = try? JSONValue(jsonData: data) else { return (nil, nil, nil) }
+        let library = json["library"]?.stringValue.flatMap { $0.isEmpty || $0.contains("/") ? nil : $0 }
+        return (json["id"]?.stringValue.flatMap { isValidID($0) ? $0 : nil },
+                json["version"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }, library)
+    }
+
+    /// Validates a parsed manifest; `file` names it in errors. Every key is checked, and every
+    /// problem found is thrown at once (``PluginManifestError/several(_:)`` when there are more
+    /// than one), so that an author fixes them in one go.
     public init(json: JSONValue, file: String) throws(PluginManifestError) {
         guard let object = json.objectValue else { throw .notAnObject(file: file) }
-        if let stray = object.keys.sorted().first(where: { !Self.knownKeys.contains($0) }) {
-            throw .invalidValue(file: file, key: stray, reason: "unknown key (known: \(Self.knownKeys.joined(separator: ", ")))")
+        var problems = ManifestProblems()
+        for stray in object.keys.sorted() where !Self.knownKeys.contains(stray) {
+            problems.add(.invalidValue(file: file, key: stray, reason: "unknown key (known: \(Self.knownKeys.joined(separator: ", ")))"))
         }
         let keys = ManifestKeys(object: object, file: file)
-        id = try keys.requiredString("id")
-        name = try keys.requiredString("name")
-        version = try keys.requiredString("version")
-        abiVersion = try keys.requiredInt("abiVersion")
-        library = try keys.requiredString("library")
-        services = try keys.optionalStrings("services")
-        dependencies = try keys.optionalStrings("dependencies")
-        description = try keys.optionalString("description")
-        autostart = try keys.optionalObject("autostart")
+        id = problems.read("") { () throws(PluginManifestError) in try keys.requiredString("id") }
+        name = problems.read("") { () throws(PluginManifestError) in try keys.requiredString("name") }
+        version = problems.read("") { () throws(PluginManifestError) in try keys.requiredString("version") }
+        abiVersion = problems.read(0) { () throws(PluginManifestError) in try keys.requiredInt("abiVersion") }
+        library = problems.read("") { () throws(PluginManifestError) in try keys.requiredString("library") }
+        services = problems.read([]) { () throws(PluginManifestError) in try keys.optionalStrings("services") }
+        dependencies = problems.read([]) { () throws(PluginManifestError) in try keys.optionalStrings("dependencies") }
+        description = problems.read("") { () throws(PluginManifestError) in try keys.optionalString("description") }
+        autostart = problems.read([:]) { () throws(PluginManifestError) in try keys.optionalObject("autostart") }
         // Every plugin runs in a process of its own: the key of earlier manifests
         // ("process" or "inProcess") is still read, checked and ignored.
-        let isolation = try keys.optionalString("isolation")
-        guard isolation.isEmpty || isolation == "process" || isolation == "inProcess" else {
-            throw .invalidValue(file: file, key: "isolation", reason: "\(isolation.debugDescription) is not \"process\" or \"inProcess\"")
+        let isolation = problems.read("") { () throws(PluginManifestError) in try keys.optionalString("isolation") }
+        if !(isolation.isEmpty || isolation == "process" || isolation == "inProcess") {
+            problems.add(.invalidValue(file: file, key: "isolation", reason: "\(isolation.debugDescription) is not \"process\" or \"inProcess\""))
         }
-        if let value = object["permissions"], !value.isNull {
-            permissions = try PluginPermissions(json: value, file: file)
-        } else {
-            permissions = PluginPermissions()
+        permissions = problems.read(PluginPermissions()) { () throws(PluginManifestError) in
+            guard let value = object["permissions"], !value.isNull else { return PluginPermissions() }
+            return try PluginPermissions(json: value, file: file)
         }
-        if let value = object["commands"], !value.isNull {
-            commands = try PluginCommand.list(json: value, file: file)
-        } else {
-            commands = []
+        commands = problems.read([]) { () throws(PluginManifestError) in
+            guard let value = object["commands"], !value.isNull else { return [] }
+            return try PluginCommand.list(json: value, file: file)
         }
-        if let value = object["statusItems"], !value.isNull {
-            statusItems = try PluginStatusItem.list(json: value, file: file)
-        } else {
-            statusItems = []
+        statusItems = problems.read([]) { () throws(PluginManifestError) in
+            guard let value = object["statusItems"], !value.isNull else { return [] }
+            return try PluginStatusItem.list(json: value, file: file)
         }
-        if let value = object["routes"], !value.isNull {
-            routes = try PluginRoute.list(json: value, file: file)
-        } else {
-            routes = []
+        routes = problems.read([]) { () throws(PluginManifestError) in
+            guard let value = object["routes"], !value.isNull else { return [] }
+            return try PluginRoute.list(json: value, file: file)
         }
         // A route no `contribute` permission covers is refused when the pages are registered
         // (the plugin loads without it), and is not the plugin's own to open.
         permissions.ownRoutes = permissions.contributable(routes, pluginID: id)
-        if let value = object["settings"], !value.isNull {
-            settings = try PluginSetting.list(json: value, file: file)
-        } else {
-            settings = []
+        settings = problems.read([]) { () throws(PluginManifestError) in
+            guard let value = object["settings"], !value.isNull else { return [] }
+            return try PluginSetting.list(json: value, file: file)
         }
-        if let value = object["activation"], !value.isNull {
-            activation = try PluginActivation.list(json: value, commands: commands.map(\.id), routes: routes.map(\.pattern.text), file: file)
-        } else {
-            activation = [.onStartup]
+        let (commandIDs, routePatterns) = (commands.map(\.id), routes.map(\.pattern.text))
+        activation = problems.read([.onStartup]) { () throws(PluginManifestError) in
+            guard let value = object["activation"], !value.isNull else { return [.onStartup] }
+            return try PluginActivation.list(json: value, commands: commandIDs, routes: routePatterns, file: file)
         }
-        try validate(file: file)
+        problems.errors += validationProblems(file: file, unread: problems.keys)
+        if let error = problems.error { throw error }
     }
 
     /// The manifest as JSON, as `plugin.json` holds it.
@@ -198,30 +209,33 @@ public struct PluginManifest: Sendable, Hashable {
         return .object(members)
     }
 
-    private func validate(file: String) throws(PluginManifestError) {
-        guard Self.isValidID(id) else {
-            throw .invalidValue(file: file, key: "id", reason: "\"\(id)\" is not a valid id (letters, digits, '.', '_', '-')")
+    /// What is wrong with the values read, beyond their types: one problem per key at most. The
+    /// keys in `unread` were refused already (and hold their empty values): a check that needs
+    /// one of them is skipped, so that one mistake is told once.
+    private func validationProblems(file: String, unread: Set<String>) -> [PluginManifestError] {
+        var problems: [PluginManifestError] = []
+        if !id.isEmpty && !Self.isValidID(id) {
+            problems.append(.invalidValue(file: file, key: "id", reason: "\"\(id)\" is not a valid id (letters, digits, '.', '_', '-')"))
         }
-        guard !library.isEmpty, !library.contains("/"), library != ".", library != "..",
-              !library.unicodeScalars.contains(where: \.isControl) else {
-            throw .invalidValue(file: file, key: "library",
-                                reason: "\(library.debugDescription) must be a file name without a folder or control characters")
+        if !library.isEmpty && (library.contains("/") || library == "." || library == ".."
+                                || library.unicodeScalars.contains(where: \.isControl)) {
+            problems.append(.invalidValue(file: file, key: "library",
+                                          reason: "\(library.debugDescription) must be a file name without a folder or control characters"))
         }
         if let service = services.first(where: \.isEmpty) {
-            throw .invalidValue(file: file, key: "services", reason: "\"\(service)\" is not a service name")
-        }
-        if let duplicate = Self.firstDuplicate(services) {
-            throw .invalidValue(file: file, key: "services", reason: "\"\(duplicate)\" is listed twice")
+            problems.append(.invalidValue(file: file, key: "services", reason: "\"\(service)\" is not a service name"))
+        } else if let duplicate = Self.firstDuplicate(services) {
+            problems.append(.invalidValue(file: file, key: "services", reason: "\"\(duplicate)\" is listed twice"))
         }
         if let bad = dependencies.first(where: { !Self.isValidID($0) }) {
-            throw .invalidValue(file: file, key: "dependencies", reason: "\"\(bad)\" is not a valid plugin id")
+            problems.append(.invalidValue(file: file, key: "dependencies", reason: "\"\(bad)\" is not a valid plugin id"))
+        } else if !id.isEmpty && dependencies.contains(id) {
+            problems.append(.invalidValue(file: file, key: "dependencies", reason: "a plugin cannot depend on itself"))
         }
-        if dependencies.contains(id) {
-            throw .invalidValue(file: file, key: "dependencies", reason: "a plugin cannot depend on itself")
+        if !unread.contains("services"), let stray = autostart.keys.sorted().first(where: { !services.contains($0) }) {
+            problems.append(.invalidValue(file: file, key: "autostart", reason: "\"\(stray)\" is not one of the plugin's services"))
         }
-        if let stray = autostart.keys.sorted().first(where: { !services.contains($0) }) {
-            throw .invalidValue(file: file, key: "autostart", reason: "\"\(stray)\" is not one of the plugin's services")
-        }
+        return problems
     }
 
     /// True for a non-empty id of ASCII letters, digits, `.`, `_` and `-` that starts with a
@@ -244,6 +258,38 @@ extension Unicode.Scalar {
 
     /// U+0000–U+001F and U+007F: a NUL would cut the name short where it becomes a C string.
     fileprivate var isControl: Bool { value < 0x20 || value == 0x7F }
+}
+
+/// The problems found while a manifest is read, gathered so that all are told at once.
+private struct ManifestProblems {
+    var errors: [PluginManifestError] = []
+
+    mutating func add(_ error: PluginManifestError) { errors.append(error) }
+
+    /// What `read` returns, or `fallback` after noting what it threw.
+    mutating func read<Value>(_ fallback: Value, _ read: () throws(PluginManifestError) -> Value) -> Value {
+        do { return try read() } catch {
+            errors.append(error)
+            return fallback
+        }
+    }
+
+    /// The top-level keys refused so far.
+    var keys: Set<String> {
+        Set(errors.compactMap { error in
+            switch error {
+            case .missingKey(_, let key), .wrongType(_, let key, _), .invalidValue(_, let key, _):
+                return String(key.prefix { $0 != "[" && $0 != "." })
+            default:
+                return nil
+            }
+        })
+    }
+
+    /// The one error, or all of them; nil when there is none.
+    var error: PluginManifestError? {
+        errors.count > 1 ? .several(errors) : errors.first
+    }
 }
 
 /// Typed access to the manifest's keys, with errors naming the file and the key.
@@ -294,8 +340,13 @@ extension PluginManifest {
     /// What the plugin adds to the app, in one line for people (`trellis plugins`): `pages
     /// /weather (table) · commands refresh (<Control>r), share (page actions) · status items
     /// position · settings units, interval`; nil when it contributes nothing.
-    public var contributionSummary: String? {
+    public var contributionSummary: String? { contributionSummary(refusing: []) }
+
+    /// ``contributionSummary`` without the pages of `refused` (pages the app refuses: see
+    /// ``PluginRouteRefusal``).
+    public func contributionSummary(refusing refused: [PluginRoute]) -> String? {
         var parts: [String] = []
+        let routes = self.routes.filter { !refused.contains($0) }
         if !routes.isEmpty {
             parts.append("pages " + routes.map { "\($0.pattern) (\($0.content.rawValue)\($0.isPublic ? ", public" : ""))" }.joined(separator: ", "))
         }

@@ -17,6 +17,8 @@ public enum PluginManifestError: Error, CustomStringConvertible, Hashable, Senda
     case wrongType(file: String, key: String, expected: String)
     /// A key holds a value of the right type that is still not acceptable.
     case invalidValue(file: String, key: String, reason: String)
+    /// Several of the above, in the order the keys were checked: every problem of the manifest.
+    indirect case several([PluginManifestError])
 
     /// The manifest file at fault.
     public var file: String {
@@ -24,7 +26,15 @@ public enum PluginManifestError: Error, CustomStringConvertible, Hashable, Senda
         case .unreadable(let file, _), .tooLarge(let file, _, _), .malformed(let file, _), .notAnObject(let file),
              .missingKey(let file, _), .wrongType(let file, _, _), .invalidValue(let file, _, _):
             return file
+        case .several(let errors):
+            return errors.first?.file ?? ""
         }
+    }
+
+    /// Each problem on its own: the errors of ``several(_:)``, or this one.
+    public var problems: [PluginManifestError] {
+        if case .several(let errors) = self { return errors.flatMap(\.problems) }
+        return [self]
     }
 
     public var description: String {
@@ -43,6 +53,13 @@ public enum PluginManifestError: Error, CustomStringConvertible, Hashable, Senda
             return "\(file): key \"\(key)\" must be \(expected)"
         case .invalidValue(let file, let key, let reason):
             return "\(file): key \"\(key)\": \(reason)"
+        case .several(let errors):
+            let file = self.file
+            let each = errors.map { error in
+                let text = error.description
+                return text.hasPrefix(file + ": ") ? String(text.dropFirst(file.count + 2)) : text
+            }
+            return "\(file): \(errors.count) problems: " + each.joined(separator: "; ")
         }
     }
 }

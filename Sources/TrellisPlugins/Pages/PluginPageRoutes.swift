@@ -82,23 +82,10 @@ public final class PluginPageRoutes {
         var refusals: [String] = []
         var registered: [PluginRoute] = []
         for route in manifest.routes {
-            guard manifest.permissions.allowsContributing(route.pattern, pluginID: plugin) else {
-                let refusal = "plugin \"\(plugin)\": route \(route.pattern.text) refused: it is not under /\(plugin) and no \"contribute\" permission covers it "
-                    + "(add it to \"permissions\" in its plugin.json)"
-                host.logger.warning("\(refusal)")
-                refusals.append(refusal)
-                continue
-            }
             let appRoutes = shell.routes.entries.filter { !$0.owner.hasPrefix("plugin:") }.map(\.pattern)
-            if let shadowed = PluginReservedNames.appRoute(shadowedBy: route.pattern, among: appRoutes) {
-                let refusal = "plugin \"\(plugin)\": route \(route.pattern) refused: it would shadow the app's route \(shadowed) or a page below it"
-                host.logger.warning("\(refusal)")
-                refusals.append(refusal)
-                continue
-            }
-            if let holder = shell.routes.entries.first(where: { $0.pattern.matchesSamePaths(as: route.pattern) }) {
-                let who = holder.owner.hasPrefix("plugin:") ? "plugin \"\(holder.owner.dropFirst("plugin:".count))\"" : "the app (\(holder.owner))"
-                let refusal = "plugin \"\(plugin)\": route \(route.pattern) refused: \(who) has \(holder.pattern) already"
+            if let reason = PluginRouteRefusal.reason(for: route, plugin: plugin, permissions: manifest.permissions, appRoutes: appRoutes,
+                                                      taken: shell.routes.entries.map { ($0.pattern, $0.owner) }) {
+                let refusal = "plugin \"\(plugin)\": route \(route.pattern.text) refused: \(reason)"
                 host.logger.warning("\(refusal)")
                 refusals.append(refusal)
                 continue

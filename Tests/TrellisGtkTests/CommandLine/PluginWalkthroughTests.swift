@@ -1,35 +1,79 @@
 import Foundation
 import Testing
 
-/// The "Writing a plugin" article's steps (TrellisPluginSDK.docc), taken from the article itself and run as a reader
-/// would run them (their folder under a temporary HOME, `/path/to/trellis` this checkout,
-/// `trellis` this build): the copied template builds and loads, in a process of its own.
-@Suite("Docs: writing a plugin")
+/// The "Your first plugin" article's steps (TrellisPluginSDK.docc), taken from the article itself
+/// and pasted into one shell session per section as a reader would: from this checkout (`$PWD`
+/// in the steps), `/path/to/trellis` this checkout, `~` a temporary HOME. The README's steps are
+/// the article's first lines, so this runs them too.
+@Suite("Docs: your first plugin")
 struct PluginWalkthroughTests {
-    @Test("the article's plugin steps, run literally, build a plugin that trellis plugins lists as loaded and whose page prints")
-    func walkthrough() throws {
-        let article = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(
-            "Sources/TrellisPluginSDK/TrellisPluginSDK.docc/WritingAPlugin.md"), encoding: .utf8)
-        let section = try #require(article.components(separatedBy: "### Copy the template").dropFirst().first)
-        let block = try #require(section.components(separatedBy: "```sh\n").dropFirst().first?.components(separatedBy: "```").first)
-        #expect(block.contains("cp -r plugins/Template"), "the steps start from the template:\n\(block)")
+    static let article = "Sources/TrellisPluginSDK/TrellisPluginSDK.docc/YourFirstPlugin.md"
 
+    /// The `sh` blocks of the section `heading` of `file`, in order, as one script.
+    static func steps(_ heading: String, of file: String = article) throws -> String {
+        let text = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(file), encoding: .utf8)
+        // The section: from its heading to the next heading of any level (a line starting with
+        // "#" and a space, outside code blocks).
+        var lines = text.components(separatedBy: "\n").drop { $0 != heading }.dropFirst()
+        var inCode = false
+        lines = lines.prefix { line in
+            if line.hasPrefix("```") { inCode.toggle() }
+            return inCode || !(line.hasPrefix("#") && line.drop { $0 == "#" }.hasPrefix(" "))
+        }
+        try #require(!lines.isEmpty, "no section \(heading) in \(file)")
+        let section = lines.joined(separator: "\n")
+        let blocks = section.components(separatedBy: "```sh\n").dropFirst().compactMap { $0.components(separatedBy: "```").first }
+        try #require(!blocks.isEmpty, "no sh block in \(heading) of \(file)")
+        return blocks.joined(separator: "\n")
+    }
+
+    /// Runs `script` in bash from this checkout with a fresh HOME; returns its output.
+    static func run(_ script: String) throws -> CommandResult {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-readme-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: home.appendingPathComponent("dev"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        let bin = home.appendingPathComponent("bin")
-        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(at: bin.appendingPathComponent("trellis"), withDestinationURL: AppDriver.executable)
-        let script = block.replacingOccurrences(of: "/path/to/trellis", with: CommandRunner.packageRoot.path)
-        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", script],
-                                           environment: ["HOME": home.path, "PATH": "\(bin.path):\(ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin")"],
-                                           directory: CommandRunner.packageRoot, timeout: 600)
-        #expect(result.status == 0, "the steps failed:\n\(result.stdout)\n\(result.stderr)")
-        let line = result.stdout.split(separator: "\n").first { $0.hasPrefix("greeter ") }
-        #expect(line?.contains("loaded") == true, "trellis plugins printed:\n\(result.stdout)\n\(result.stderr)")
-        #expect(line?.contains("command line") == true)
-        // The last step prints the plugin's page, served by the plugin from its process.
-        #expect(result.stdout.contains("Hello from the Greeter plugin"), "the page was not printed:\n\(result.stdout)\n\(result.stderr)")
+        // The steps put `$PWD/.build/release` on the PATH, where bash .ci/launch builds trellis:
+        // the trellis under test (this test run's build) stands there.
+        let literal = script.replacingOccurrences(of: "/path/to/trellis", with: CommandRunner.packageRoot.path)
+            .replacingOccurrences(of: "$PWD/.build/release", with: AppDriver.executable.deletingLastPathComponent().path)
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", literal],
+                                     environment: ["HOME": home.path, "PATH": path, "XDG_DATA_HOME": home.path + "/.local/share",
+                                                   "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"],
+                                     directory: CommandRunner.packageRoot, timeout: 900)
+    }
+
+    @Test("In Swift, run literally: the generated plugin builds, loads, prints its page, passes its test, and once installed and approved loads from the user's folder")
+    func swiftPlugin() throws {
+        let script = try Self.steps("### In Swift")
+        #expect(script.hasPrefix("export PATH=\"$PWD/.build/release:$PATH\""), "the steps start where bash .ci/launch built trellis:\n\(script)")
+        let launch = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(".ci/launch"), encoding: .utf8)
+        #expect(launch.contains("swift build -c release\n"), "bash .ci/launch no longer builds into .build/release, where the steps look")
+        #expect(script.contains("trellis plugin new Greeter"), "the steps start from the generator:\n\(script)")
+        let result = try Self.run(script)
+        #expect(result.status == 0, "the steps failed:\n\(result.stdout.suffix(4000))\n\(result.stderr.suffix(4000))")
+        let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("greeter ") }
+        #expect(lines.first?.contains("loaded") == true && lines.first?.contains("command line") == true, "\(result.stdout)")
+        #expect(lines.last?.contains("loaded") == true && lines.last?.contains("user") == true, "installed:\n\(result.stdout)")
+        #expect(result.stdout.contains("Greeter  (Add)"), "the page was not printed:\n\(result.stdout)")
+    }
+
+    @Test("In C, run literally: the plugin builds with the article's cc line outside the tree, and make check drives its page")
+    func cPlugin() throws {
+        let script = try Self.steps("### In C")
+        #expect(script.contains("trellis plugin new Counter --c") && script.contains("cc "), "\(script)")
+        let result = try Self.run(script)
+        #expect(result.status == 0, "the steps failed:\n\(result.stdout.suffix(4000))\n\(result.stderr.suffix(4000))")
+        #expect(result.stdout.contains("Counter: 2 items"), "make check printed:\n\(result.stdout)")
+    }
+
+    @Test("the README's first plugin steps are the article's first lines, so the test above runs them")
+    func readmeSteps() throws {
+        let readme = try Self.steps("## Your first plugin or app", of: "README.md")
+        let article = try Self.steps("### In Swift")
+        let plugin = readme.split(separator: "\n").filter { $0.contains("plugin") || $0.contains("PATH") }
+        #expect(!plugin.isEmpty)
+        for line in plugin { #expect(article.contains(line), "the README's \(line) is not the article's") }
     }
 }
 
@@ -84,7 +128,7 @@ struct PluginsListingCrashTests {
         #expect(FileManager.default.fileExists(atPath: marker.path), "--check ran the plugin's entry")
     }
 
-    @Test("--check: a plugin whose service start aborts is listed as failed with the signal; the command exits 0")
+    @Test("--check: a plugin whose service start aborts is listed as failed with the signal; the command exits 1, naming it")
     func abortingPlugin() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-aborting-\(UUID().uuidString)/aborting")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -109,7 +153,8 @@ struct PluginsListingCrashTests {
         try CPlugin.compile(source, to: folder.appendingPathComponent("libaborting.so"))
 
         let result = try CommandRunner.run(AppDriver.executable, ["plugins", "--check", "--plugin-dir", folder.deletingLastPathComponent().path])
-        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("plugins failed: aborting"), "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n").map(String.init)
         let index = try #require(lines.firstIndex { $0.hasPrefix("aborting ") }, "\(result.stdout)")
         #expect(lines[index].contains("failed"), "\(lines[index])")

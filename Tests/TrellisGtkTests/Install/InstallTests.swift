@@ -74,8 +74,27 @@ final class InstallTests: XCTestCase {
         try checkSwiftPluginInItsProcess(tree: moved, environment: withData, directory: slash)
         try checkHTTPLibrary(trellis, environment: withData, work: work)
 
+        try checkPluginGenerator(trellis, environment: environment, work: work)
+
         let entry = try CommandRunner.tool("desktop-file-validate", [moved.appendingPathComponent("share/applications/\(Self.appID).desktop").path])
         XCTAssertEqual(entry.status, 0, entry.stdout)
+    }
+
+    /// `trellis plugin new` of the installed tree writes a plugin against the installed SDK (no
+    /// source tree): a C one builds with its make and loads.
+    private func checkPluginGenerator(_ trellis: URL, environment: [String: String], work: URL) throws {
+        let sdk = trellis.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/trellis/TrellisPluginSDK")
+        for file in ["Package.swift", "Sources/TrellisPluginSDK/PluginPages.swift", "Sources/TrellisShared/JSONValue.swift",
+                     "Sources/TrellisPluginABI/include/trellis_json.h"] {
+            XCTAssertTrue(FileManager.default.fileExists(atPath: sdk.appendingPathComponent(file).path), "the installed SDK has no \(file)")
+        }
+        let folder = work.appendingPathComponent("Counter")
+        let written = try CommandRunner.run(trellis, ["plugin", "new", "Counter", "--c", folder.path], environment: environment)
+        XCTAssertEqual(written.status, 0, written.stderr)
+        let built = try CommandRunner.tool("make", ["-s", "-C", folder.path])
+        XCTAssertEqual(built.status, 0, built.stdout + built.stderr)
+        let checked = try CommandRunner.run(trellis, ["plugins", "--check", "--plugin-dir", folder.path], environment: environment)
+        XCTAssertTrue(checked.stdout.split(separator: "\n").contains { $0.hasPrefix("counter ") && $0.contains("loaded") }, checked.stdout + checked.stderr)
     }
 
     private func meson(_ arguments: [String], timeout: TimeInterval = 300) throws {

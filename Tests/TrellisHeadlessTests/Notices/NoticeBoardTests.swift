@@ -110,4 +110,21 @@ struct NoticeBoardTests {
         shell.undo()
         #expect((page.undone, undone.count) == (1, 1))
     }
+
+    @Test("a notice whose button is not an undo (\"Plugins\"): shown with its label, run by its button once and hidden, never by Ctrl+Z")
+    func actionButton() throws {
+        let (shell, screen) = try makeShell()
+        let opened = Counter()
+        shell.notify("The plugin “Shelf” failed", button: "Plugins") { opened.count += 1 }
+        #expect(screen.render().hasSuffix("[The plugin “Shelf” failed · (Plugins)]"), "\(screen.render())")
+        #expect(screen.notice?.undoLabel == nil && screen.notice?.actionLabel == "Plugins")
+        shell.undo()
+        #expect(opened.count == 0, "Ctrl+Z is no way to open a page")
+        #expect(screen.notice != nil)
+        try screen.pressNoticeButton()
+        #expect(opened.count == 1)
+        #expect(screen.notice == nil)
+        #expect(throws: HeadlessError.noNoticeButton) { try screen.pressNoticeButton() }
+        #expect(opened.count == 1)
+    }
 }

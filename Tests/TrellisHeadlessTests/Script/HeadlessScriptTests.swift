@@ -116,4 +116,30 @@ struct HeadlessScriptTests {
         try await app.run(on: screen, commands: ["sync": { _ in synced += 1 }]) { _ in }
         #expect(synced == 1)
     }
+
+    /// A page with three header buttons, two of them labelled alike; it records what was pressed.
+    final class ButtonsPage: PageController {
+        static var pressed: [String] = []
+        required init(values: RouteValues, shell: Shell) {
+            super.init(values: values, shell: shell)
+            title = "Buttons"
+            actions = [PageAction(id: "add-item", label: "Add"), PageAction(id: "left", label: "Same"), PageAction(id: "right", label: "Same")]
+        }
+        override func perform(pageAction id: String) { Self.pressed.append(id) }
+    }
+
+    @Test("press finds a button by its id, else by its label when one button only has it (a plugin's page action is pressed as \"press Add\")")
+    func pressByLabel() async throws {
+        let shell = Shell()
+        let screen = HeadlessFrontend(shell: shell)
+        try shell.route("/buttons", to: ButtonsPage.self)
+        ButtonsPage.pressed = []
+        try await HeadlessScript(source: "navigate /buttons\npress Add\npress right\n", name: "s").run(on: screen) { _ in }
+        #expect(ButtonsPage.pressed == ["add-item", "right"])
+        let ambiguous = try HeadlessScript(source: "navigate /buttons\npress Same\n", name: "s")
+        await #expect { try await ambiguous.run(on: screen) { _ in } } throws: {
+            String(describing: $0) == #"s:2: press Same: 2 buttons are labelled "Same": press one by its id (buttons: add-item, left, right)"#
+        }
+        #expect(ButtonsPage.pressed == ["add-item", "right"])
+    }
 }
