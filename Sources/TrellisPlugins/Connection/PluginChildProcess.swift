@@ -40,15 +40,16 @@ final class PluginChildProcess: Sendable {
     /// Why the shell killed the process, if it did.
     var killReason: String? { state.withLock { $0.killReason } }
 
-    /// Kills the process (SIGKILL) unless it has ended; the first reason given is kept. False
-    /// when it had ended already.
+    /// Kills the process (SIGKILL) unless it has ended; the first reason given is kept. True
+    /// only for the first kill of a running process (the one worth saying).
     @discardableResult
     func kill(because reason: String) -> Bool {
         state.withLock { state in
-            if state.killReason == nil { state.killReason = reason }
+            let first = state.killReason == nil
+            if first { state.killReason = reason }
             guard !state.reaped else { return false }
             // The pidfd stays open until the process is reaped, so the signal reaches it alone.
-            return pidfd_send_signal(pidfd, SIGKILL, nil, 0) == 0
+            return pidfd_send_signal(pidfd, SIGKILL, nil, 0) == 0 && first
         }
     }
 
