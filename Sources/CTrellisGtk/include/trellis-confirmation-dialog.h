@@ -16,7 +16,7 @@ G_BEGIN_DECLS
  * @cancel_label: the label of the button answering %GTK_RESPONSE_CANCEL (also Escape).
  * @confirm_label: the label of the button answering %GTK_RESPONSE_ACCEPT.
  *
- * A modal GtkMessageDialog asking @title, destroyed with @parent. Cancel is the default
+ * A modal GtkMessageDialog (an alert dialog for accessibility) asking @title, destroyed with @parent. Cancel is the default
  * response (Enter), so that an accidental key press decides nothing; the caller connects
  * GtkDialog::response and destroys the dialog there.
  *

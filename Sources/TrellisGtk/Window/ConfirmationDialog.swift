@@ -27,6 +27,7 @@ final class ConfirmationDialog {
         dialog.connect("response", integer: { [weak self] response in
             self?.close(confirmed: response == GTK_RESPONSE_ACCEPT.rawValue)
         })
+        nameGtkParts(in: dialog.widget)
         gtk_window_present(dialog.object.as())
     }
 

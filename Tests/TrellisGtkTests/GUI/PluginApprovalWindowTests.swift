@@ -8,25 +8,10 @@ import XCTest
 /// remembers the answer. Until then, no process of the plugin runs.
 final class PluginApprovalWindowTests: XCTestCase {
     func testAnInstalledPluginWaitsForTheApproveButtonAndIsRememberedAfterwards() throws {
-        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-approval-\(UUID().uuidString)")
+        let (home, environment) = try Self.installAsker()
         defer { try? FileManager.default.removeItem(at: home) }
-        let readable = home.appendingPathComponent("shared-notes")
         let folder = home.appendingPathComponent("data/trellis/plugins/asker")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.createDirectory(at: readable, withIntermediateDirectories: true)
-        try Data("""
-            {"id": "asker", "name": "Asker", "version": "0.0.1", "abiVersion": 2, "library": "libasker.so",
-             "permissions": {"files": {"\(readable.path)": "read"}}}
-            """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
-        let source = home.appendingPathComponent("asker.c")
-        try Data("""
-            #include "trellis_plugin.h"
-            static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
-            const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) { (void) host; return &info; }
-            """.utf8).write(to: source)
-        try CPlugin.compile(source, to: folder.appendingPathComponent("libasker.so"))
-        let environment = ["XDG_DATA_HOME": home.appendingPathComponent("data").path,
-                           "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
+        let readable = home.appendingPathComponent("shared-notes")
         let rowText = { (screen: JSONValue) in
             screen["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue }.first { $0.hasPrefix("Asker · 0.0.1") }
         }
@@ -71,6 +56,68 @@ final class PluginApprovalWindowTests: XCTestCase {
         let remembered = try again.dump { rowText($0)?.hasPrefix("Asker · 0.0.1 · loaded") == true }
         XCTAssertEqual(remembered["actions"], [])
         XCTAssertEqual(again.finish(), 0)
+    }
+
+    /// As a person with a screen reader and a keyboard meets it: the question is a window of
+    /// its own named by the question, its details are read in full, Escape cancels, and the
+    /// keyboard reaches Approve.
+    func testTheQuestionIsReadAndAnsweredWithTheKeyboard() throws {
+        let (home, environment) = try Self.installAsker()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try AppDriver(arguments: ["/plugins"], environment: environment)
+        try app.waitForPlugins()
+        try app.dump { $0["actions"] == ["approve:asker"] }
+        let client = try AccessibilityClient(app)
+        let input = try RealInput(windowTitled: "^Plugins$")
+        try input.click(try client.find("push button", "Approve Asker")["extents"])
+        let question = "Let “Asker” run?"
+        try app.dump { $0["dialog"] != .null }
+        XCTAssertEqual(try client.send(["op": "windows"])["names"], ["Plugins", .string(question)])
+        XCTAssertEqual(try client.find("dialog", question)["states"]?.arrayValue?.contains("modal"), true)
+        let details = try client.find("label", containing: "asks to:", within: question)
+        XCTAssertEqual(details["text"]?.stringValue?.contains("asks to:\n• read \(home.path)/shared-notes\n"), true, "\(details)")
+        XCTAssertEqual(try client.send(["op": "classNames", "within": .string(question)])["nodes"], [], "no GTK class names are read")
+        // Cancel has the focus: Enter or Escape decides nothing.
+        let focused = try client.send(["op": "focused", "within": .string(question)])
+        XCTAssertEqual(focused["name"], "Cancel")
+        XCTAssertEqual(focused["role"], "push button")
+        try input.press("Escape")
+        let cancelled = try app.dump { $0["dialog"] == .null }
+        XCTAssertEqual(cancelled["actions"], ["approve:asker"], "Escape approved nothing")
+
+        // Asked again, Tab reaches Approve, and Enter presses it.
+        try input.click(try client.find("push button", "Approve Asker")["extents"])
+        try app.dump { $0["dialog"] != .null }
+        try input.press("Tab")
+        try client.find("push button", "Approve", within: question, until: { $0["states"]?.arrayValue?.contains("focused") == true })
+        try input.press("Return")
+        try app.dump { $0["actions"] == [] && $0["dialog"] == .null }
+        XCTAssertEqual(try askerProcesses(of: app, expecting: 1), 1)
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    /// A folder with the user's data and settings folders, and in the user's plugin folder a
+    /// C plugin "asker" that asks to read `shared-notes` beside them; the environment that
+    /// makes them the app's.
+    static func installAsker() throws -> (home: URL, environment: [String: String]) {
+        let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-approval-\(UUID().uuidString)")
+        let readable = home.appendingPathComponent("shared-notes")
+        let folder = home.appendingPathComponent("data/trellis/plugins/asker")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: readable, withIntermediateDirectories: true)
+        try Data("""
+            {"id": "asker", "name": "Asker", "version": "0.0.1", "abiVersion": 2, "library": "libasker.so",
+             "permissions": {"files": {"\(readable.path)": "read"}}}
+            """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
+        let source = home.appendingPathComponent("asker.c")
+        try Data("""
+            #include "trellis_plugin.h"
+            static const trellis_plugin_info info = { TRELLIS_PLUGIN_ABI_VERSION, sizeof (trellis_plugin_info), 0 };
+            const trellis_plugin_info *trellis_plugin_entry (const trellis_host_api *host) { (void) host; return &info; }
+            """.utf8).write(to: source)
+        try CPlugin.compile(source, to: folder.appendingPathComponent("libasker.so"))
+        return (home, ["XDG_DATA_HOME": home.appendingPathComponent("data").path,
+                       "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
     }
 
     /// The number of the app's plugin-host processes running asker, once it is `expected` (a
