@@ -84,21 +84,10 @@ struct PluginOrphanTests {
         // The window, not a headless run: it lives until it is killed, however late this test
         // sees the marker. (A headless run ends once its page is printed, after the shell's
         // start deadline has killed the spinning plugin: on a loaded machine, that can come
-        // before this test looks.)
-        let shell = Process()
-        shell.executableURL = AppDriver.executable
-        shell.arguments = ["--plugin-dir", root.appendingPathComponent("plugins").path, "/catalog"]
-        var environment = ProcessInfo.processInfo.environment.filter { !$0.key.hasPrefix("TRELLIS_") }
-        environment["XDG_DATA_HOME"] = root.appendingPathComponent("data").path
-        environment["XDG_CONFIG_HOME"] = root.appendingPathComponent("config").path
-        environment["XDG_CACHE_HOME"] = root.appendingPathComponent("cache").path
-        environment["GSETTINGS_BACKEND"] = "memory"
-        environment["NO_AT_BRIDGE"] = "1"
-        shell.environment = environment
-        shell.standardOutput = FileHandle.nullDevice
-        shell.standardError = FileHandle.nullDevice
-        try shell.run()
-        defer { if shell.isRunning { shell.terminate() } }
+        // before this test looks.) Driven as the GUI tests drive it, so that it is an instance
+        // of its own beside theirs on the session bus.
+        let app = try AppDriver(arguments: ["--plugin-dir", root.appendingPathComponent("plugins").path])
+        let shell = app.process
 
         // The plugin's start spins, after leaving its marker. (Should the start deadline kill
         // it meanwhile, the shell starts it again or keeps it stopped; either way the
@@ -114,5 +103,6 @@ struct PluginOrphanTests {
 
         #expect(await Self.eventually(within: 30) { Self.processes(of: "spinner").isEmpty },
                 "the plugin's processes \(Self.processes(of: "spinner")) (\(plugin) when the shell was killed) still run after their shell was killed")
+        withExtendedLifetime(app) {}
     }
 }
