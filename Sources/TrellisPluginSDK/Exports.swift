@@ -7,7 +7,8 @@ import TrellisShared
 ///
 /// The host's own type (from TrellisShared, the small module host and plugins share), used
 /// here for its value semantics only: a plugin links a private copy of it, and nothing but
-/// JSON text crosses the C ABI, so the two copies never meet.
+/// JSON text crosses the C ABI, so the two copies never meet. Its accessors, subscripts and
+/// literals are documented with the type: ``/TrellisShared/JSONValue``.
 ///
 /// ```swift
 /// let reading: JSONValue = ["city": "Paris", "celsius": 21.5, "gusts": [40, 52]]
