@@ -235,10 +235,9 @@ extension JSONValue: Codable {
     /// `JSONValueError.malformed` naming `source`, and the line and column, on bad input.
     ///
     /// ```swift
-    /// let url = FileManager.default.temporaryDirectory.appendingPathComponent("plugin.json")
-    /// try Data(#"{"id": "weather"}"#.utf8).write(to: url)
-    /// let manifest = try JSONValue(jsonData: Data(contentsOf: url), source: url.path)
-    /// assert(manifest["id"] == "weather")
+    /// let data = Data(#"{"id": "weather", "abiVersion": 2}"#.utf8)   // as Data(contentsOf: url) reads a file
+    /// let manifest = try JSONValue(jsonData: data, source: "plugin.json")
+    /// assert(manifest["abiVersion"]?.intValue == 2)
     /// ```
     public init(jsonData data: Data, source: String = "JSON") throws {
         do throws(JSONTextReader.Failure) {
@@ -262,11 +261,9 @@ extension JSONValue: Codable {
     /// infinities, which JSON lacks, are written as `null`.
     ///
     /// ```swift
-    /// let settings: JSONValue = ["limit": 10, "label": "Item"]
-    /// let url = FileManager.default.temporaryDirectory.appendingPathComponent("settings.json")
-    /// try settings.jsonData().write(to: url)
-    /// let back = try JSONValue(jsonData: Data(contentsOf: url))
-    /// assert(back == settings)
+    /// let settings: JSONValue = ["limit": 10, "label": "Item", "ratio": .number(.nan)]
+    /// let data = settings.jsonData()   // what `try data.write(to: url)` saves
+    /// assert(String(decoding: data, as: UTF8.self) == #"{"label":"Item","limit":10,"ratio":null}"#)
     /// ```
     public func jsonData() -> Data {
         let encoder = JSONEncoder()
@@ -299,7 +296,7 @@ extension JSONValue: Codable {
 ///
 /// ```swift
 /// do { _ = try JSONValue(jsonString: "{", source: "plugin.json") }
-/// catch let error as JSONValueError { print(error) }   // plugin.json: malformed JSON: … (where, and why)
+/// catch let error as JSONValueError { assert("\(error)".hasPrefix("plugin.json: malformed JSON: ")) }   // … where, and why
 /// ```
 public enum JSONValueError: Error, CustomStringConvertible, Equatable {
     /// The text is not valid JSON; `source` names the file, payload or message it came from.

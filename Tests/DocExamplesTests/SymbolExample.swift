@@ -1,3 +1,4 @@
+import Testing
 import TrellisPluginSDK
 
 /// Where the examples of the doc comments of TrellisPluginSDK and TrellisShared are compiled:
@@ -6,8 +7,10 @@ import TrellisPluginSDK
 /// in a plugin's service: `self` owns watches (the closures' `service`), and `host`, `bus`,
 /// `pages` and `commands` are those of a plugin whose manifest's id is "weather".
 ///
-/// Compiled, never run: what the SDK does is tested by TrellisPluginSDKTests and by the plugins
-/// of TrellisPluginsTests.
+/// TrellisPluginSDK's examples are compiled, never run (what the SDK does is tested by
+/// TrellisPluginSDKTests and by the plugins of TrellisPluginsTests). TrellisShared's need no
+/// host: they are static methods, and SymbolExampleRunTests runs each, so that what they
+/// `assert` is true.
 final class SymbolExample: Sendable {
     let host: TrellisHost
     var bus: PluginBus { host.bus }
@@ -25,4 +28,14 @@ final class SymbolExample: Sendable {
 
     /// Counts `delta` more activities (an example's stand-in for a plugin's own work).
     func change(by delta: Int) {}
+
+    /// `assert` in a running example: a false condition is a test issue at the example's line
+    /// (its doc comment's, through `#sourceLocation`) rather than a crash of the test process.
+    static func assert(_ condition: @autoclosure () throws -> Bool, _ message: @autoclosure () -> String = "",
+                       fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column) rethrows {
+        if try !condition() {
+            Issue.record("the example's assert failed\(message().isEmpty ? "" : ": \(message())")",
+                         sourceLocation: SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column))
+        }
+    }
 }

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_01() throws {
+    static func example_TrellisShared_JSONValue_01() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 16)
         let data: JSONValue = ["id": 7, "title": "Фэнтези", "tags": ["a", "b"], "draft": false, "note": nil]
         assert(data["title"]?.stringValue == "Фэнтези")

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_02() throws {
+    static func example_TrellisShared_JSONValue_02() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 37)
         let data: JSONValue = nil
         assert(data.isNull && !JSONValue.object([:]).isNull)

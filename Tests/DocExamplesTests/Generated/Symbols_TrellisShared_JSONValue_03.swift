@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_03() throws {
+    static func example_TrellisShared_JSONValue_03() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 45)
         let settings: JSONValue = ["enabled": false, "limit": 10]
         assert(settings["enabled"]?.boolValue == false && settings["limit"]?.boolValue == nil)

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_04() throws {
+    static func example_TrellisShared_JSONValue_04() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 53)
         let reading: JSONValue = ["celsius": 21.5, "city": "Paris"]
         assert(reading["celsius"]?.doubleValue == 21.5 && reading["city"]?.doubleValue == nil)

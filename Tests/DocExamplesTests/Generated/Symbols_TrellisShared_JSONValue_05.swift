@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_05() throws {
+    static func example_TrellisShared_JSONValue_05() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 61)
         let settings: JSONValue = ["limit": 10, "ratio": 2.5, "name": "10"]
         assert(settings["limit"]?.intValue == 10)

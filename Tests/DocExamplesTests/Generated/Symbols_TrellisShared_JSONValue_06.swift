@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_06() throws {
+    static func example_TrellisShared_JSONValue_06() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 73)
         let data: JSONValue = ["command": "add", "count": 3]
         assert(data["command"]?.stringValue == "add" && data["count"]?.stringValue == nil)

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_07() throws {
+    static func example_TrellisShared_JSONValue_07() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 81)
         let data: JSONValue = ["changed": ["limit", "label"]]
         assert(data["changed"]?.arrayValue?.compactMap(\.stringValue) == ["limit", "label"])

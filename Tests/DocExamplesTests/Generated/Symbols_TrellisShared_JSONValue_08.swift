@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_08() throws {
+    static func example_TrellisShared_JSONValue_08() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 89)
         let data: JSONValue = ["parameters": ["id": "5", "page": 2]]
         assert(data["parameters"]?.objectValue?.compactMapValues(\.stringValue) == ["id": "5"])

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_09() throws {
+    static func example_TrellisShared_JSONValue_09() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 98)
         var data: JSONValue = ["item": "count"]
         data["text"] = "3 items"

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_10() throws {
+    static func example_TrellisShared_JSONValue_10() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 115)
         let reply: JSONValue = ["rows": [["Tea", "2"], ["Milk", "1"]]]
         assert(reply["rows"]?[0]?[1] == "2" && reply["rows"]?[5] == nil)

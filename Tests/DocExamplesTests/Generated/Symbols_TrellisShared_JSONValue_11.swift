@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_11() throws {
+    static func example_TrellisShared_JSONValue_11() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 133)
         let note: JSONValue = nil
         assert(note == .null)

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_12() throws {
+    static func example_TrellisShared_JSONValue_12() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 140)
         let on: JSONValue = true
         assert(on == .bool(true))

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_13() throws {
+    static func example_TrellisShared_JSONValue_13() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 147)
         let count = 3
         let data: JSONValue = ["limit": 10, "count": .number(Double(count))]

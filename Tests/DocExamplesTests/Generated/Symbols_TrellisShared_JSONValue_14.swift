@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_14() throws {
+    static func example_TrellisShared_JSONValue_14() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 155)
         let celsius: JSONValue = 21.5
         assert(celsius == .number(21.5))

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_15() throws {
+    static func example_TrellisShared_JSONValue_15() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 162)
         let text = "3 items"
         let status: JSONValue = ["item": "count", "text": .string(text), "title": .string("\(text) on the shelf")]

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_16() throws {
+    static func example_TrellisShared_JSONValue_16() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 170)
         let row: JSONValue = ["Tea", 2, true]
         assert(row[1] == .number(2))

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_17() throws {
+    static func example_TrellisShared_JSONValue_17() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 177)
         let request: JSONValue = ["page": 1, "path": "/shelf", "parameters": [:]]
         assert(request["parameters"] == .object([:]))

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_18() throws {
+    static func example_TrellisShared_JSONValue_18() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 191)
         struct Reading: Decodable { let city: String; let extra: JSONValue }
         let reading = try JSONDecoder().decode(Reading.self, from: Data(#"{"city": "Paris", "extra": {"wind": 3}}"#.utf8))

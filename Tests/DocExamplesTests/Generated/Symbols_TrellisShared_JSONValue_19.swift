@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_19() throws {
+    static func example_TrellisShared_JSONValue_19() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 217)
         struct Reading: Encodable { let city: String; let extra: JSONValue }
         let data = try JSONEncoder().encode(Reading(city: "Paris", extra: ["wind": 3]))

@@ -4,12 +4,11 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_JSONValue_20() throws {
+    static func example_TrellisShared_JSONValue_20() throws {
 #sourceLocation(file: "Sources/TrellisShared/JSONValue.swift", line: 238)
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("plugin.json")
-        try Data(#"{"id": "weather"}"#.utf8).write(to: url)
-        let manifest = try JSONValue(jsonData: Data(contentsOf: url), source: url.path)
-        assert(manifest["id"] == "weather")
+        let data = Data(#"{"id": "weather", "abiVersion": 2}"#.utf8)   // as Data(contentsOf: url) reads a file
+        let manifest = try JSONValue(jsonData: data, source: "plugin.json")
+        assert(manifest["abiVersion"]?.intValue == 2)
 #sourceLocation()
     }
 }

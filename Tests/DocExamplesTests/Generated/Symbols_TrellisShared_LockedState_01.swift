@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_LockedState_01() throws {
+    static func example_TrellisShared_LockedState_01() throws {
 #sourceLocation(file: "Sources/TrellisShared/LockedState.swift", line: 25)
         let names = LockedState<[String]>([])
         names.withLock { $0.append("net_state") }

@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_LockedState_02() throws {
+    static func example_TrellisShared_LockedState_02() throws {
 #sourceLocation(file: "Sources/TrellisShared/LockedState.swift", line: 42)
         let rows = LockedState<[[String]]>([])
         let visits = LockedState(0)

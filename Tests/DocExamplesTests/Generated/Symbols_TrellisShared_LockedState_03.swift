@@ -4,7 +4,7 @@ import Foundation
 import TrellisShared
 
 extension SymbolExample {
-    func example_TrellisShared_LockedState_03() throws {
+    static func example_TrellisShared_LockedState_03() throws {
 #sourceLocation(file: "Sources/TrellisShared/LockedState.swift", line: 66)
         let rows = LockedState<[[String]]>([])
         let added = rows.withLock { rows in
