@@ -59,9 +59,13 @@ public struct PageRequest: Sendable, Hashable {
 ///
 /// `.move(from:to:)` moves one row: `.move(from: 0, to: 2)` after `$0.insert($0.remove(at: 0), at: 2)`.
 public enum RowChange: Sendable, Hashable {
+    /// `count` new rows now at `at` and after; the window fetches them.
     case insert(at: Int, count: Int)
+    /// The `count` rows that were at `at` and after are gone.
     case remove(at: Int, count: Int)
+    /// The `count` rows at `at` and after changed their texts; the window fetches them again.
     case update(at: Int, count: Int)
+    /// The row at `from` is now at `to` (counted after it left `from`).
     case move(from: Int, to: Int)
 
     var json: JSONValue {

@@ -22,11 +22,17 @@ import Foundation
 /// A number is a `Double`, as in JavaScript: integers are exact up to 2⁵³, and ``intValue``
 /// reads them back.
 public enum JSONValue: Sendable, Hashable {
+    /// JSON's `null`: the literal `nil`.
     case null
+    /// `true` or `false`: the literals `true` and `false`.
     case bool(Bool)
+    /// A number (JSON has one kind): an integer or decimal literal, or `.number(Double(n))`.
     case number(Double)
+    /// A string: a string literal, or `.string(text)` for a variable.
     case string(String)
+    /// An array of values: an array literal.
     case array([JSONValue])
+    /// An object, its members by key (JSON's member order is not kept): a dictionary literal.
     case object([String: JSONValue])
 }
 

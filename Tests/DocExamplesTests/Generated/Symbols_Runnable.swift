@@ -5,31 +5,31 @@ import Testing
 extension SymbolExample {
     static let runnable = [
         "Sources/TrellisShared/JSONValue.swift:15",
-        "Sources/TrellisShared/JSONValue.swift:36",
-        "Sources/TrellisShared/JSONValue.swift:44",
-        "Sources/TrellisShared/JSONValue.swift:52",
-        "Sources/TrellisShared/JSONValue.swift:60",
-        "Sources/TrellisShared/JSONValue.swift:72",
-        "Sources/TrellisShared/JSONValue.swift:80",
-        "Sources/TrellisShared/JSONValue.swift:88",
-        "Sources/TrellisShared/JSONValue.swift:97",
-        "Sources/TrellisShared/JSONValue.swift:114",
-        "Sources/TrellisShared/JSONValue.swift:132",
-        "Sources/TrellisShared/JSONValue.swift:139",
-        "Sources/TrellisShared/JSONValue.swift:146",
-        "Sources/TrellisShared/JSONValue.swift:154",
-        "Sources/TrellisShared/JSONValue.swift:161",
-        "Sources/TrellisShared/JSONValue.swift:169",
-        "Sources/TrellisShared/JSONValue.swift:176",
-        "Sources/TrellisShared/JSONValue.swift:190",
-        "Sources/TrellisShared/JSONValue.swift:216",
-        "Sources/TrellisShared/JSONValue.swift:237",
-        "Sources/TrellisShared/JSONValue.swift:252",
-        "Sources/TrellisShared/JSONValue.swift:263",
-        "Sources/TrellisShared/JSONValue.swift:278",
-        "Sources/TrellisShared/JSONValue.swift:297",
-        "Sources/TrellisShared/JSONValue.swift:307",
-        "Sources/TrellisShared/JSONValue.swift:321",
+        "Sources/TrellisShared/JSONValue.swift:42",
+        "Sources/TrellisShared/JSONValue.swift:50",
+        "Sources/TrellisShared/JSONValue.swift:58",
+        "Sources/TrellisShared/JSONValue.swift:66",
+        "Sources/TrellisShared/JSONValue.swift:78",
+        "Sources/TrellisShared/JSONValue.swift:86",
+        "Sources/TrellisShared/JSONValue.swift:94",
+        "Sources/TrellisShared/JSONValue.swift:103",
+        "Sources/TrellisShared/JSONValue.swift:120",
+        "Sources/TrellisShared/JSONValue.swift:138",
+        "Sources/TrellisShared/JSONValue.swift:145",
+        "Sources/TrellisShared/JSONValue.swift:152",
+        "Sources/TrellisShared/JSONValue.swift:160",
+        "Sources/TrellisShared/JSONValue.swift:167",
+        "Sources/TrellisShared/JSONValue.swift:175",
+        "Sources/TrellisShared/JSONValue.swift:182",
+        "Sources/TrellisShared/JSONValue.swift:196",
+        "Sources/TrellisShared/JSONValue.swift:222",
+        "Sources/TrellisShared/JSONValue.swift:243",
+        "Sources/TrellisShared/JSONValue.swift:258",
+        "Sources/TrellisShared/JSONValue.swift:269",
+        "Sources/TrellisShared/JSONValue.swift:284",
+        "Sources/TrellisShared/JSONValue.swift:303",
+        "Sources/TrellisShared/JSONValue.swift:313",
+        "Sources/TrellisShared/JSONValue.swift:327",
         "Sources/TrellisShared/LockedState.swift:24",
         "Sources/TrellisShared/LockedState.swift:41",
         "Sources/TrellisShared/LockedState.swift:65",
@@ -38,31 +38,31 @@ extension SymbolExample {
     static func run(_ example: String) throws {
         switch example {
         case "Sources/TrellisShared/JSONValue.swift:15": try example_TrellisShared_JSONValue_01()
-        case "Sources/TrellisShared/JSONValue.swift:36": try example_TrellisShared_JSONValue_02()
-        case "Sources/TrellisShared/JSONValue.swift:44": try example_TrellisShared_JSONValue_03()
-        case "Sources/TrellisShared/JSONValue.swift:52": try example_TrellisShared_JSONValue_04()
-        case "Sources/TrellisShared/JSONValue.swift:60": try example_TrellisShared_JSONValue_05()
-        case "Sources/TrellisShared/JSONValue.swift:72": try example_TrellisShared_JSONValue_06()
-        case "Sources/TrellisShared/JSONValue.swift:80": try example_TrellisShared_JSONValue_07()
-        case "Sources/TrellisShared/JSONValue.swift:88": try example_TrellisShared_JSONValue_08()
-        case "Sources/TrellisShared/JSONValue.swift:97": try example_TrellisShared_JSONValue_09()
-        case "Sources/TrellisShared/JSONValue.swift:114": try example_TrellisShared_JSONValue_10()
-        case "Sources/TrellisShared/JSONValue.swift:132": try example_TrellisShared_JSONValue_11()
-        case "Sources/TrellisShared/JSONValue.swift:139": try example_TrellisShared_JSONValue_12()
-        case "Sources/TrellisShared/JSONValue.swift:146": try example_TrellisShared_JSONValue_13()
-        case "Sources/TrellisShared/JSONValue.swift:154": try example_TrellisShared_JSONValue_14()
-        case "Sources/TrellisShared/JSONValue.swift:161": try example_TrellisShared_JSONValue_15()
-        case "Sources/TrellisShared/JSONValue.swift:169": try example_TrellisShared_JSONValue_16()
-        case "Sources/TrellisShared/JSONValue.swift:176": try example_TrellisShared_JSONValue_17()
-        case "Sources/TrellisShared/JSONValue.swift:190": try example_TrellisShared_JSONValue_18()
-        case "Sources/TrellisShared/JSONValue.swift:216": try example_TrellisShared_JSONValue_19()
-        case "Sources/TrellisShared/JSONValue.swift:237": try example_TrellisShared_JSONValue_20()
-        case "Sources/TrellisShared/JSONValue.swift:252": try example_TrellisShared_JSONValue_21()
-        case "Sources/TrellisShared/JSONValue.swift:263": try example_TrellisShared_JSONValue_22()
-        case "Sources/TrellisShared/JSONValue.swift:278": try example_TrellisShared_JSONValue_23()
-        case "Sources/TrellisShared/JSONValue.swift:297": try example_TrellisShared_JSONValue_24()
-        case "Sources/TrellisShared/JSONValue.swift:307": try example_TrellisShared_JSONValue_25()
-        case "Sources/TrellisShared/JSONValue.swift:321": try example_TrellisShared_JSONValue_26()
+        case "Sources/TrellisShared/JSONValue.swift:42": try example_TrellisShared_JSONValue_02()
+        case "Sources/TrellisShared/JSONValue.swift:50": try example_TrellisShared_JSONValue_03()
+        case "Sources/TrellisShared/JSONValue.swift:58": try example_TrellisShared_JSONValue_04()
+        case "Sources/TrellisShared/JSONValue.swift:66": try example_TrellisShared_JSONValue_05()
+        case "Sources/TrellisShared/JSONValue.swift:78": try example_TrellisShared_JSONValue_06()
+        case "Sources/TrellisShared/JSONValue.swift:86": try example_TrellisShared_JSONValue_07()
+        case "Sources/TrellisShared/JSONValue.swift:94": try example_TrellisShared_JSONValue_08()
+        case "Sources/TrellisShared/JSONValue.swift:103": try example_TrellisShared_JSONValue_09()
+        case "Sources/TrellisShared/JSONValue.swift:120": try example_TrellisShared_JSONValue_10()
+        case "Sources/TrellisShared/JSONValue.swift:138": try example_TrellisShared_JSONValue_11()
+        case "Sources/TrellisShared/JSONValue.swift:145": try example_TrellisShared_JSONValue_12()
+        case "Sources/TrellisShared/JSONValue.swift:152": try example_TrellisShared_JSONValue_13()
+        case "Sources/TrellisShared/JSONValue.swift:160": try example_TrellisShared_JSONValue_14()
+        case "Sources/TrellisShared/JSONValue.swift:167": try example_TrellisShared_JSONValue_15()
+        case "Sources/TrellisShared/JSONValue.swift:175": try example_TrellisShared_JSONValue_16()
+        case "Sources/TrellisShared/JSONValue.swift:182": try example_TrellisShared_JSONValue_17()
+        case "Sources/TrellisShared/JSONValue.swift:196": try example_TrellisShared_JSONValue_18()
+        case "Sources/TrellisShared/JSONValue.swift:222": try example_TrellisShared_JSONValue_19()
+        case "Sources/TrellisShared/JSONValue.swift:243": try example_TrellisShared_JSONValue_20()
+        case "Sources/TrellisShared/JSONValue.swift:258": try example_TrellisShared_JSONValue_21()
+        case "Sources/TrellisShared/JSONValue.swift:269": try example_TrellisShared_JSONValue_22()
+        case "Sources/TrellisShared/JSONValue.swift:284": try example_TrellisShared_JSONValue_23()
+        case "Sources/TrellisShared/JSONValue.swift:303": try example_TrellisShared_JSONValue_24()
+        case "Sources/TrellisShared/JSONValue.swift:313": try example_TrellisShared_JSONValue_25()
+        case "Sources/TrellisShared/JSONValue.swift:327": try example_TrellisShared_JSONValue_26()
         case "Sources/TrellisShared/LockedState.swift:24": try example_TrellisShared_LockedState_01()
         case "Sources/TrellisShared/LockedState.swift:41": try example_TrellisShared_LockedState_02()
         case "Sources/TrellisShared/LockedState.swift:65": try example_TrellisShared_LockedState_03()
