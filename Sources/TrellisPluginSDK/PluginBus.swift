@@ -81,8 +81,8 @@ public final class PluginBus: Sendable {
     /// }
     /// ```
     ///
-    /// The handler must not hold `owner` strongly, or neither is ever released: prefer the form
-    /// whose handler receives the owner, ``watch(_:owner:_:)-(_,Owner,_)``.
+    /// A handler that holds `owner` strongly keeps it alive until the watch is removed: prefer
+    /// the form whose handler receives the owner, ``watch(_:owner:_:)-(_,Owner,_)``.
     @discardableResult
     public func watch(_ pattern: String, owner: AnyObject,
                       _ handler: @escaping @Sendable (Event) -> Void) -> WatchID {
