@@ -139,24 +139,14 @@ struct LocationPluginTests {
     @Test("updates end when stop returns (one already under way may still arrive), also while a watcher lags behind them: what the plugin sent before its answer is handled first",
           arguments: [false, true])
     func stopIsFinal(slowWatcher: Bool) async throws {
-        // Known and not yet understood: under ThreadSanitizer (.ci/tsan, TRELLIS_TEST_PATIENCE
-        // above 1), the stop asked behind a lagging watcher is not answered before its deadline.
-        try await withKnownIssue("under ThreadSanitizer, the stop behind a lagging watcher stalls until its deadline", isIntermittent: true) {
-            try await stopIsFinalRun(slowWatcher: slowWatcher)
-        } when: {
-            slowWatcher && testPatience > 1
-        }
-    }
-
-    private func stopIsFinalRun(slowWatcher: Bool) async throws {
         let sandbox = try PluginSandbox()
         let harness = try await loaded(sandbox)
         let updates = harness.record("location:update")
         let owner = Trace()
-        // With a slow watcher, twice as slow as the updates, they queue up in the shell. Twenty
-        // updates a second: the plugin watches its own updates too, and at two hundred a
-        // ThreadSanitizer build's shell fell so far behind that the stop waited behind minutes
-        // of them (the events it sends back to the plugin pile up first).
+        // With a slow watcher, twice as slow as the updates, they queue up in the shell. The
+        // stop is sent at once all the same: the connection's loop gives way to it between two
+        // updates (PluginChannel.deliverDecoded). Before it did, the stop waited behind each
+        // turn's 16 KiB of updates (a minute here, five under ThreadSanitizer).
         let interval = 0.05
         if slowWatcher {
             harness.bus.watch("location:update", owner: owner) { _, _ in usleep(100_000) }

@@ -41,15 +41,17 @@ final class PluginChannel: Sendable {
         case closed
     }
 
-    /// The most bytes read in one turn of the loop: what the shell reads ahead of a slow
-    /// watcher (about 180 short messages; `LocationPluginTests`' lagging watcher) is what an
-    /// answer behind them waits for, so a turn reads little; a 1 MB page takes 64 turns.
+    /// The most bytes read in one turn of the loop (a 1 MB page takes 64 turns). The frames of
+    /// a turn are given one by one, and give way to the loop's other work after each (see
+    /// ``deliverDecoded(_:yielding:)``).
     static let readBudget = 16 * 1024
     /// The most bytes queued for a plugin that does not read.
     static let capacityBytes = 64 * 1024 * 1024
 
     private struct State {
         var decoder = PluginWire.Decoder()
+        /// Frames read and decoded, not given to `onInput` yet.
+        var decoded = Deque<PluginMessage>()
         /// Frames to write, in order; the first perhaps partly written already (`written`).
         var queue = Deque<[UInt8]>()
         var queuedBytes = 0
@@ -121,6 +123,12 @@ final class PluginChannel: Sendable {
 
     private func readAvailable(_ onInput: @Sendable (Input) -> Bool, budget: Int = readBudget, evenIfPaused: Bool = false) {
         guard state.withLock({ $0.interest.reading || (evenIfPaused && $0.reading && !$0.readEnded && !$0.cancelled) }) else { return }
+        // What an earlier turn decoded comes first.
+        switch deliverDecoded(onInput, yielding: !evenIfPaused) {
+        case .yielded: return
+        case .delivered(let pause):
+            if pause && !evenIfPaused { return pauseReading() }
+        }
         var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         var total = 0
         while total < budget {
@@ -142,18 +150,15 @@ final class PluginChannel: Sendable {
                 return
             }
             total += count
-            let frames: Result<[PluginMessage], PluginWire.Malformed> = state.withLock { state in
-                Result { () throws(PluginWire.Malformed) in try state.decoder.frames(after: chunk[..<count]) }
+            let decoded: Result<Void, PluginWire.Malformed> = state.withLock { state in
+                Result { () throws(PluginWire.Malformed) in state.decoded.append(contentsOf: try state.decoder.frames(after: chunk[..<count])) }
             }
-            switch frames {
-            case .success(let frames):
-                var pause = false
-                for frame in frames {
-                    if onInput(.frame(frame)) { pause = true }
-                }
-                if pause && !evenIfPaused {
-                    pauseReading()
-                    return
+            switch decoded {
+            case .success:
+                switch deliverDecoded(onInput, yielding: !evenIfPaused) {
+                case .yielded: return
+                case .delivered(let pause):
+                    if pause && !evenIfPaused { return pauseReading() }
                 }
             case .failure(let malformed):
                 state.withLock { $0.readEnded = true }
@@ -162,6 +167,39 @@ final class PluginChannel: Sendable {
                 return
             }
         }
+    }
+
+    /// What ``deliverDecoded(_:yielding:)`` did.
+    private enum Delivery {
+        /// Gave every decoded frame; `pause`: one of them asked to read no more for now.
+        case delivered(pause: Bool)
+        /// Gave way to the loop's work; the rest follow it.
+        case yielded
+    }
+
+    /// Gives the frames decoded so far to `onInput`, in order (all of them, even after one
+    /// asked to pause: they were read already). `yielding`: after each frame, when the loop
+    /// has other work waiting (a call's request to send, the caller of a reply to resume),
+    /// stops there and gives the rest after that work — so a request never waits behind a
+    /// turn of frames whose watchers are slow (NIO reads a few messages per turn of its loop
+    /// for the same reason). The order of the frames is kept: a later turn gives these first.
+    private func deliverDecoded(_ onInput: @Sendable (Input) -> Bool, yielding: Bool) -> Delivery {
+        var pause = false
+        while let frame = state.withLock({ $0.decoded.popFirst() }) {
+            if onInput(.frame(frame)) { pause = true }
+            if yielding, state.withLock({ !$0.decoded.isEmpty }), loop.hasWaitingWork {
+                if pause { pauseReading() }
+                loop.execute { [weak self] in self?.deliverRest() }
+                return .yielded
+            }
+        }
+        return .delivered(pause: pause)
+    }
+
+    /// Gives the frames a yielding turn left, on the loop.
+    private func deliverRest() {
+        guard let onInput = onInput.withLock({ $0 }) else { return }
+        if case .delivered(pause: true) = deliverDecoded(onInput, yielding: true) { pauseReading() }
     }
 
     /// Reads nothing more until ``resumeReading()``.

@@ -86,6 +86,12 @@ final class PluginEventLoop: SerialExecutor {
         submit(.job(UnownedJob(job)))
     }
 
+    /// Whether work was enqueued that the loop has not begun: a handler running on the loop
+    /// asks, to give way to it.
+    var hasWaitingWork: Bool {
+        state.withLock { !$0.work.isEmpty }
+    }
+
     /// Runs `work` on the loop, after what was enqueued before it.
     func execute(_ work: @escaping @Sendable () -> Void) {
         submit(.closure(work))
