@@ -25,11 +25,11 @@ public final class ShellWindow {
     let messageLabel: Label
     /// Holds the buttons of the page on top (``setPageActions(_:handler:)``).
     let pageActionsBox: Box
-    private(set) var pageActionButtons: [String: Button] = [:]
+    var pageActionButtons: [String: Button] = [:]
     /// The page's actions and what pressing one does, also listed in the primary menu on a
     /// narrow window (`win.page-action`).
-    private(set) var pageActions: [PageAction] = []
-    private(set) var pageActionHandler: ((String) -> Void)?
+    var pageActions: [PageAction] = []
+    var pageActionHandler: ((String) -> Void)?
     /// The question a page action asks before it runs, while it is asked
     /// (``pressPageAction(_:)``).
     var confirmationDialog: ConfirmationDialog?
@@ -285,30 +285,6 @@ public final class ShellWindow {
 
     // MARK: - Chrome
 
-    /// Replaces the header bar's page buttons; `handler` gets the pressed action's id.
-    public func setPageActions(_ actions: [PageAction], handler: @escaping (String) -> Void) {
-        for button in pageActionButtons.values { gtk_box_remove(pageActionsBox.object.as(), button.widget) }
-        pageActionButtons = [:]
-        for action in actions {
-            let button: Button
-            if let icon = action.icon {
-                button = Button(gtk_button_new_from_icon_name(icon))
-                // Flat like the window's own header-bar icons; labelled buttons keep a frame.
-                gtk_button_set_has_frame(button.object.as(), 0)
-                button.setAccessibleName(action.label)
-            } else {
-                button = Button(gtk_button_new_with_label(action.label))
-            }
-            let id = action.id
-            button.connect("clicked") { [weak self] in self?.pressPageAction(id) }
-            gtk_box_append(pageActionsBox.object.as(), button.widget)
-            pageActionButtons[action.id] = button
-        }
-        pageActions = actions
-        pageActionHandler = handler
-        listFoldedPageActions()
-    }
-
     /// Folds the page's buttons and the search toggle into the primary menu (`true`: its
     /// "Search" item and Ctrl+F remain) or brings them back. GtkHeaderBar centres the title,
     /// so its narrowest width is twice its wider side: each button folded counts twice.
@@ -318,16 +294,6 @@ public final class ShellWindow {
         pageActionsBox.isVisible = !folded
         searchButton.isVisible = isSearchable && !folded
         listFoldedPageActions()
-    }
-
-    /// Lists the page's actions at the top of the primary menu while they are folded.
-    private func listFoldedPageActions() {
-        menu.removeAll(in: .page)
-        guard isHeaderFolded else { return }
-        for action in pageActions {
-            // A string target: "win.page-action::new" presses action "new".
-            menu.add(action.label, action: "win.page-action::\(action.id)", section: .page)
-        }
     }
 
     /// Shows or hides the activity spinner.
