@@ -129,6 +129,8 @@ static void read_spec (trellis_json grants, confine_spec *spec)
     if (trellis_json_get (grants, "memoryLimit", &value) && trellis_json_int (value, &number) && number > 0)
         spec->memory_limit = (uint64_t) number;
     if (!trellis_json_get (grants, "confinement", &confinement)) return;
+    if (trellis_json_get (confinement, "landlockABI", &value) && trellis_json_int (value, &number) && number > 0 && number < 1000)
+        spec->landlock_abi_limit = (int) number;
     read_paths (confinement, "readOnly", spec->read_only, &spec->read_only_count);
     read_paths (confinement, "readWrite", spec->read_write, &spec->read_write_count);
     read_paths (confinement, "exec", spec->exec, &spec->exec_count);
@@ -315,6 +317,7 @@ int confine_enter (trellis_json grants, const char *library, confine_report *rep
         if (interpreter && spec.exec_count < CONFINE_MAXIMUM_PATHS) spec.exec[spec.exec_count++] = interpreter;
     }
     report->landlock_abi = landlock_probe ();
+    if (spec.landlock_abi_limit > 0 && report->landlock_abi > spec.landlock_abi_limit) report->landlock_abi = spec.landlock_abi_limit;
     char error[256];
     if (report->landlock_abi == 0) {
         report->landlock_missing = errno == EOPNOTSUPP ? "Landlock is built in but not enabled (add landlock to the lsm= boot option)"

@@ -43,6 +43,9 @@ typedef struct confine_spec {
     int connect_port_count;
     /** Bytes of address space, 0 for no limit. */
     uint64_t memory_limit;
+    /** The newest Landlock ABI to use, 0 for the kernel's: a lower one confines as an older
+     * kernel would (the shell's tests of what Debian 12's Linux 6.1, ABI 2, enforces). */
+    int landlock_abi_limit;
 } confine_spec;
 
 /** What this kernel offers (confine_probe) and what was applied. */

@@ -90,6 +90,9 @@ public final class PluginHost: Sendable {
     ///     ones too: `RLIMIT_AS`); past it, allocations fail and the plugin typically aborts,
     ///     which is reported as a crash. nil: no limit.
     ///     Not applied in a sanitizer build, whose shadow memory counts against it.
+    ///   - landlockABI: the newest Landlock ABI the plugin processes use; nil: the kernel's.
+    ///     A lower one confines as an older kernel does (2: Debian 12's Linux 6.1, without
+    ///     network rules or scoping), so that a newer machine can test what an older one enforces.
     ///   - navigate: called when a plugin may navigate: hop to the main actor to drive the
     ///     navigator, as a link from outside unless the request ``PluginNavigationRequest/isGranted``.
     ///   - handleRequest: called when a plugin sends a front-controller request (command,
@@ -98,6 +101,7 @@ public final class PluginHost: Sendable {
                 security: PluginFileSecurity = PluginFileSecurity(), routes: RouteTable<RouteTarget>? = nil,
                 deadlines: PluginDeadlines = PluginDeadlines(), limits: PluginLimits = PluginLimits(),
                 clock: PluginClock = .continuous, memoryLimit: Int? = PluginHost.defaultMemoryLimit,
+                landlockABI: Int? = nil,
                 navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
@@ -108,7 +112,7 @@ public final class PluginHost: Sendable {
         let state = LockedState(State())
         self.state = state
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines,
-                                   limits: limits, clock: clock, memoryLimit: memoryLimit, navigate: navigate,
+                                   limits: limits, clock: clock, memoryLimit: memoryLimit, landlockABI: landlockABI, navigate: navigate,
                                    handleRequest: handleRequest, settingValues: settingValues,
                                    onStart: { id, connection in state.withLock { $0.connections[id] = connection } })
         self.logger = logger

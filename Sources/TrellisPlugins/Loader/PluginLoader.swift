@@ -20,6 +20,8 @@ struct PluginLoader: Sendable {
     let clock: PluginClock
     /// The most memory a plugin process may allocate, in bytes; nil for no limit.
     let memoryLimit: Int?
+    /// The newest Landlock ABI a plugin process uses; nil for the kernel's.
+    let landlockABI: Int?
     let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
     /// Where the plugins' setting values are kept: a new context starts with them.
@@ -114,6 +116,7 @@ struct PluginLoader: Sendable {
         let confinement = PluginConfinement(manifest: manifest, library: url, settings: settings.objectValue ?? [:],
                                             options: manifest.autostart.merging(options) { _, given in given })
         grants["confinement"] = confinement.json
+        if let landlockABI { grants["confinement"]?["landlockABI"] = .number(Double(landlockABI)) }
         for problem in confinement.problems { context.logger.warning("plugin \(manifest.id): \(problem)") }
         let connection: PluginConnection
         let entry: PluginEntry

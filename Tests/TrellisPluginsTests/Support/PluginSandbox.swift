@@ -93,7 +93,7 @@ final class PluginHarness: Sendable {
     /// of deadlines, which then pass in microseconds).
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
          routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = .forTests, limits: PluginLimits = PluginLimits(),
-         clock: PluginClock = .continuous, memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+         clock: PluginClock = .continuous, memoryLimit: Int? = PluginHost.defaultMemoryLimit, landlockABI: Int? = nil) {
         bus = EventBus()
         services = ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services"))
         let navigations = self.navigations
@@ -101,6 +101,7 @@ final class PluginHarness: Sendable {
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
                           settings: PluginSettings(url: settingsURL), security: security,
                           routes: routes, deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit,
+                          landlockABI: landlockABI,
                           navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
@@ -109,10 +110,10 @@ final class PluginHarness: Sendable {
     convenience init(sandbox: PluginSandbox, security: PluginFileSecurity = PluginFileSecurity(),
                      routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = .forTests,
                      limits: PluginLimits = PluginLimits(), clock: PluginClock = .continuous,
-                     memoryLimit: Int? = PluginHost.defaultMemoryLimit) {
+                     memoryLimit: Int? = PluginHost.defaultMemoryLimit, landlockABI: Int? = nil) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
                   settingsURL: sandbox.settingsURL, security: security, routes: routes,
-                  deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit)
+                  deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit, landlockABI: landlockABI)
     }
 
     /// `host.loadAll`.
