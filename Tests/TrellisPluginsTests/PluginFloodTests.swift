@@ -12,8 +12,10 @@ import TrellisTesting
 /// memory.
 @Suite("Plugin floods", .serialized)
 struct PluginFloodTests {
-    /// A harness on a test clock with the flooding plugin of `kind` loaded and flooding.
-    private func flooding(_ kind: FloodingPlugin.Kind, limits: PluginLimits = PluginLimits()) async throws
+    /// A harness on a test clock with the flooding plugin of `kind` loaded and flooding;
+    /// `beforeFlood` runs before the flood begins (a recorder of what the flood sends).
+    private func flooding(_ kind: FloodingPlugin.Kind, limits: PluginLimits = PluginLimits(),
+                          beforeFlood: (PluginHarness) -> Void = { _ in }) async throws
         -> (PluginHarness, TestClock<Duration>, PluginSandbox) {
         let sandbox = try PluginSandbox()
         try sandbox.installFlooding(kind)
@@ -21,6 +23,7 @@ struct PluginFloodTests {
         let harness = PluginHarness(sandbox: sandbox, limits: limits, clock: clock.plugin)
         let report = await harness.load()[id: "flooder"]
         #expect(report?.state == .loaded, "\(String(describing: report))")
+        beforeFlood(harness)
         harness.bus.trigger("flood:go")
         return (harness, clock, sandbox)
     }
@@ -44,9 +47,11 @@ struct PluginFloodTests {
 
     @Test("a trigger flood reaches the bus at the call budget: 200 at once, then 500 a second of the clock")
     func triggers() async throws {
-        let (harness, clock, sandbox) = try await flooding(.trigger)
-        defer { withExtendedLifetime(sandbox) {} }
-        let ticks = EventRecorder(bus: harness.bus, pattern: "flooder:tick")
+        // Recording from before the flood: its first 200 ticks come at once.
+        var recorder: EventRecorder?
+        let (harness, clock, sandbox) = try await flooding(.trigger) { recorder = EventRecorder(bus: $0.bus, pattern: "flooder:tick") }
+        defer { withExtendedLifetime((sandbox, harness)) {} }
+        let ticks = try #require(recorder)
         #expect(await eventually { ticks.count("flooder:tick") >= 200 })
         #expect(ticks.count("flooder:tick") <= 201)
         // The budget refills at 500 a second and holds at most 200: 500 more need a second.
@@ -81,10 +86,10 @@ struct PluginFloodTests {
         var limits = PluginLimits()
         limits.messagesPerSecond = 1e9
         limits.messageBurst = 1e9
-        let (harness, _, sandbox) = try await flooding(.watch, limits: limits)
+        var recorder: EventRecorder?
+        let (harness, _, sandbox) = try await flooding(.watch, limits: limits) { recorder = EventRecorder(bus: $0.bus, pattern: "flooder:watched") }
         defer { withExtendedLifetime(sandbox) {} }
-        let done = EventRecorder(bus: harness.bus, pattern: "flooder:watched")
-        _ = try await done.wait(for: "flooder:watched")
+        _ = try await #require(recorder).wait(for: "flooder:watched")
         let context = try #require(harness.host.state.withLock { $0.contexts["flooder"] })
         #expect(harness.bus.watchCount(owner: context) == PluginLimits().watches, "flood:go and 255 of flooder:w")
         let refusals = harness.logs.entries.filter { $0.message.contains("refused: it holds 256 watches already") }
