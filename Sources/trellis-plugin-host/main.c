@@ -10,6 +10,8 @@
 #include <dirent.h>
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +119,34 @@ static int enter (const char *library, const confine_report *report)
     return 1;
 }
 
+/* What the plugin's thread serves. */
+struct served {
+    const char *library;
+    const confine_report *report;
+    wire_reader *reader;
+};
+
+/* Opens the plugin and serves the shell's messages until the shell closes the socket: the
+ * plugin's thread (see main). Its result is the process's exit status. */
+static void *serve (void *argument)
+{
+    const struct served *served = argument;
+    if (!enter (served->library, served->report)) return (void *) 1;
+    wire_message message;
+    char buffer[256];
+    const char *reason = NULL;
+    for (;;) {
+        wire_status status = wire_read (served->reader, &message, buffer, sizeof buffer, &reason);
+        if (status == WIRE_END) return (void *) 0;
+        if (status == WIRE_MALFORMED) {
+            fprintf (stderr, "trellis-plugin-host: the shell sent a malformed message: %s\n", reason);
+            return (void *) 1;
+        }
+        host_serve (&message);
+        wire_message_free (&message);
+    }
+}
+
 int main (int argc, char **argv)
 {
     signal (SIGPIPE, SIG_IGN);
@@ -157,18 +187,25 @@ int main (int argc, char **argv)
         host_set_limits (name_bytes > 0 ? (size_t) name_bytes : 0, watches > 0 ? (size_t) watches : 0);
     }
 
-    confine_report report;
+    static confine_report report;
     if (!confine_enter (grants, library, &report)) return 3;
 
-    if (!enter (library, &report)) return 1;
-    for (;;) {
-        status = wire_read (&reader, &message, buffer, sizeof buffer, &reason);
-        if (status == WIRE_END) return 0;
-        if (status == WIRE_MALFORMED) {
-            fprintf (stderr, "trellis-plugin-host: the shell sent a malformed message: %s\n", reason);
-            return 1;
-        }
-        host_serve (&message);
-        wire_message_free (&message);
+    /* The plugin runs on a thread made here, after confine_enter's forks, never on this one.
+     * The Swift runtime keeps each thread's id in the thread's own storage from the first time
+     * the thread takes one of its locks, and its locks are owned by thread id (futex PI). Where
+     * the runtime was loaded before the forks (debug builds link it), this thread may keep the
+     * id it had before them, another process's (in the new PID namespace, no thread's at all):
+     * then the first lock two threads want at once is never given back (the location plugin's
+     * main and timer threads both waited in swift_once for ever). A new thread's id is its own. */
+    static struct served served;
+    served = (struct served) { library, &report, &reader };
+    pthread_t thread;
+    int failed = pthread_create (&thread, NULL, serve, &served);
+    if (failed) {
+        fprintf (stderr, "trellis-plugin-host: cannot start the plugin's thread: %s\n", strerror (failed));
+        return 1;
     }
+    void *result = NULL;
+    pthread_join (thread, &result);
+    return (int) (intptr_t) result;
 }
