@@ -57,7 +57,6 @@ public enum TrellisPlugin {
         guard hostVersion >= TRELLIS_PLUGIN_ABI_VERSION, hostSize >= MemoryLayout<trellis_host_api>.size else {
             return info(refusal: "built for plugin ABI \(TRELLIS_PLUGIN_ABI_VERSION), but the host offers ABI \(hostVersion) (\(hostSize)-byte table); update Trellis")
         }
-        prepareJSONMetadata()
         let connection = TrellisHost(table: HostTable(api: host))
         for type in services {
             let slot = ServiceSlot(type: type, host: connection)
@@ -72,19 +71,6 @@ public enum TrellisPlugin {
         }
         setUp?(connection)
         return info(refusal: nil)
-    }
-
-    /// Makes the Swift runtime build the type metadata of JSON objects and arrays on the
-    /// entry's thread, before any thread of the plugin's exists. Under ThreadSanitizer, the
-    /// location plugin's main thread and its timer's thread, asking at once for the metadata of
-    /// `[String: JSONValue]`'s storage, both waited in the runtime's `swift_once` for ever, neither
-    /// building it (`LocationPluginTests` ended by the stop deadline, 1 run in 2); asked once,
-    /// alone, it is built and the later asks only read it.
-    private static func prepareJSONMetadata() {
-        var object = Dictionary(uniqueKeysWithValues: [("a", JSONValue.null)])
-        for key in ["b", "c", "d", "e", "f"] { object[key] = .array([.string(key), .number(1), .bool(true)]) }
-        _ = try? JSONValue(jsonString: #"{"a": [1, "b", true, null, {"c": 2.5}], "d": {}}"#).jsonData()
-        _ = JSONValue.object(object).jsonData()
     }
 
     /// A new info, never freed: the host may read it at any time while the process runs.
