@@ -16,6 +16,8 @@ extension EntitySync {
         let uncertain: [SyncRecords.Record]
 
         init(_ records: [SyncRecords.Record], entries: [Outbox.Entry]) {
+            byRemoteID.reserveCapacity(records.count)
+            byClientID.reserveCapacity(records.count)
             for record in records {
                 byRemoteID[record.remoteID] = record
                 if let clientID = record.clientID { byClientID[clientID] = record }
