@@ -22,7 +22,7 @@ struct ObjectRow: Sendable {
         try statement.bind(arguments)
         var rows: [ObjectRow] = []
         while try statement.step() {
-            guard let uuid = statement.text(0).flatMap(UUID.init(uuidString:)) else {
+            guard let uuid = statement.uuid(0) else {
                 let text = statement.text(0) ?? "NULL"
                 statement.reset()
                 throw ContextError.invalidStoredID(entity: entity.name, id: text)

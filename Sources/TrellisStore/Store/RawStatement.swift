@@ -127,6 +127,42 @@ final class RawStatement {
         return String(decoding: UnsafeBufferPointer(start: bytes, count: count), as: UTF8.self)
     }
 
+    /// Reads a column holding a UUID's text (36 characters, hex digits of either case and four
+    /// hyphens, as `UUID(uuidString:)` reads it) straight from SQLite's bytes: ids are read for
+    /// every row, and Foundation's parser (`sscanf`) made a third of the cost of reading
+    /// 10,000 sync records. `nil` for anything else.
+    func uuid(_ column: Int32) -> UUID? {
+        guard sqlite3_column_bytes(handle, column) == 36, let text = sqlite3_column_text(handle, column) else {
+            return nil
+        }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        let parsed = withUnsafeMutableBytes(of: &bytes) { output -> Bool in
+            var position = 0
+            for index in 0..<16 {
+                if position == 8 || position == 13 || position == 18 || position == 23 {
+                    guard text[position] == UInt8(ascii: "-") else { return false }
+                    position += 1
+                }
+                guard let high = Self.hexValue(text[position]), let low = Self.hexValue(text[position + 1]) else {
+                    return false
+                }
+                output[index] = high << 4 | low
+                position += 2
+            }
+            return true
+        }
+        return parsed ? UUID(uuid: bytes) : nil
+    }
+
+    private static func hexValue(_ character: UInt8) -> UInt8? {
+        switch character {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return character - UInt8(ascii: "0")
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return character - UInt8(ascii: "A") + 10
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return character - UInt8(ascii: "a") + 10
+        default: return nil
+        }
+    }
+
     /// Reads a column as a value of `type`; `nil` when the stored value does not fit it.
     func value(_ column: Int32, as type: AttributeType) -> AttributeValue? {
         let storage = sqlite3_column_type(handle, column)
@@ -143,7 +179,7 @@ final class RawStatement {
         case (.date, SQLITE_FLOAT), (.date, SQLITE_INTEGER):
             return .date(Date(timeIntervalSince1970: sqlite3_column_double(handle, column)))
         case (.uuid, SQLITE_TEXT):
-            return text(column).flatMap(UUID.init(uuidString:)).map { .uuid($0) }
+            return uuid(column).map { .uuid($0) }
         case (.data, SQLITE_BLOB):
             let count = Int(sqlite3_column_bytes(handle, column))
             guard let bytes = sqlite3_column_blob(handle, column) else { return .data(Data()) }

@@ -10,7 +10,8 @@ extension EntitySync {
     /// `store:did-save` was missed (no bus, a crash right after the save). Keeps the records
     /// read (``recordsThisPass``) and whether every record's object is there (see
     /// ``hasLocalObject(_:)``) for the pull. With up to 30,000 notes both questions are asked
-    /// of SQLite (`id NOT IN`, `id IN`), not by reading every note.
+    /// of SQLite (`id IN`, and `id NOT IN` only when the objects outnumber the known ones
+    /// present), not by reading every note.
     func adoptUnsyncedObjects() throws {
         let all = try records.all()
         recordsThisPass = all
@@ -18,12 +19,16 @@ extension EntitySync {
         let known = synced.union(try outbox.entries().map(\.localID))
         let strays: [ManagedObject]
         if known.count <= 30_000 {
-            strays = try context.fetch(FetchRequest(entityName: entity.name,
-                                                    predicate: .not(.oneOf("id", known.map(AttributeValue.uuid)))))
-            let present = synced.isEmpty ? 0 : try context.count(for: FetchRequest(
-                entityName: entity.name, predicate: .oneOf("id", synced.map(AttributeValue.uuid))))
+            let present = synced.isEmpty ? 0 : try count(among: synced)
             localIDsThisPass = present == synced.count ? nil : Set(try context.fetch(FetchRequest(entityName: entity.name))
                 .map(\.objectID.uuid))
+            // Every object is known when the known ones present are all there are (the usual
+            // pass): then the objects outside them need not be looked for.
+            let queuedOnly = known.subtracting(synced)
+            let knownPresent = present + (queuedOnly.isEmpty ? 0 : try count(among: queuedOnly))
+            strays = try context.count(for: FetchRequest(entityName: entity.name)) == knownPresent ? []
+                : try context.fetch(FetchRequest(entityName: entity.name,
+                                                 predicate: .not(.oneOf("id", known.map(AttributeValue.uuid)))))
         } else {
             let objects = try context.fetch(FetchRequest(entityName: entity.name))
             localIDsThisPass = Set(objects.map(\.objectID.uuid))
@@ -38,6 +43,11 @@ extension EntitySync {
         }
         try context.save()
         logger.info("queued objects the server has never seen", metadata: ["count": "\(strays.count)"])
+    }
+
+    /// How many of the objects with `ids` are in the store.
+    private func count(among ids: Set<UUID>) throws -> Int {
+        try context.count(for: FetchRequest(entityName: entity.name, predicate: .oneOf("id", ids.map(AttributeValue.uuid))))
     }
 
     /// Whether the object of a record read at the start of the pass is in the store.

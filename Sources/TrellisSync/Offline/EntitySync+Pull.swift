@@ -16,6 +16,8 @@ extension EntitySync {
         let uncertain: [SyncRecords.Record]
 
         init(_ records: [SyncRecords.Record], entries: [Outbox.Entry]) {
+            byRemoteID.reserveCapacity(records.count)
+            byClientID.reserveCapacity(records.count)
             for record in records {
                 byRemoteID[record.remoteID] = record
                 if let clientID = record.clientID { byClientID[clientID] = record }
@@ -39,9 +41,15 @@ extension EntitySync {
     /// Fetches the collection and merges it into the store by server id; then confirms, one
     /// by one, what the list left out before taking anything out (see ``EntitySync+Absence``).
     func pull(into report: inout SyncReport) async throws {
+        // Nothing written or queued in this pass and every record's object there: a list as
+        // the last pull that took one in whole left nothing to do has nothing new.
+        let quiet = try writtenThisPass.isEmpty && localIDsThisPass == nil && outbox.count() == 0
         let listed: [RemoteResource]
         do {
-            guard let resources = try await fetchCollection() else { return }
+            guard let resources = try await fetchCollection(quiet: quiet) else {
+                report.listUnchanged = true
+                return
+            }
             listed = resources
         } catch {
             report.failure = error
@@ -77,12 +85,20 @@ extension EntitySync {
     }
 
     /// `GET <collection>`, with `If-None-Match` when the server gave the last list an ETag:
-    /// `nil` when it answers 304 (nothing changed since).
-    private func fetchCollection() async throws(SyncError) -> [RemoteResource]? {
-        let tag = capabilities.listETags == true ? (try? profile.listETag()) ?? nil : nil
+    /// `nil` when it answers 304 (nothing changed since), or, from a server without ETags,
+    /// when the pass is `quiet` and the list is the same, byte for byte, as the last one taken
+    /// in whole (its digest stands for the ETag the server does not give).
+    private func fetchCollection(quiet: Bool) async throws(SyncError) -> [RemoteResource]? {
+        let stored = (try? profile.listETag()) ?? nil
+        let tag = capabilities.listETags == true ? stored : nil
         let response = try await send(SyncRequest(.get, collection.url, ifNoneMatch: tag))
         if response.status == 304 {
             pendingListETag = tag
+            return nil
+        }
+        let digestTag = response.bodyDigest.map { Self.listDigestPrefix + $0 }
+        if response.version == nil, quiet, let digestTag, digestTag == stored {
+            pendingListETag = digestTag
             return nil
         }
         guard let items = response.body.arrayValue else {
@@ -96,10 +112,13 @@ extension EntitySync {
             }
             resources.append(resource)
         }
-        pendingListETag = response.version
+        pendingListETag = response.version ?? digestTag
         try? learn { $0.listETags = response.version != nil }
         return resources
     }
+
+    /// What a stored list "ETag" made from the list's digest starts with.
+    static var listDigestPrefix: String { "trellis-digest:" }
 
     /// Reads the incomplete list items one by one (at most ``readLimit`` a pass; the rest
     /// wait for the next) and merges what comes back whole.

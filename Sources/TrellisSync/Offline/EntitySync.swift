@@ -58,7 +58,10 @@ import TrellisStore
 ///
 /// ## Pulling
 /// After a complete push, the collection is fetched (with `If-None-Match` when it comes
-/// with an `ETag`) and merged into the store by server id. A resource whose content differs
+/// with an `ETag`) and merged into the store by server id. From a server without `ETag`s, a
+/// list the same, byte for byte, as the last one a pass took in whole with nothing left to
+/// do is not compared again when the pass wrote nothing and nothing waits (its digest stands
+/// for the `ETag`; ``SyncReport/listUnchanged``). A resource whose content differs
 /// from its base updates its object; new resources are inserted. An object with queued
 /// changes is left alone: its push decides. An acknowledged write stays unconfirmed until
 /// the pull of a later pass lists it: a server showing the state it replaced lost it (it is

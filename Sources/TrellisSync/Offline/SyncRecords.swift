@@ -110,9 +110,10 @@ struct SyncRecords {
         try fetch(.and([.equal("entity", .string(entityName)), .equal("remoteID", .string(remoteID))])).first
     }
 
-    /// Every record of the entity.
+    /// Every record of the entity, by server id (the order of the index on entity and server
+    /// id, which then reads them without sorting).
     func all() throws -> [Record] {
-        try fetch(.equal("entity", .string(entityName)))
+        try fetch(.equal("entity", .string(entityName)), sortKeys: [.ascending("remoteID")])
     }
 
     /// Inserts or replaces the record of `localID` (`isNew`: an object just inserted, which
@@ -150,8 +151,8 @@ struct SyncRecords {
         return Record(object: record.object, localID: record.localID, remoteID: remoteID)
     }
 
-    private func fetch(_ predicate: FetchPredicate) throws -> [Record] {
-        try context.fetch(FetchRequest(entityName: Self.entityName, predicate: predicate)).compactMap { object in
+    private func fetch(_ predicate: FetchPredicate, sortKeys: [SortKey] = []) throws -> [Record] {
+        try context.fetch(FetchRequest(entityName: Self.entityName, predicate: predicate, sortKeys: sortKeys)).compactMap { object in
             guard let localID = object["localID"].uuidValue, let remoteID = object["remoteID"].stringValue else {
                 return nil
             }

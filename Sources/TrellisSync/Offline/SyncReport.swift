@@ -38,6 +38,10 @@ public struct SyncReport: Sendable, Equatable {
     /// Server ids of resources that could not be read into the store (wrong types,
     /// missing required attributes); they are left alone.
     public var skipped: [String] = []
+    /// The list was as the last pass that took one in whole left it — a `304` to
+    /// `If-None-Match`, or, from a server without `ETag`s, the same bytes in a pass that wrote
+    /// nothing: nothing was compared.
+    public var listUnchanged = false
     /// Changes still queued after the pass.
     public var pending = 0
     /// Why the pass stopped early (the server unreachable, an HTTP error...); `nil` when it

@@ -34,7 +34,8 @@ struct HTTPAnswer {
             }
         }
         let version = etag.flatMap(SyncResponse.version(fromETag:))
-        return SyncResponse(status: status, body: body, version: version)
+        return SyncResponse(status: status, body: body, version: version,
+                            bodyDigest: data.isEmpty ? nil : SyncResponse.digest(of: data))
     }
 
     /// An error answer's body: its JSON, else its text (shortened), else null.

@@ -2,7 +2,9 @@ import Foundation
 import TrellisCore
 
 /// Why a ``Sync`` request failed. Every case names the method and URL; HTTP errors carry
-/// the status and the server's body, malformed answers the parse error.
+/// the status and the server's body (described readably: the status's reason phrase and a
+/// plain-text excerpt of the body, an HTML error page as the text it shows), malformed
+/// answers the parse error.
 ///
 /// ```swift
 /// do {
@@ -82,8 +84,9 @@ public enum SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         let request = "\(method) \(url.absoluteString)"
         switch self {
         case .httpStatus(_, _, let status, let body):
-            let detail = body.isNull ? "" : ": \(body.jsonString.prefix(200))"
-            return "\(request): the server answered HTTP \(status)\(detail)"
+            // Readable: "…: the server answered HTTP 502: Bad Gateway: <the page's text>".
+            let detail = [HTTPErrorText.reasonPhrase(status), HTTPErrorText.excerpt(of: body)].compactMap { $0 }
+            return "\(request): the server answered HTTP \(status)" + detail.map { ": " + $0 }.joined()
         case .timedOut(_, _, let seconds):
             return "\(request): no answer within \(seconds) s"
         case .unreachable(_, _, let reason):

@@ -68,12 +68,28 @@ public struct SyncResponse: Sendable, Hashable {
     /// The resource version from the `ETag` header (quotes and a weak `W/` prefix removed),
     /// if the server sent one.
     public var version: String?
+    /// A digest of the body as it came (its length and 64-bit FNV-1a hash), when the transport
+    /// read its bytes: an answer the same, byte for byte, as an earlier one has the same digest.
+    /// ``EntitySync`` tells by it that a list from a server without `ETag`s has not changed.
+    public var bodyDigest: String?
 
-    /// An answer with this status, body and version.
-    public init(status: Int, body: JSONValue, version: String? = nil) {
+    /// An answer with this status, body, version and body digest.
+    public init(status: Int, body: JSONValue, version: String? = nil, bodyDigest: String? = nil) {
         self.status = status
         self.body = body
         self.version = version
+        self.bodyDigest = bodyDigest
+    }
+
+    /// The ``bodyDigest`` of `data`.
+    static func digest(of data: Data) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        data.withUnsafeBytes { bytes in
+            for byte in bytes {
+                hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01B3
+            }
+        }
+        return "\(data.count)-\(String(hash, radix: 16))"
     }
 
     /// The version in an `ETag` header value: `"3"`, `W/"3"` and `3` all give `3`.

@@ -8,7 +8,7 @@ struct ManagedObjectModelTests {
     @Test("the demo model file loads with Person, Note, Favourite and the author relationship")
     func demoModelLoads() throws {
         let model = try Fixtures.demoModel()
-        #expect(model.version == 4)
+        #expect(model.version == 5)
         #expect(model.entities.map(\.name) == ["Person", "Note", "Favourite", "SyncRecord", "SyncOutboxEntry", "SyncServer",
                                                "SyncTrashEntry", "SyncConflictEntry"])
         let person = try #require(model.entity(named: "Person"))

@@ -184,5 +184,21 @@ extension AgainstRealServers {
                 #expect(server.notes.map { $0.attributes["title"] } == ["Plan"])
             }
         }
+
+        @Test("a server's HTML error page (Django's 404) reads on /sync as its status, reason and text, not as HTML source")
+        func htmlErrorPageReadable() async throws {
+            try await DRFServer.with { server in
+                let demo = try await Demo(server: server.baseURL.appendingPathComponent("elsewhere"), settings: ["retries": 0])
+                let failed = try await demo.sync.syncNow()
+                #expect(failed.failure?.status == 404)
+                #expect(await eventually {
+                    demo.screen.status?.hasPrefix("Sync failed: the server answered HTTP 404; 0 change(s) waiting") == true
+                }, "\(demo.screen.status ?? "no status")")
+                try demo.shell.navigate(to: "/sync")
+                let reason = demo.screen.form?["reason"] ?? ""
+                #expect(reason == "GET \(server.baseURL.absoluteString)/elsewhere/notes: the server answered HTTP 404: "
+                    + "Not Found: Not Found The requested resource was not found on this server.", "\(reason)")
+            }
+        }
     }
 }
