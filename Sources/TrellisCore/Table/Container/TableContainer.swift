@@ -176,7 +176,7 @@ public final class TableContainer {
 
     /// The folded search texts of the rows `rows` of `section`: read here (a row's text comes
     /// from the cell provider), folded on all cores.
-    func foldedTexts(inSection section: Int, rows: Range<Int>) -> [String] {
+    func foldedTexts(inSection section: Int, rows: Range<Int>) -> ChunkedStorage<String> {
         var texts: [String] = []
         texts.reserveCapacity(rows.count)
         source.forEachItem(inSection: section, rows: rows) { texts.append(searchText(of: $0)) }
@@ -185,7 +185,7 @@ public final class TableContainer {
 
     /// The folded search text of every row of `section`, which has `rowCount` rows.
     func foldedTexts(inSection section: Int, rowCount: Int) -> ChunkedStorage<String> {
-        ChunkedStorage(foldedTexts(inSection: section, rows: 0..<rowCount))
+        foldedTexts(inSection: section, rows: 0..<rowCount)
     }
 
     /// The layout of the source as it is now, filtered by the current search. With
