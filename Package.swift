@@ -9,6 +9,12 @@ import PackageDescription
 /// TrellisCore imports neither GTK nor SQLite.
 /// Linker flags exporting the ThreadSanitizer entry points that instrumented shared
 /// libraries opened at run time call and the runtime does not export (see TrellisCoreTests).
+/// The C library functions the plugin host defines again, so that a refusal by the kernel
+/// names the grant to add (Sources/trellis-plugin-host/denial.h): exported, so that the plugin's
+/// library finds them before the C library's (debug builds export every symbol).
+let explainsRefusals = ["open", "open64", "openat", "openat64", "creat", "fopen", "fopen64", "opendir", "mkdir",
+                        "socket", "connect", "bind", "execve", "execv", "execvp"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }
+
 let exportsThreadSanitizerEntryPoints: [LinkerSetting] = [
     .unsafeFlags(["__tsan_external_read", "__tsan_external_write", "__tsan_ignore_thread_begin",
                   "__tsan_ignore_thread_end"].flatMap { ["-Xlinker", "--export-dynamic-symbol=\($0)"] }),
@@ -196,7 +202,7 @@ let package = Package(
             name: "trellis-plugin-host",
             dependencies: ["TrellisPluginABI"],
             linkerSettings: exportsThreadSanitizerEntryPoints
-                + [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"], .when(configuration: .release))]
+                + [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic"] + explainsRefusals, .when(configuration: .release))]
         ),
         .executableTarget(
             name: "trellis-bench",
@@ -259,7 +265,7 @@ let package = Package(
         .testTarget(
             name: "DocExamplesTests",
             dependencies: ["TrellisCore", "TrellisPlugins", "TrellisHeadless", "TrellisTesting", "TrellisGtk", "TrellisStore",
-                           "TrellisSync", "TrellisPluginSDK", .product(name: "Logging", package: "swift-log")]
+                           "TrellisSync", "TrellisPluginSDK", "TrellisShared", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

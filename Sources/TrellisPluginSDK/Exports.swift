@@ -7,7 +7,13 @@ import TrellisShared
 ///
 /// The host's own type (from TrellisShared, the small module host and plugins share), used
 /// here for its value semantics only: a plugin links a private copy of it, and nothing but
-/// JSON text crosses the C ABI, so the two copies never meet.
+/// JSON text crosses the C ABI, so the two copies never meet. Its accessors, subscripts and
+/// literals are documented with the type: ``/TrellisShared/JSONValue``.
+///
+/// ```swift
+/// let reading: JSONValue = ["city": "Paris", "celsius": 21.5, "gusts": [40, 52]]
+/// bus.trigger("weather:reading", reading)
+/// ```
 public typealias JSONValue = TrellisShared.JSONValue
 
 /// A value guarded by a lock that ThreadSanitizer sees: the lock Trellis uses everywhere,
@@ -15,7 +21,7 @@ public typealias JSONValue = TrellisShared.JSONValue
 /// copy what you need and call after it returns.
 ///
 /// ```swift
-/// private let count = LockedState(0)
+/// let count = LockedState(0)      // in a plugin, a stored property or a static one
 /// let now = count.withLock { count in
 ///     count += 1
 ///     return count

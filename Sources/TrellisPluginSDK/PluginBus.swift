@@ -4,17 +4,35 @@ import TrellisPluginABI
 /// An event as a plugin sees it: the message and its data.
 ///
 /// ```swift
-/// bus.watch("weather:reading", owner: self) { event in
-///     let city = event.data["city"]?.stringValue ?? "?"   // event.message is "weather:reading"
+/// bus.watch("weather:reading", owner: self) { [host] event in
+///     host.log(.info, "\(event.message): \(event.data["city"]?.stringValue ?? "?")")   // weather:reading: Paris
 /// }
 /// ```
 public struct Event: Sendable, Hashable {
-    /// The message, such as `"network:on"`.
+    /// The message, such as `"network:on"`: the one a wildcard watch matched.
+    ///
+    /// ```swift
+    /// bus.watch("network:*", owner: self) { service, event in
+    ///     service.change(by: event.message == "network:on" ? +1 : -1)
+    /// }
+    /// ```
     public let message: String
     /// The data the event was triggered with (`.null` for none).
+    ///
+    /// ```swift
+    /// bus.watch("weather:reading", owner: self) { [host] event in
+    ///     guard !event.data.isNull else { return host.log(.warning, "a reading without data") }
+    ///     host.log(.info, "\(event.data["celsius"]?.doubleValue ?? 0) °C in \(event.data["city"]?.stringValue ?? "?")")
+    /// }
+    /// ```
     public let data: JSONValue
 
-    /// An event (tests build them to call handlers directly).
+    /// An event, as the bus hands it to a handler; a test builds one to call a handler directly.
+    ///
+    /// ```swift
+    /// let handler: @Sendable (Event) -> Void = { [host] event in host.log(.info, event.message) }
+    /// handler(Event(message: "weather:reading", data: ["city": "Paris"]))
+    /// ```
     public init(message: String, data: JSONValue = .null) {
         self.message = message
         self.data = data
@@ -24,8 +42,8 @@ public struct Event: Sendable, Hashable {
 /// Identifies one watch made through a `PluginBus`, to remove that watch alone.
 ///
 /// ```swift
-/// let once = bus.watch("sync:finished", owner: self) { _ in refresh() }
-/// bus.unwatch(once)
+/// let once = bus.watch("sync:finished", owner: self) { service, _ in service.refresh() }
+/// bus.unwatch(once)   // the other watches of `self` go on
 /// ```
 public struct WatchID: Hashable, Sendable {
     let raw: trellis_watch_id
@@ -36,7 +54,7 @@ public struct WatchID: Hashable, Sendable {
 /// bus: a plugin's watch sees the host's triggers and the host sees the plugin's.
 ///
 /// ```swift
-/// bus.watch("network:on", owner: self) { [weak self] _ in self?.change(by: +1) }
+/// bus.watch("network:on", owner: self) { service, _ in service.change(by: +1) }
 /// bus.trigger("activity:changed", ["active": true, "count": 1])
 /// bus.unwatch(owner: self)
 /// ```
@@ -54,6 +72,17 @@ public final class PluginBus: Sendable {
     /// Calls `handler` for every event whose message matches `pattern` (an exact message, or
     /// a wildcard such as `"network:*"` or `"*"`) until `owner` or the returned id is unwatched.
     /// A watch the host refuses (an empty pattern) is logged and never fires.
+    ///
+    /// ```swift
+    /// let city = "Paris"
+    /// bus.watch("weather:reading", owner: self) { [host] event in
+    ///     guard event.data["city"]?.stringValue == city else { return }
+    ///     host.log(.info, "\(city): \(event.data["celsius"]?.doubleValue ?? 0) °C")
+    /// }
+    /// ```
+    ///
+    /// A handler that holds `owner` strongly keeps it alive until the watch is removed: prefer
+    /// the form whose handler receives the owner, ``watch(_:owner:_:)-(_,Owner,_)``.
     @discardableResult
     public func watch(_ pattern: String, owner: AnyObject,
                       _ handler: @escaping @Sendable (Event) -> Void) -> WatchID {
@@ -77,7 +106,7 @@ public final class PluginBus: Sendable {
     /// nothing; the owner is held weakly (the host bus's form):
     ///
     /// ```swift
-    /// bus.watch("network:on", owner: self) { service, _ in service.adjust(by: 1) }
+    /// bus.watch("network:on", owner: self) { service, _ in service.change(by: +1) }
     /// ```
     @discardableResult
     public func watch<Owner: AnyObject & Sendable>(_ pattern: String, owner: Owner,
@@ -103,12 +132,23 @@ public final class PluginBus: Sendable {
     }
 
     /// Removes every watch `owner` made.
+    ///
+    /// ```swift
+    /// bus.watch("network:on", owner: self) { service, _ in service.change(by: +1) }
+    /// bus.watch("network:off", owner: self) { service, _ in service.change(by: -1) }
+    /// bus.unwatch(owner: self)   // both end
+    /// ```
     public func unwatch(owner: AnyObject) {
         let ids = owners.withLock { $0.removeValue(forKey: ObjectIdentifier(owner)) ?? [] }
         for id in ids { _ = host.unwatch(id) }
     }
 
-    /// Removes one watch.
+    /// Removes one watch, the one `id` names.
+    ///
+    /// ```swift
+    /// let first = bus.watch("sync:finished", owner: self) { service, _ in service.refresh() }
+    /// bus.unwatch(first)
+    /// ```
     public func unwatch(_ id: WatchID) {
         guard id.raw != 0 else { return }
         owners.withLock { owners in

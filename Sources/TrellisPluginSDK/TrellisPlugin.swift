@@ -10,14 +10,18 @@ import TrellisPluginABI
 /// ```swift
 /// import TrellisPluginSDK
 ///
-/// @_cdecl("trellis_plugin_entry")
-/// public func trellisPluginEntry(_ host: UnsafePointer<trellis_host_api>?) -> UnsafePointer<trellis_plugin_info>? {
-///     TrellisPlugin.entry(host, services: [NetworkActivityService.self])
+/// @_cdecl("clock_plugin_entry")   // a plugin's is "trellis_plugin_entry", the one symbol Trellis looks up
+/// public func clockPluginEntry(_ host: UnsafePointer<trellis_host_api>?) -> UnsafePointer<trellis_plugin_info>? {
+///     TrellisPlugin.entry(host, services: []) { host in host.log(.info, "the clock plugin is ready") }
 /// }
 /// ```
 public enum TrellisPlugin {
     /// The ABI version the SDK implements (`TRELLIS_PLUGIN_ABI_VERSION`); a plugin's manifest
     /// declares it as `abiVersion` (`"abiVersion": 2`).
+    ///
+    /// ```swift
+    /// host.log(.debug, "built for plugin ABI \(TrellisPlugin.abiVersion), loaded by ABI \(host.abiVersion)")
+    /// ```
     public static let abiVersion = Int(TRELLIS_PLUGIN_ABI_VERSION)
 
     /// Registers `services` with `host` and returns the plugin's info: plugin-owned and kept for
@@ -26,6 +30,25 @@ public enum TrellisPlugin {
     ///
     /// `setUp`, when given, runs last with the host connection: serve the plugin's pages there
     /// (``PluginPages``), which live as long as the plugin.
+    ///
+    /// ```swift
+    /// import TrellisPluginSDK
+    ///
+    /// final class Chime: PluginService {
+    ///     static let name = "chime"
+    ///     private let bus: PluginBus
+    ///     init(host: TrellisHost) { bus = host.bus }
+    ///     func start(options: JSONValue) throws { bus.trigger("chime:rang") }
+    ///     func stop(options: JSONValue) {}
+    /// }
+    ///
+    /// @_cdecl("chime_plugin_entry")   // a plugin's is "trellis_plugin_entry"
+    /// public func chimePluginEntry(_ host: UnsafePointer<trellis_host_api>?) -> UnsafePointer<trellis_plugin_info>? {
+    ///     TrellisPlugin.entry(host, services: [Chime.self], setUp: { host in
+    ///         PluginPages(pluginID: "chime", host: host).text("/chime") { _ in "Rings on the hour" }
+    ///     })
+    /// }
+    /// ```
     public static func entry(_ host: UnsafePointer<trellis_host_api>?, services: [any PluginService.Type],
                              setUp: ((TrellisHost) -> Void)? = nil) -> UnsafePointer<trellis_plugin_info>? {
         guard let host else { return info(refusal: "the host passed no function table") }

@@ -24,7 +24,7 @@ import Glibc
 /// ```swift
 /// let names = LockedState<[String]>([])
 /// names.withLock { $0.append("net_state") }
-/// let count = names.withLock { $0.count }
+/// assert(names.withLock { $0.count } == 1)
 /// ```
 // The state is only read or written between `pthread_mutex_lock` and `pthread_mutex_unlock`,
 // so no two threads touch it at once; the mutex and the state each have a stable address.
@@ -36,6 +36,13 @@ public final class LockedState<State: Sendable>: @unchecked Sendable {
     /// redundant.
     @usableFromInline let state: UnsafeMutablePointer<State>
 
+    /// A lock guarding `state`, its first value.
+    ///
+    /// ```swift
+    /// let rows = LockedState<[[String]]>([])
+    /// let visits = LockedState(0)
+    /// assert(rows.withLock(\.isEmpty) && visits.withLock { $0 } == 0)
+    /// ```
     public init(_ state: State) {
         self.state = .allocate(capacity: 1)
         self.state.initialize(to: state)
@@ -53,7 +60,16 @@ public final class LockedState<State: Sendable>: @unchecked Sendable {
     }
 
     /// Runs `body` with exclusive access to the state. `body` must not call back into this
-    /// same `LockedState` (the lock is not recursive).
+    /// same `LockedState` (the lock is not recursive). What `body` returns or throws is passed on.
+    ///
+    /// ```swift
+    /// let rows = LockedState<[[String]]>([])
+    /// let added = rows.withLock { rows in
+    ///     rows.append(["Tea", "2"])
+    ///     return rows.count
+    /// }
+    /// assert(added == 1)
+    /// ```
     // Inlinable (and so public: `@inlinable package` is not inlined across modules by Swift
     // 6.3): callers are in other modules, where an opaque generic call costs a tenth of an
     // event-bus trigger.

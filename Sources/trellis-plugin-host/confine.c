@@ -2,6 +2,7 @@
  * report of what was applied. */
 #define _GNU_SOURCE
 #include "confine.h"
+#include "denial.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -327,6 +328,8 @@ int confine_enter (trellis_json grants, const char *library, confine_report *rep
                                                : "network: granted ports cannot be enforced on this kernel (Landlock ABI 4 needed): every host and port is reachable");
     report->seccomp = seccomp_apply (&spec);
     if (!report->seccomp) fprintf (stderr, "trellis-plugin-host: seccomp: %s\n", strerror (errno));
+    denial_explain (&spec, report->landlock_files, spec.network ? report->landlock_network : report->network_namespace,
+                    report->seccomp || report->landlock_files);
     return 1;
 }
 

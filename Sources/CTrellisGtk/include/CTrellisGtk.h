@@ -10,5 +10,6 @@
 #include "trellis-accessible.h"
 #include "trellis-all-selection.h"
 #include "trellis-memory.h"
+#include "trellis-confirmation-dialog.h"
 #endif
 

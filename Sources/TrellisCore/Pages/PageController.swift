@@ -105,16 +105,45 @@ public enum PageMessageKind: Sendable, Equatable {
 }
 
 /// A command of a page, shown as a button in the header bar.
+///
+/// ```swift
+/// let approve = PageAction(id: "approve:weather", label: "Approve Weather",
+///                          confirmation: .init(title: "Let “Weather” run?",
+///                                              details: "It asks to connect to api.example.org:443.",
+///                                              confirmLabel: "Approve"))
+/// ```
 public struct PageAction: Sendable, Equatable {
     public let id: String
     /// The text people read (and the accessible name of an icon button).
     public var label: String
     /// A symbolic icon name (e.g. `"list-add-symbolic"`); `nil` shows the label instead.
     public var icon: String?
+    /// What the window asks before the action runs (a dialog with Cancel and
+    /// ``Confirmation/confirmLabel``), or `nil` to run it at once. For what a person must
+    /// decide knowing the details (approving what a plugin may do): the button's label alone
+    /// does not say enough. A headless script's `press` is that decision already.
+    public var confirmation: Confirmation?
 
-    public init(id: String, label: String, icon: String? = nil) {
+    public init(id: String, label: String, icon: String? = nil, confirmation: Confirmation? = nil) {
         self.id = id
         self.label = label
         self.icon = icon
+        self.confirmation = confirmation
+    }
+
+    /// The question a ``PageAction`` asks before it runs.
+    public struct Confirmation: Sendable, Equatable {
+        /// The question, in a sentence ("Let “Weather” run?").
+        public var title: String
+        /// What the person needs to know to answer, in full (never cut short on screen).
+        public var details: String
+        /// The label of the button that runs the action ("Approve"); the other one cancels.
+        public var confirmLabel: String
+
+        public init(title: String, details: String, confirmLabel: String) {
+            self.title = title
+            self.details = details
+            self.confirmLabel = confirmLabel
+        }
     }
 }

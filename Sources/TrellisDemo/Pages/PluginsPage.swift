@@ -74,12 +74,31 @@ final class PluginsPage: PageController {
         showApprovals(host)
     }
 
-    /// An Approve button for each plugin waiting for the user's approval.
+    /// An Approve button for each plugin waiting for the user's approval; it asks first, in
+    /// a dialog listing in full what the plugin asks for (the line is cut short on screen).
     private func showApprovals(_ host: PluginHost) {
         actions = host.reports.compactMap { report in
-            guard case .awaitingApproval = report.state else { return nil }
-            return PageAction(id: "approve:\(report.id)", label: tr("Approve %@", PluginReport.escaped(report.manifest?.name ?? report.id)))
+            guard case .awaitingApproval(let grants, let more) = report.state else { return nil }
+            let name = PluginReport.escaped(report.manifest?.name ?? report.id)
+            return PageAction(id: "approve:\(report.id)", label: tr("Approve %@", name),
+                              confirmation: Self.question(report, name: name, grants: grants, more: more))
         }
+    }
+
+    /// What the Approve button of waiting plugin `report` asks.
+    static func question(_ report: PluginReport, name: String, grants: [String], more: Bool) -> PageAction.Confirmation {
+        let asks = grants.isEmpty ? [tr("nothing beyond its own events and pages")] : grants.map(PluginReport.escaped)
+        let (version, folder) = (PluginReport.escaped(report.version), PluginReport.escaped(report.directory.path))
+        var details = more ? tr("%@ %@, installed in %@, now also asks to:", name, version, folder)
+            : tr("%@ %@, installed in %@, asks to:", name, version, folder)
+        details += asks.map { "\n• \($0)" }.joined()
+        if let manifest = report.manifest, let kernel = report.confinement ?? PluginConfinementReport.probe()?.applied(to: manifest.permissions.resources) {
+            details += "\n\n" + tr("It runs in a process of its own, confined by: %@.", kernel.summary)
+            details += kernel.missing.map { "\n" + tr("This system cannot confine: %@.", $0) }.joined()
+        }
+        details += "\n\n" + tr("Approve only a plugin you trust. You can disable it on this page at any time.")
+        return PageAction.Confirmation(title: more ? tr("Let “%@” do more?", name) : tr("Let “%@” run?", name), details: details,
+                                       confirmLabel: tr("Approve"))
     }
 
     override func perform(pageAction id: String) {

@@ -8,7 +8,7 @@ import TrellisCore
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, search, fields, buttons, content width, plugins still waiting to load |
+/// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, question asked (`dialog`), search, fields, buttons, content width, plugins still waiting to load |
 /// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
 /// | `toggle N` | clicks the checkbox of row N |
 /// | `back` | clicks the header bar's back button |
@@ -18,12 +18,13 @@ import TrellisCore
 /// | `field ID TEXT` | types TEXT into form field ID |
 /// | `press ID` | clicks form button ID |
 /// | `enter ID` | activates form field ID, as Enter in it does |
-/// | `page-action ID` | clicks the page's header-bar button ID |
+/// | `page-action ID` | clicks the page's header-bar button ID (a question it asks first shows as `dialog` in `dump`) |
+/// | `dialog-accept`, `dialog-cancel` | answers the question asked, as its confirming or Cancel button does |
 /// | `notice-undo`, `notice-close` | clicks the notice's Undo or close button |
 /// | `navigate PATH` | navigates as a deep link would |
 /// | `trigger MESSAGE [JSON]` | triggers a bus event |
 /// | `sort KEY [desc]` | sorts a table shown as columns by column KEY, as a header click does |
-/// | `screenshot PATH` | after the next frame, saves the window as PNG |
+/// | `screenshot PATH` | after the next frame, saves the window as PNG (the question asked instead, while one is) |
 /// | `stats` | resident memory, live watches, live row items, stack depth |
 /// | `cycle N [PATTERN]` | N navigate/back cycles (`PATTERN` with `%d`, default `<top path>/%d`); stats before and after |
 /// | `quit` | quits |
@@ -87,6 +88,10 @@ extension GtkFrontend {
         case "page-action":
             guard let button = window.pageActionButtons[argument] else { return fail("no page action \(argument)") }
             trellis_button_emit_clicked(button.object.as())
+            done()
+        case "dialog-accept", "dialog-cancel":
+            guard let dialog = window.confirmationDialog, dialog.isOpen else { return fail("no question is asked") }
+            dialog.respond(confirmed: command == "dialog-accept")
             done()
         case "notice-undo", "notice-close":
             let bar = window.noticeBar
@@ -197,6 +202,9 @@ extension GtkFrontend {
         }
         result["path"] = shell.navigator.top.map { .string($0.values.path) } ?? .null
         result["actions"] = .array((shell.navigator.top?.shownActions ?? []).map { .string($0.id) })
+        result["dialog"] = window.confirmationDialog.map { dialog in
+            ["title": .string(dialog.confirmation.title), "details": .string(dialog.confirmation.details)]
+        } ?? .null
         result["status"] = window.status.map { .string($0) } ?? .null
         // What the shell still waits for: plugins starting (all of them until the window's
         // deferred start is done), or handling an event in their process.
@@ -253,7 +261,9 @@ extension GtkFrontend {
         window.afterNextFrame { [weak self] in
             guard let self else { return }
             do {
-                try Screenshot.save(self.window.window.object, to: path)
+                // What is in front: the question asked, while one is.
+                let dialog = self.window.confirmationDialog.flatMap { $0.isOpen ? $0.window : nil }
+                try Screenshot.save(dialog ?? self.window.window.object, to: path)
                 done()
             } catch {
                 if attemptsLeft > 1 {

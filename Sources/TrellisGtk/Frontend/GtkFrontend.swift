@@ -160,7 +160,7 @@ public final class GtkFrontend: Frontend {
             window.announce(message)
         }
         view.announcedMessage = page.message
-        window.setPageActions(page.shownActions.map { ($0.id, $0.label, $0.icon) }) { [weak page] id in
+        window.setPageActions(page.shownActions) { [weak page] id in
             page?.press(pageAction: id)
         }
         let searchable = view.container?.isSearchable ?? false

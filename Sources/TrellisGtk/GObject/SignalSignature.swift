@@ -15,6 +15,8 @@ struct SignalSignature: Equatable, CustomStringConvertible {
     enum Argument: Equatable, CustomStringConvertible {
         /// A `guint` (`GtkListView::activate`'s position).
         case unsignedInteger
+        /// A `gint` (`GtkDialog::response`'s response id).
+        case integer
         /// An enumeration, passed as an `int` (`GtkSorter::changed`'s `GtkSorterChange`).
         case enumeration
         /// A pointer to an instance of this GType or of a subtype (`GtkListItem *`).
@@ -27,6 +29,7 @@ struct SignalSignature: Equatable, CustomStringConvertible {
         var description: String {
             switch self {
             case .unsignedInteger: "guint"
+            case .integer: "gint"
             case .enumeration: "an enum"
             case .object(let type): "\(FundamentalType.name(of: type)) *"
             case .paramSpec: "GParamSpec *"
@@ -39,6 +42,7 @@ struct SignalSignature: Equatable, CustomStringConvertible {
             let fundamental = g_type_fundamental(type)
             switch self {
             case .unsignedInteger: return fundamental == FundamentalType.uint
+            case .integer: return fundamental == FundamentalType.int
             case .enumeration: return fundamental == FundamentalType.enumeration
             case .object(let expected): return g_type_is_a(type, expected) != 0
             case .paramSpec: return fundamental == FundamentalType.param

@@ -31,6 +31,12 @@ extension GObjectReference {
         Signals.connect(object, signal, unsignedInteger: handler)
     }
 
+    /// Connects a handler of `void (*)(GObject *, gint, gpointer)` (`GtkDialog::response`).
+    @discardableResult
+    func connect(_ signal: String, integer handler: @escaping @MainActor (Int32) -> Void) -> UInt? {
+        Signals.connect(object, signal, integer: handler)
+    }
+
     /// Connects a handler of `void (*)(GObject *, <enum>, gpointer)` (`GtkSorter::changed`).
     @discardableResult
     func connect(_ signal: String, enumeration handler: @escaping @MainActor (Int32) -> Void) -> UInt? {
@@ -111,6 +117,19 @@ enum Signals {
             MainActor.assumeIsolated { handler.body(value) }
         }
         return connectChecked(instance, signal, SignalSignature(arguments: [.unsignedInteger]),
+                              unsafeBitCast(thunk, to: GCallback.self), Handler(body))
+    }
+
+    @discardableResult
+    static func connect(_ instance: GObjectPointer, _ signal: String,
+                        integer body: @escaping @MainActor (Int32) -> Void) -> UInt? {
+        let thunk: @convention(c) (gpointer?, gint, gpointer?) -> Void = { _, value, data in
+            // Safe: as above; GLib passes a gint, as the check made sure.
+            guard let data else { return }
+            let handler = Unmanaged<Handler<@MainActor (Int32) -> Void>>.fromOpaque(data).takeUnretainedValue()
+            MainActor.assumeIsolated { handler.body(value) }
+        }
+        return connectChecked(instance, signal, SignalSignature(arguments: [.integer]),
                               unsafeBitCast(thunk, to: GCallback.self), Handler(body))
     }
 

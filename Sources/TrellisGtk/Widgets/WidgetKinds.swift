@@ -18,6 +18,8 @@ extension Widget {
 
 /// A `GtkApplicationWindow`.
 final class ApplicationWindow: Widget { override class var instanceType: GType { gtk_application_window_get_type() } }
+/// A `GtkDialog` (the window's questions: ``ConfirmationDialog``).
+final class Dialog: Widget { override class var instanceType: GType { gtk_dialog_get_type() } }
 /// A `GtkHeaderBar`.
 final class HeaderBar: Widget { override class var instanceType: GType { gtk_header_bar_get_type() } }
 /// A `GtkBox`.

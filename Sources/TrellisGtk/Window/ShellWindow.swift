@@ -28,8 +28,11 @@ public final class ShellWindow {
     private(set) var pageActionButtons: [String: Button] = [:]
     /// The page's actions and what pressing one does, also listed in the primary menu on a
     /// narrow window (`win.page-action`).
-    private var pageActions: [(id: String, label: String, icon: String?)] = []
-    private var pageActionHandler: ((String) -> Void)?
+    private(set) var pageActions: [PageAction] = []
+    private(set) var pageActionHandler: ((String) -> Void)?
+    /// The question a page action asks before it runs, while it is asked
+    /// (``pressPageAction(_:)``).
+    var confirmationDialog: ConfirmationDialog?
     /// Below this width, in pixels, the page's buttons and the search toggle fold from the
     /// header bar into the primary menu, so that the window stays usable at 360 px (GNOME's
     /// smallest width).
@@ -172,7 +175,7 @@ public final class ShellWindow {
 
         sidebarFolding.onWidthChanged = { [weak self] width in self?.foldHeader(width < Self.headerFoldingWidth) }
         Actions.add("page-action", to: window.object, scope: "win", application: application, stringParameter: { [weak self] id in
-            self?.pageActionHandler?(id)
+            self?.pressPageAction(id)
         })
         window.connectNotify("focus-widget") { [weak self] in
             self?.announcer.focusMoved()
@@ -283,7 +286,7 @@ public final class ShellWindow {
     // MARK: - Chrome
 
     /// Replaces the header bar's page buttons; `handler` gets the pressed action's id.
-    public func setPageActions(_ actions: [(id: String, label: String, icon: String?)], handler: @escaping (String) -> Void) {
+    public func setPageActions(_ actions: [PageAction], handler: @escaping (String) -> Void) {
         for button in pageActionButtons.values { gtk_box_remove(pageActionsBox.object.as(), button.widget) }
         pageActionButtons = [:]
         for action in actions {
@@ -297,7 +300,7 @@ public final class ShellWindow {
                 button = Button(gtk_button_new_with_label(action.label))
             }
             let id = action.id
-            button.connect("clicked") { handler(id) }
+            button.connect("clicked") { [weak self] in self?.pressPageAction(id) }
             gtk_box_append(pageActionsBox.object.as(), button.widget)
             pageActionButtons[action.id] = button
         }

@@ -267,7 +267,7 @@ actor PluginConnection {
         send(.event(watch: watch, message: event.message, json: event.data.isNull ? [] : Array(event.data.jsonData())))
         // The actor arms the event deadline, on its loop.
         if armDeadline {
-            loop.execute { [weak self] in self?.assumeIsolated { $0.take(.deadline) } }
+            loop.execute { [weak self] in _ = self?.assumeIsolated { $0.take(.deadline) } }
         }
     }
 

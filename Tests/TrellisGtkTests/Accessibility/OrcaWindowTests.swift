@@ -92,4 +92,25 @@ final class OrcaWindowTests: XCTestCase {
         assertNoClassNames(orca)
         XCTAssertEqual(app.finish(), 0)
     }
+
+    /// The question the Plugins page's Approve button asks is spoken whole when it opens: the
+    /// question, what the plugin asks for, and the focused Cancel button.
+    func testTheApprovalQuestionIsSpokenWhole() throws {
+        let (home, environment) = try PluginApprovalWindowTests.installAsker()
+        defer { try? FileManager.default.removeItem(at: home) }
+        let app = try AppDriver(arguments: ["/plugins"], environment: environment)
+        try app.waitForPlugins()
+        try app.dump { $0["actions"] == ["approve:asker"] }
+        let orca = try OrcaSession()
+        let keyboard = try RealInput(windowTitled: "^Plugins$")
+        let client = try AccessibilityClient(app)
+        orca.mark()
+        try keyboard.click(try client.find("push button", "Approve Asker")["extents"])
+        let spoken = try orca.waitFor("Cancel push button.")
+        let question = try XCTUnwrap(spoken.first { $0.hasPrefix("Let “Asker” run? dialog") }, "the question was not spoken: \(spoken)")
+        XCTAssertTrue(question.contains("asks to:\n• read \(home.path)/shared-notes\n"), "what the plugin asks for was not spoken: \(question)")
+        XCTAssertTrue(question.hasSuffix("Approve only a plugin you trust. You can disable it on this page at any time."), question)
+        assertNoClassNames(orca)
+        XCTAssertEqual(app.finish(), 0)
+    }
 }

@@ -80,21 +80,33 @@ final class InstallTests: XCTestCase {
         XCTAssertEqual(entry.status, 0, entry.stdout)
     }
 
-    /// `trellis plugin new` of the installed tree writes a plugin against the installed SDK (no
-    /// source tree): a C one builds with its make and loads.
+    /// `trellis plugin new` of the installed tree writes plugins against the installed SDK (no
+    /// source tree): a C one builds with its make, a Swift one with `swift build` against
+    /// share/trellis/TrellisPluginSDK (its first build compiles the SDK, some 15 s); each loads
+    /// and shows its page.
     private func checkPluginGenerator(_ trellis: URL, environment: [String: String], work: URL) throws {
         let sdk = trellis.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/trellis/TrellisPluginSDK")
         for file in ["Package.swift", "Sources/TrellisPluginSDK/PluginPages.swift", "Sources/TrellisShared/JSONValue.swift",
                      "Sources/TrellisPluginABI/include/trellis_json.h"] {
             XCTAssertTrue(FileManager.default.fileExists(atPath: sdk.appendingPathComponent(file).path), "the installed SDK has no \(file)")
         }
-        let folder = work.appendingPathComponent("Counter")
-        let written = try CommandRunner.run(trellis, ["plugin", "new", "Counter", "--c", folder.path], environment: environment)
-        XCTAssertEqual(written.status, 0, written.stderr)
-        let built = try CommandRunner.tool("make", ["-s", "-C", folder.path])
-        XCTAssertEqual(built.status, 0, built.stdout + built.stderr)
-        let checked = try CommandRunner.run(trellis, ["plugins", "--check", "--plugin-dir", folder.path], environment: environment)
-        XCTAssertTrue(checked.stdout.split(separator: "\n").contains { $0.hasPrefix("counter ") && $0.contains("loaded") }, checked.stdout + checked.stderr)
+        for (name, language, build) in [("Counter", "--c", ["make", "-s"]), ("Shelf", "--swift", ["swift", "build"])] {
+            let folder = work.appendingPathComponent(name)
+            let written = try CommandRunner.run(trellis, ["plugin", "new", name, language, folder.path], environment: environment)
+            XCTAssertEqual(written.status, 0, written.stderr)
+            if language == "--swift" {
+                let package = try String(contentsOf: folder.appendingPathComponent("Package.swift"), encoding: .utf8)
+                XCTAssertTrue(package.contains("share/trellis/TrellisPluginSDK\")") && !package.contains(CommandRunner.packageRoot.path),
+                              "not the installed SDK:\n\(package)")
+            }
+            let built = try CommandRunner.tool(build[0], Array(build.dropFirst()), directory: folder, timeout: 900)
+            XCTAssertEqual(built.status, 0, built.stdout + built.stderr)
+            let id = name.lowercased()
+            let checked = try CommandRunner.run(trellis, ["plugins", "--check", "--plugin-dir", folder.path], environment: environment)
+            XCTAssertTrue(checked.stdout.split(separator: "\n").contains { $0.hasPrefix("\(id) ") && $0.contains("loaded") }, checked.stdout + checked.stderr)
+            let page = try CommandRunner.run(trellis, ["--headless", "--plugin-dir", folder.path, "/\(id)"], environment: environment)
+            XCTAssertTrue(page.stdout.contains(name) && page.stdout.contains("(Add)"), page.stdout + page.stderr)
+        }
     }
 
     private func meson(_ arguments: [String], timeout: TimeInterval = 300) throws {

@@ -65,15 +65,35 @@ final class OrcaSession {
 
     /// Every phrase spoken so far, in order. A log line reads
     /// `SPEECH OUTPUT: 'Catalog frame.'{'established': False}` (a key's echo has a space
-    /// before the voice's settings).
+    /// before the voice's settings); a phrase with line breaks goes on over the next lines,
+    /// each indented by the log, until its closing quote.
     var phrases: [String] {
         guard let text = try? String(contentsOf: log, encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line -> String? in
-            guard let start = line.range(of: "SPEECH OUTPUT: '") else { return nil }
-            let rest = line[start.upperBound...]
-            guard let end = rest.range(of: "'{") ?? rest.range(of: "' {") ?? rest.range(of: "'", options: .backwards) else { return nil }
-            return String(rest[..<end.lowerBound])
+        var phrases: [String] = []
+        var open: String?
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            let rest: Substring
+            if let start = line.range(of: "SPEECH OUTPUT: '") {
+                if let unfinished = open { phrases.append(unfinished) }
+                rest = line[start.upperBound...]
+                open = ""
+            } else if let unfinished = open {
+                rest = line.drop { $0 == " " }
+                open = unfinished + "\n"
+            } else {
+                continue
+            }
+            if let end = rest.range(of: "'{") ?? rest.range(of: "' {") {
+                phrases.append((open ?? "") + rest[..<end.lowerBound])
+                open = nil
+            } else {
+                open = (open ?? "") + rest
+            }
         }
+        if let unfinished = open, let end = unfinished.range(of: "'", options: .backwards) {
+            phrases.append(String(unfinished[..<end.lowerBound]))
+        }
+        return phrases
     }
 
     /// Forgets what was spoken until now: ``spokenSinceMark`` starts here.
