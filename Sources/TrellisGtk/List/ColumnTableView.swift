@@ -33,6 +33,8 @@ final class ColumnTableView: RowsWidget {
     /// The cells bound now, per column: GTK's list items of that column.
     private(set) var bound: [Set<GObjectPointer>]
     private var binding = false
+    /// How many rows GTK had the factory build (their first column's cells).
+    private(set) var rowWidgetsBuilt = 0
     /// How many rows GTK was told of.
     private var shownCount: Int
     /// While the view's sort indicator is set from the table, not by the user.
@@ -156,6 +158,7 @@ final class ColumnTableView: RowsWidget {
 
     /// A cell: a label; the first column's also has a check box, shown for rows that have one.
     private func setup(_ listItem: GObjectPointer, column: Int) {
+        if column == 0 { rowWidgetsBuilt += 1 }
         let box = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
         let label = GObjectPointer(gtk_label_new(nil))!
         gtk_label_set_xalign(label.as(), 0)
