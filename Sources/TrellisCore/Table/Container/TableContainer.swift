@@ -189,9 +189,9 @@ public final class TableContainer {
     }
 
     /// The layout of the source as it is now, filtered by the current search. With
-    /// `narrowing`, the search only narrowed the one that produced that layout, so only its
-    /// shown rows are tested.
-    func makeLayout(narrowing previous: FlatLayout?) -> FlatLayout {
+    /// `narrowing`, the search only narrowed `previousQuery`, which produced that layout, so
+    /// only its shown rows are tested, and only for the terms `previousQuery` does not imply.
+    func makeLayout(narrowing previous: FlatLayout?, of previousQuery: SearchQuery? = nil) -> FlatLayout {
         let rowCounts = (0..<source.numberOfSections).map { source.numberOfRows(inSection: $0) }
         let filtering = searcher.isFiltering
         if filtering && searcher.index == nil {
@@ -203,7 +203,8 @@ public final class TableContainer {
                     title: source.title(forSection: section),
                     rowCount: rowCounts[section],
                     visibleRows: filtering
-                        ? searcher.matchingRows(inSection: section, among: previous?.sections[section].visibleRows)
+                        ? searcher.matchingRows(inSection: section, among: previous?.sections[section].visibleRows,
+                                                matching: previous == nil ? nil : previousQuery)
                         : nil
                 )
             }

@@ -70,10 +70,14 @@ public final class TableSearcher {
 
     /// The rows of `section` matching the query, among `candidates` when given (ascending
     /// rows known to contain every match, e.g. the rows shown for a broader query); `nil`
-    /// when every row matches. The index must be prepared.
-    func matchingRows(inSection section: Int, among candidates: [Int]?) -> [Int]? {
+    /// when every row matches. With `matched`, the candidates (every row when there are none)
+    /// are known to match that query, so only the terms it does not imply are compared. The
+    /// index must be prepared.
+    func matchingRows(inSection section: Int, among candidates: [Int]?, matching matched: SearchQuery? = nil) -> [Int]? {
         guard let keys = index?[section] else { return candidates }
-        return Self.matchingRows(of: keys, query: query, among: candidates)
+        let remaining = matched.map { query.terms(beyond: $0) } ?? query
+        guard !remaining.isEmpty else { return candidates }
+        return Self.matchingRows(of: keys, query: remaining, among: candidates)
     }
 
     /// The rows whose folded text in `keys` matches `query`, among `candidates` when given,
