@@ -216,7 +216,7 @@ extension GtkFrontend {
         if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }
         if let list = currentView?.list {
             result["count"] = .number(Double(list.model.count))
-            if let rows = list as? VirtualListView { result["rowWidgetsBuilt"] = .number(Double(rows.rowWidgetsBuilt)) }
+            result["rowWidgetsBuilt"] = .number(Double(list.rowWidgetsBuilt))
             result["rows"] = .array(list.visibleRows().map { row in
                 var item: JSONValue = ["position": .number(Double(row.position)), "text": .string(row.text)]
                 if let checkbox = row.checkbox { item["checkbox"] = .bool(checkbox) }

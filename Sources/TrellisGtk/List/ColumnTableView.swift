@@ -33,6 +33,8 @@ final class ColumnTableView: RowsWidget {
     /// The cells bound now, per column: GTK's list items of that column.
     private(set) var bound: [Set<GObjectPointer>]
     private var binding = false
+    /// How many rows GTK had the factory build (their first column's cells).
+    private(set) var rowWidgetsBuilt = 0
     /// How many rows GTK was told of.
     private var shownCount: Int
     /// While the view's sort indicator is set from the table, not by the user.
@@ -92,11 +94,30 @@ final class ColumnTableView: RowsWidget {
         })
     }
 
+    /// Announces a change of the rows. A sort replaces every row: the model tells it in two
+    /// steps, which costs GTK the rows shown, not all of them; and the rows GTK has widgets for
+    /// at the first replaced positions keep them, filled with the new rows (as
+    /// ``VirtualListView/itemsChanged(position:removed:added:)`` does), instead of GTK tearing
+    /// down and building again every shown row, its cells and their accessible objects.
     func itemsChanged(position: Int, removed: Int, added: Int) {
-        // A sort replaces every row: the model tells it in two steps, which costs GTK the rows
-        // shown, not all of them.
-        model.itemsChanged(position: position, removed: removed, added: added)
         shownCount += added - removed
+        let replaced = position..<position + min(removed, added)
+        // The first column's cells carry the row items GTK holds, one per row.
+        var byPosition: [Int: GObjectPointer] = [:]
+        for listItem in bound[0] {
+            let at = Int(gtk_list_item_get_position(listItem.opaque))
+            if replaced.contains(at), let item = gtk_list_item_get_item(listItem.opaque) { byPosition[at] = item }
+        }
+        var items: [GObjectPointer] = []
+        while let item = byPosition[position + items.count] { items.append(item) }
+        model.itemsChanged(position: position, removed: removed, added: added, reusing: items)
+        // GTK kept these rows with the same items, now carrying the new rows: show them.
+        let reused = position..<position + items.count
+        for (column, cells) in bound.enumerated() {
+            for listItem in cells where reused.contains(Int(gtk_list_item_get_position(listItem.opaque))) {
+                bind(listItem, column: column)
+            }
+        }
     }
 
     // MARK: - Sorting
@@ -137,6 +158,7 @@ final class ColumnTableView: RowsWidget {
 
     /// A cell: a label; the first column's also has a check box, shown for rows that have one.
     private func setup(_ listItem: GObjectPointer, column: Int) {
+        if column == 0 { rowWidgetsBuilt += 1 }
         let box = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
         let label = GObjectPointer(gtk_label_new(nil))!
         gtk_label_set_xalign(label.as(), 0)

@@ -30,6 +30,8 @@ protocol RowsWidget: AnyObject {
     func activate(position: Int)
     /// Clicks the checkbox of row `position`; `false` when it has none on screen (automation).
     func clickCheckbox(position: Int) -> Bool
+    /// How many row widgets GTK had the factory build (automation: a search or a sort keeps them).
+    var rowWidgetsBuilt: Int { get }
     /// The rows at least partly on screen, in position order (automation).
     func visibleRows() -> [(position: Int, text: String, checkbox: Bool?)]
 }

@@ -76,6 +76,17 @@ struct SearchTests {
         #expect(counts.last == catalog.count)
     }
 
+    @Test("typing on with several terms compares only what the rows shown may lack, and finds what a full search finds")
+    func typingTerms() {
+        let rows = catalog + (0..<3_000).map { "Row \($0)" }
+        let container = TableContainer(source: ArraySource(rows), searchable: true)
+        // Each narrows the one before (its terms inside the new ones) or starts again.
+        for query in ["row", "row ", "row 1", "row 12", "row 12 2", "ro 12", "row 12 ow", "w 1 row", "1 2", "12 1", "12 1 0", "ф", "фэ", "ф э", ""] {
+            container.searchText = query
+            #expect(container.texts() == rows.filter { TableSearcher.matches($0, query: query) }, "query \(query)")
+        }
+    }
+
     @Test("a search change is one change spanning the rows between the unchanged ends")
     func searchChange() {
         let container = TableContainer(source: ArraySource(["аб", "вг", "ав", "дд", "ае"]), searchable: true)

@@ -15,6 +15,8 @@ final class PeopleColumnsWindowTests: XCTestCase {
         XCTAssertEqual(screen["sort"], .null, "by surname, as the request says, with no header marked")
         XCTAssertEqual(cells(screen).first, ["Grace", "Hopper", "85"])
         XCTAssertEqual(screen["count"], 5)
+        let built = try XCTUnwrap(screen["rowWidgetsBuilt"]?.intValue)
+        XCTAssertGreaterThan(built, 0)
 
         try app.send("sort age")
         screen = try app.dump { $0["cells"]?[0]?[2] == "36" }
@@ -31,6 +33,8 @@ final class PeopleColumnsWindowTests: XCTestCase {
         try app.send("sort firstName")
         screen = try app.dump { $0["cells"]?[0]?[0] == "Ada" }
         XCTAssertEqual(cells(screen).map { $0[0] }, ["Ada", "Grace", "Анна", "Лев", "Фёдор"])
+        // Each sort filled the rows GTK has with the sorted ones: none was built again.
+        XCTAssertEqual(screen["rowWidgetsBuilt"]?.intValue, built, "a sort built row widgets instead of filling them")
         try app.screenshot("people-columns")
 
         let refused = try JSONValue(jsonString: app.sendRaw("sort nickname"))

@@ -29,10 +29,13 @@ public struct TableColumn: Sendable, Hashable {
 
     /// A column showing `value` of each `Row` under `title`; `key` names it (for
     /// ``TableContainer/sort(by:ascending:)`` and ``TableContainer/sortOrder``).
+    ///
+    /// `Value`'s metatype is sendable (every concrete type's is, unless its conformances are
+    /// isolated to an actor): the column sorts its rows on any thread.
     // Inlinable: the reading and sorting are then compiled for the row and value types at the
     // caller, not through generic witnesses for each of a million rows.
     @inlinable
-    public init<Row, Value: Comparable>(key: String, title: String, value: @escaping @Sendable (Row) -> Value) {
+    public init<Row, Value: Comparable & SendableMetatype>(key: String, title: String, value: @escaping @Sendable (Row) -> Value) {
         self.key = key
         self.title = title
         self.typed = TypedColumnValue(value)
@@ -63,7 +66,7 @@ struct TypedColumnValue: Sendable {
     @usableFromInline let precedes: @Sendable (Any, Any) -> Bool?
 
     @inlinable
-    init<Row, Value: Comparable>(_ value: @escaping @Sendable (Row) -> Value) {
+    init<Row, Value: Comparable & SendableMetatype>(_ value: @escaping @Sendable (Row) -> Value) {
         text = { ($0 as? Row).map { ColumnValueOrder.text(of: value($0)) } }
         sorted = { rows, ascending, chunk in
             guard let rows = rows as? [Row] else { return nil }

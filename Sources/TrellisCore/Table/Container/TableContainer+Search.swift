@@ -16,7 +16,8 @@ extension TableContainer {
             let previous = searcher.setText(newValue)
             guard searcher.query != previous else { return }
             let old = layout
-            layout = makeLayout(narrowing: searcher.query.narrows(previous) ? old : nil)
+            let narrowing = searcher.query.narrows(previous)
+            layout = makeLayout(narrowing: narrowing ? old : nil, of: narrowing ? previous : nil)
             emit(FlatLayout.difference(from: old, to: layout))
         }
     }

@@ -176,7 +176,7 @@ public final class TableContainer {
 
     /// The folded search texts of the rows `rows` of `section`: read here (a row's text comes
     /// from the cell provider), folded on all cores.
-    func foldedTexts(inSection section: Int, rows: Range<Int>) -> [String] {
+    func foldedTexts(inSection section: Int, rows: Range<Int>) -> ChunkedStorage<String> {
         var texts: [String] = []
         texts.reserveCapacity(rows.count)
         source.forEachItem(inSection: section, rows: rows) { texts.append(searchText(of: $0)) }
@@ -185,13 +185,13 @@ public final class TableContainer {
 
     /// The folded search text of every row of `section`, which has `rowCount` rows.
     func foldedTexts(inSection section: Int, rowCount: Int) -> ChunkedStorage<String> {
-        ChunkedStorage(foldedTexts(inSection: section, rows: 0..<rowCount))
+        foldedTexts(inSection: section, rows: 0..<rowCount)
     }
 
     /// The layout of the source as it is now, filtered by the current search. With
-    /// `narrowing`, the search only narrowed the one that produced that layout, so only its
-    /// shown rows are tested.
-    func makeLayout(narrowing previous: FlatLayout?) -> FlatLayout {
+    /// `narrowing`, the search only narrowed `previousQuery`, which produced that layout, so
+    /// only its shown rows are tested, and only for the terms `previousQuery` does not imply.
+    func makeLayout(narrowing previous: FlatLayout?, of previousQuery: SearchQuery? = nil) -> FlatLayout {
         let rowCounts = (0..<source.numberOfSections).map { source.numberOfRows(inSection: $0) }
         let filtering = searcher.isFiltering
         if filtering && searcher.index == nil {
@@ -203,7 +203,8 @@ public final class TableContainer {
                     title: source.title(forSection: section),
                     rowCount: rowCounts[section],
                     visibleRows: filtering
-                        ? searcher.matchingRows(inSection: section, among: previous?.sections[section].visibleRows)
+                        ? searcher.matchingRows(inSection: section, among: previous?.sections[section].visibleRows,
+                                                matching: previous == nil ? nil : previousQuery)
                         : nil
                 )
             }

@@ -18,6 +18,19 @@ struct SearchQuery: Equatable, Sendable {
         terms = Self.fold(text).split(whereSeparator: \.isWhitespace).map { Array($0.utf8) }
     }
 
+    private init(terms: [[UInt8]]) {
+        self.terms = terms
+    }
+
+    /// The terms of this query a text matching `previous` may still lack: those inside none of
+    /// `previous`'s terms (a term inside one of them occurs wherever that one does). Typing
+    /// "row 1" after "row " leaves "1" to compare.
+    func terms(beyond previous: SearchQuery) -> SearchQuery {
+        SearchQuery(terms: terms.filter { term in
+            !previous.terms.contains { old in old.withUnsafeBufferPointer { Self.occurs(term, in: $0) } }
+        })
+    }
+
     /// Whether the query has no terms (it matches everything and filters nothing).
     var isEmpty: Bool { terms.isEmpty }
 

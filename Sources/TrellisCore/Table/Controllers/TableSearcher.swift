@@ -70,10 +70,14 @@ public final class TableSearcher {
 
     /// The rows of `section` matching the query, among `candidates` when given (ascending
     /// rows known to contain every match, e.g. the rows shown for a broader query); `nil`
-    /// when every row matches. The index must be prepared.
-    func matchingRows(inSection section: Int, among candidates: [Int]?) -> [Int]? {
+    /// when every row matches. With `matched`, the candidates (every row when there are none)
+    /// are known to match that query, so only the terms it does not imply are compared. The
+    /// index must be prepared.
+    func matchingRows(inSection section: Int, among candidates: [Int]?, matching matched: SearchQuery? = nil) -> [Int]? {
         guard let keys = index?[section] else { return candidates }
-        return Self.matchingRows(of: keys, query: query, among: candidates)
+        let remaining = matched.map { query.terms(beyond: $0) } ?? query
+        guard !remaining.isEmpty else { return candidates }
+        return Self.matchingRows(of: keys, query: remaining, among: candidates)
     }
 
     /// The rows whose folded text in `keys` matches `query`, among `candidates` when given,
@@ -100,14 +104,17 @@ public final class TableSearcher {
         return joined
     }
 
-    /// `texts` folded (``fold(_:)``), a long list in parts on all cores.
-    nonisolated static func folded(_ texts: [String]) -> [String] {
-        let parts = inParts(texts.count) { range in texts[range].map(SearchQuery.fold) }
-        guard parts.count > 1 else { return parts.first?.result ?? [] }
-        var folded: [String] = []
-        folded.reserveCapacity(texts.count)
-        for part in parts { folded += part.result }
-        return folded
+    /// `texts` folded (``fold(_:)``), a long list in parts on all cores. Each part folds into
+    /// chunks of the storage's size, which the storage then takes as they are: the folded
+    /// texts are written once, not copied into one array and again into chunks.
+    nonisolated static func folded(_ texts: [String]) -> ChunkedStorage<String> {
+        let size = ChunkedStorage<String>.maxChunkCount / 2
+        let parts = inParts(texts.count) { range in
+            stride(from: range.lowerBound, to: range.upperBound, by: size).map { start in
+                texts[start..<min(start + size, range.upperBound)].map(SearchQuery.fold)
+            }
+        }
+        return ChunkedStorage(chunks: parts.flatMap(\.result))
     }
 
     /// `work` done over `0..<count` in as many parts as there are cores, each at least

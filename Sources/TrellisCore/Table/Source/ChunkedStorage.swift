@@ -80,10 +80,14 @@ struct ChunkedStorage<Element>: Sequence {
 
     /// Appends `elements` in new chunks of half the maximum size, as ``init(_:)`` makes them.
     mutating func append(contentsOf elements: [Element]) {
-        let tail = ChunkedStorage(elements)
+        append(contentsOf: ChunkedStorage(elements))
+    }
+
+    /// Appends the chunks of `other`, as they are.
+    mutating func append(contentsOf other: ChunkedStorage) {
         let total = count
-        chunks += tail.chunks
-        ends += tail.ends.map { $0 + total }
+        chunks += other.chunks
+        ends += other.ends.map { $0 + total }
     }
 
     /// Removes and returns the element at `index`, which is in `0..<count`.
