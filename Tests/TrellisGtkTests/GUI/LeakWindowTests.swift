@@ -33,7 +33,7 @@ final class LeakWindowTests: XCTestCase {
     private func settled(_ app: AppDriver, _ client: AccessibilityClient) throws -> JSONValue {
         var stats = try app.send("stats")
         for _ in 0..<20 {
-            try client.find("frame", nil)
+            _ = try client.find("frame", nil)
             let next = try app.send("stats")
             defer { stats = next }
             if (next["heapKiB"]?.intValue ?? 0) > (stats["heapKiB"]?.intValue ?? 0) - 512 { return next }
