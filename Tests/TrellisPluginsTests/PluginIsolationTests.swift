@@ -43,6 +43,19 @@ struct PluginIsolationTests {
         #expect(pong.first?.data == ["n": 1])
     }
 
+    @Test("a plugin whose autostarted service crashed in its start is loaded afresh by the restart policy: its services register again, not refused as taken by itself")
+    func restartAfterStartCrash() async throws {
+        let sandbox = try PluginSandbox()
+        try sandbox.installCrashing("crashing", .abortInStart, autostart: true)
+        let clock = TestClock()
+        let harness = PluginHarness(sandbox: sandbox, clock: clock.plugin)
+        let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
+        #expect(await harness.host.loadAll()[id: "crashing"]?.state.failure?.isCrash == true)
+        // The first crash is followed at once by a second load, which crashes in its start again.
+        #expect(await eventually { crashes.count("plugin:crashed") >= 2 }, "\(harness.logs.entries.map(\.message))")
+        #expect(!harness.logs.entries.contains { $0.message.contains("is already registered") }, "\(harness.logs.entries.map(\.message))")
+    }
+
     @Test("a plugin that crashes once loaded: plugin:crashed with the signal and its last output; its services stop, its watches end")
     func crashAfterLoading() async throws {
         let sandbox = try PluginSandbox()

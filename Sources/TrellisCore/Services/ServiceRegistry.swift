@@ -57,6 +57,18 @@ public final class ServiceRegistry: Sendable {
         logger.debug("registered service '\(name)' from '\(owner)'")
     }
 
+    /// Removes the service `name` registered by `owner`, when it is stopped: what a plugin
+    /// whose load failed after it registered its services gives back, so that its next load can
+    /// register them again. Returns whether it was removed.
+    @discardableResult
+    public func unregister(_ name: String, owner: String) -> Bool {
+        entries.withLock { entries in
+            guard let entry = entries[name], entry.owner == owner, case .stopped = entry.state else { return false }
+            entries[name] = nil
+            return true
+        }
+    }
+
     /// Starts the service `name` with `options`; a service already running (or starting) is
     /// left alone.
     /// - Throws: ``ServiceError/unknown(_:)``; ``ServiceError/startFailed(name:owner:underlying:)``

@@ -50,17 +50,25 @@ struct PluginLoader: Sendable {
         case .failure(let failure): return .failure(failure)
         }
         let handle = PluginConnectionHandle(connection)
+        var registered: [String] = []
         for name in await connection.registeredServices {
             do {
                 try services.register(name, owner: manifest.id) { PluginService(name: name, handle: handle) }
+                registered.append(name)
             } catch {
                 context.setPhase(.inactive)
                 await connection.terminate()
+                for name in registered { services.unregister(name, owner: manifest.id) }
                 return .failure(.serviceAlreadyRegistered(service: name, reason: "\(error)"))
             }
         }
-        return await activate(manifest, context: context, connection: connection, options: options)
-            .map { Loaded(context: context, handle: handle, confinement: confinement) }
+        let activated = await activate(manifest, context: context, connection: connection, options: options)
+        if case .failure = activated {
+            // Not loaded: its names are free again for the next load (a restart after a start
+            // that crashed or missed its deadline loads it afresh).
+            for name in registered { services.unregister(name, owner: manifest.id) }
+        }
+        return activated.map { Loaded(context: context, handle: handle, confinement: confinement) }
     }
 
     /// Starts a plugin again in a new process, behind the same services (a crash, a reload, an
