@@ -22,7 +22,7 @@ final class PluginApprovalWindowTests: XCTestCase {
         XCTAssertEqual(rowText(waiting)?.hasPrefix("Asker · 0.0.1 · unapproved · waiting for approval: asks to read \(readable.path) (trellis plugins --approve ID, or Approve on the Plugins page)"), true,
                        "the row says what the plugin asks for and how to approve it: \(rowText(waiting) ?? "")")
         XCTAssertEqual(waiting["actions"], ["approve:asker"], "one Approve button, for the waiting plugin")
-        XCTAssertEqual(try askerProcesses(of: app, expecting: 0), 0, "no process runs before the user approves")
+        XCTAssertEqual(try app.pluginProcesses("asker", expecting: 0), 0, "no process runs before the user approves")
         try app.screenshot("plugins-approval")
 
         // The button asks first, listing in full what the row cuts short; Cancel decides nothing.
@@ -38,14 +38,14 @@ final class PluginApprovalWindowTests: XCTestCase {
         XCTAssertEqual(rowText(cancelled)?.contains("waiting for approval"), true, "Cancel approved nothing: \(rowText(cancelled) ?? "")")
         XCTAssertEqual(cancelled["actions"], ["approve:asker"])
         XCTAssertFalse(FileManager.default.fileExists(atPath: app.configHome.appendingPathComponent("trellis/plugin-approvals.json").path))
-        XCTAssertEqual(try askerProcesses(of: app, expecting: 0), 0)
+        XCTAssertEqual(try app.pluginProcesses("asker", expecting: 0), 0)
 
         try app.send("page-action approve:asker")
         _ = try app.dump { $0["dialog"] != .null }
         try app.send("dialog-accept")
         let approved = try app.dump { rowText($0)?.hasPrefix("Asker · 0.0.1 · loaded") == true }
         XCTAssertEqual(approved["actions"], [], "the Approve button goes once the plugin is approved")
-        XCTAssertEqual(try askerProcesses(of: app, expecting: 1), 1, "approved, the plugin runs without a restart")
+        XCTAssertEqual(try app.pluginProcesses("asker", expecting: 1), 1, "approved, the plugin runs without a restart")
         let approvals = try String(contentsOf: app.configHome.appendingPathComponent("trellis/plugin-approvals.json"), encoding: .utf8)
         XCTAssertTrue(approvals.contains("\"read \(readable.path)\""), approvals)
         XCTAssertEqual(app.finish(), 0)
@@ -92,7 +92,7 @@ final class PluginApprovalWindowTests: XCTestCase {
         try client.find("push button", "Approve", within: question, until: { $0["states"]?.arrayValue?.contains("focused") == true })
         try input.press("Return")
         try app.dump { $0["actions"] == [] && $0["dialog"] == .null }
-        XCTAssertEqual(try askerProcesses(of: app, expecting: 1), 1)
+        XCTAssertEqual(try app.pluginProcesses("asker", expecting: 1), 1)
         XCTAssertEqual(app.finish(), 0)
     }
 
@@ -118,18 +118,5 @@ final class PluginApprovalWindowTests: XCTestCase {
         try CPlugin.compile(source, to: folder.appendingPathComponent("libasker.so"))
         return (home, ["XDG_DATA_HOME": home.appendingPathComponent("data").path,
                        "XDG_CONFIG_HOME": home.appendingPathComponent("config").path])
-    }
-
-    /// The number of the app's plugin-host processes running asker, once it is `expected` (a
-    /// process starts or ends shortly after it is told to), or as it is after 10 s.
-    private func askerProcesses(of app: AppDriver, expecting expected: Int) throws -> Int {
-        var count = -1
-        for _ in 0..<100 {
-            let found = try CommandRunner.tool("pgrep", ["-P", "\(app.process.processIdentifier)", "-f", "trellis-plugin-host .* asker$"])
-            count = found.stdout.split(separator: "\n").count
-            if count == expected { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return count
     }
 }

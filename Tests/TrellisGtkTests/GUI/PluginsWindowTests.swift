@@ -39,19 +39,19 @@ final class PluginsWindowTests: XCTestCase {
         }
         let loaded = try row { $0.hasPrefix("Hello from C · 1.0.0 · loaded") }
         XCTAssertEqual(loaded.checkbox, true)
-        XCTAssertEqual(try helloProcesses(of: app, expecting: 1), 1)
+        XCTAssertEqual(try app.pluginProcesses("c-hello", expecting: 1), 1)
 
         try app.send("toggle \(loaded.index)")
         let disabled = try row { $0.hasPrefix("Hello from C · 1.0.0 · disabled") }
         XCTAssertEqual(disabled.checkbox, false)
-        XCTAssertEqual(try helloProcesses(of: app, expecting: 0), 0, "a disabled plugin's process ends")
+        XCTAssertEqual(try app.pluginProcesses("c-hello", expecting: 0), 0, "a disabled plugin's process ends")
         let settings = try String(contentsOf: app.configHome.appendingPathComponent("trellis/plugins.json"), encoding: .utf8)
         XCTAssertTrue(settings.contains("c-hello"), settings)
         try app.screenshot("plugins-disabled")
 
         try app.send("toggle \(disabled.index)")
         XCTAssertEqual(try row { $0.hasPrefix("Hello from C · 1.0.0 · loaded") }.checkbox, true)
-        XCTAssertEqual(try helloProcesses(of: app, expecting: 1), 1)
+        XCTAssertEqual(try app.pluginProcesses("c-hello", expecting: 1), 1)
         try app.send("trigger hello:ping")  // the new process answers
         XCTAssertEqual(app.finish(), 0)
     }
@@ -92,18 +92,5 @@ final class PluginsWindowTests: XCTestCase {
             Thread.sleep(forTimeInterval: 0.5)
         }
         XCTAssertEqual(app.finish(), 0)
-    }
-
-    /// The number of the app's plugin-host processes running c-hello, once it is `expected`
-    /// (a process ends shortly after it is told to), or as it is after 10 s.
-    private func helloProcesses(of app: AppDriver, expecting expected: Int) throws -> Int {
-        var count = -1
-        for _ in 0..<100 {
-            let found = try CommandRunner.tool("pgrep", ["-P", "\(app.process.processIdentifier)", "-f", "trellis-plugin-host .* c-hello$"])
-            count = found.stdout.split(separator: "\n").count
-            if count == expected { break }
-            Thread.sleep(forTimeInterval: 0.1)
-        }
-        return count
     }
 }

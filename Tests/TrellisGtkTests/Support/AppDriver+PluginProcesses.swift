@@ -1,0 +1,16 @@
+import Foundation
+
+extension AppDriver {
+    /// The number of the app's plugin-host processes running plugin `id`, once it is
+    /// `expected` (a process starts or ends shortly after it is told to), or as it is after 10 s.
+    func pluginProcesses(_ id: String, expecting expected: Int) throws -> Int {
+        var count = -1
+        for _ in 0..<100 {
+            let found = try CommandRunner.tool("pgrep", ["-P", "\(process.processIdentifier)", "-f", "trellis-plugin-host .* \(id)$"])
+            count = found.stdout.split(separator: "\n").count
+            if count == expected { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
+        return count
+    }
+}
