@@ -310,23 +310,18 @@ int socket (int family, int type, int protocol)
     return result;
 }
 
-int connect (int socket, const struct sockaddr *address, socklen_t length)
-{
-    REAL (int (*) (int, const struct sockaddr *, socklen_t), "connect");
-    if (!real) { errno = ENOSYS; return -1; }
-    int result = real (socket, address, length);
-    if (result < 0) { int error = errno; network_refused (address, length, "connecting to", error); errno = error; }
-    return result;
-}
-
-int bind (int socket, const struct sockaddr *address, socklen_t length)
-{
-    REAL (int (*) (int, const struct sockaddr *, socklen_t), "bind");
-    if (!real) { errno = ENOSYS; return -1; }
-    int result = real (socket, address, length);
-    if (result < 0) { int error = errno; network_refused (address, length, "listening on", error); errno = error; }
-    return result;
-}
+/* connect and bind: `doing` names the call in the explanation. */
+#define DEFINE_ADDRESSED(name, doing)                                                        \
+    int name (int socket, const struct sockaddr *address, socklen_t length)                  \
+    {                                                                                        \
+        REAL (int (*) (int, const struct sockaddr *, socklen_t), #name);                     \
+        if (!real) { errno = ENOSYS; return -1; }                                            \
+        int result = real (socket, address, length);                                         \
+        if (result < 0) { int error = errno; network_refused (address, length, doing, error); errno = error; } \
+        return result;                                                                       \
+    }
+DEFINE_ADDRESSED (connect, "connecting to")
+DEFINE_ADDRESSED (bind, "listening on")
 
 int execve (const char *program, char *const arguments[], char *const environment[])
 {

@@ -90,7 +90,7 @@ extension GtkFrontend {
             trellis_button_emit_clicked(button.object.as())
             done()
         case "dialog-accept", "dialog-cancel":
-            guard let dialog = window.confirmationDialog, dialog.isOpen else { return fail("no question is asked") }
+            guard let dialog = window.confirmationDialog else { return fail("no question is asked") }
             dialog.respond(confirmed: command == "dialog-accept")
             done()
         case "notice-undo", "notice-close":
@@ -262,7 +262,7 @@ extension GtkFrontend {
             guard let self else { return }
             do {
                 // What is in front: the question asked, while one is.
-                let dialog = self.window.confirmationDialog.flatMap { $0.isOpen ? $0.window : nil }
+                let dialog = self.window.confirmationDialog?.window
                 try Screenshot.save(dialog ?? self.window.window.object, to: path)
                 done()
             } catch {

@@ -7,7 +7,9 @@ import TrellisCore
 /// know below it, wrapped in full, and Cancel beside the confirming button. Cancel is the
 /// default (Enter) and Escape cancels too, so that no accidental key press decides; a screen
 /// reader announces an alert dialog named by the question. The answer is given once: the
-/// dialog closes with it, and closing the window or the dialog any other way cancels.
+/// dialog closes with it, and closing the window or the dialog any other way cancels. The
+/// window holds it while it is open (``ShellWindow/confirmationDialog``), and lets it go with
+/// the answer.
 @MainActor
 final class ConfirmationDialog {
     /// What is asked.
@@ -33,9 +35,6 @@ final class ConfirmationDialog {
 
     /// The dialog's window (for screenshots).
     var window: GObjectPointer { dialog.object }
-
-    /// Whether the dialog still waits for its answer.
-    var isOpen: Bool { answer != nil }
 
     /// Answers as the dialog's buttons do (for the automation channel), and closes it.
     func respond(confirmed: Bool) {

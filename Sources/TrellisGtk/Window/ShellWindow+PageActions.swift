@@ -44,7 +44,7 @@ extension ShellWindow {
     func pressPageAction(_ id: String) {
         guard let action = pageActions.first(where: { $0.id == id }), let handler = pageActionHandler else { return }
         guard let confirmation = action.confirmation else { return handler(id) }
-        guard confirmationDialog?.isOpen != true else { return }
+        guard confirmationDialog == nil else { return }
         confirmationDialog = ConfirmationDialog(confirmation, over: window) { [weak self] confirmed in
             self?.confirmationDialog = nil
             if confirmed { handler(id) }
