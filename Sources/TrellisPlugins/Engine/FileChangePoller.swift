@@ -52,9 +52,8 @@ final class FileChangePoller: Sendable {
 
     private static func signature(_ files: [URL]) -> [String] {
         files.map { file in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-            let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return "\(file.path) \(time) \(attributes?[.size] as? Int ?? -1)"
+            let stamp = FileStamp(path: file.path)
+            return "\(file.path) \(stamp?.modified ?? 0) \(stamp?.size ?? -1)"
         }
     }
 

@@ -86,8 +86,8 @@ public struct PluginDiscovery: Sendable {
     /// `.build/release` and `.build/debug` the newer build wins (a plugin built in one after the
     /// other is loaded as last built, not as first found).
     static func libraryFolder(of library: String, among folders: [String]) -> String? {
-        func modified(_ folder: String) -> Date? {
-            (try? FileManager.default.attributesOfItem(atPath: path(folder, library)))?[.modificationDate] as? Date
+        func modified(_ folder: String) -> Int64? {
+            FileStamp(path: path(folder, library))?.modified
         }
         guard let first = folders.first(where: { modified($0) != nil }) else { return nil }
         let builds = folders.filter { $0.hasSuffix("/.build/release") || $0.hasSuffix("/.build/debug") }
