@@ -265,7 +265,7 @@ let package = Package(
         .testTarget(
             name: "DocExamplesTests",
             dependencies: ["TrellisCore", "TrellisPlugins", "TrellisHeadless", "TrellisTesting", "TrellisGtk", "TrellisStore",
-                           "TrellisSync", "TrellisPluginSDK", "TrellisShared", .product(name: "Logging", package: "swift-log")]
+                           "TrellisSync", "TrellisPluginSDK", "TrellisShared", "TrellisDemo", .product(name: "Logging", package: "swift-log")]
         ),
     ]
 )

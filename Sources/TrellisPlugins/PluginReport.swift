@@ -5,7 +5,7 @@ import Foundation
 /// of `trellis plugins`.
 ///
 /// ```swift
-/// for report in host.loadAll() {
+/// for report in await plugins.loadAll() {
 ///     print(report.id, report.version, report.state)
 /// }
 /// ```

@@ -11,7 +11,7 @@ extension Shell {
     /// ```swift
     /// let plugins = shell.pluginHost(searchPaths: PluginSearchPath.standard(pluginDirectories: dirs),
     ///                                handleRequest: { command, parameters in frontController.handle(command, parameters) })
-    /// let reports = await plugins.loadAll(serviceOptions: ["location": ["interval": 2, "track": trackPath]])
+    /// let reports = await plugins.loadAll(serviceOptions: ["location": ["interval": 2, "track": .string(trackPath)]])
     /// ```
     ///
     /// The host is registered as a source of ``Shell/pendingWork``: a front end that settles

@@ -4,8 +4,11 @@ import Foundation
 ///
 /// Swift's `CommandLine.arguments` silently replaces such bytes with U+FFFD, so a deep link,
 /// a database path or a plugin folder would quietly become another one. Trellis reads the raw
-/// `argv` first and refuses the command instead, naming the argument and the first bad byte:
+/// `argv` first and refuses the command instead, naming the argument and the first bad byte
+/// (`Trellis.main` does, before anything else; the block is not compiled: `trellis` is an
+/// executable, which the tests cannot import):
 ///
+/// <!-- doc-examples: skip -->
 /// ```swift
 /// if let problem = InvalidArgumentEncoding.first() { Trellis.exit(withError: problem) }
 /// ```

@@ -1,9 +1,9 @@
 import Foundation
 import Testing
 
-/// The files in Generated/ are what `.ci/doc-examples` extracts from README.md and the DocC
-/// articles today: an example edited without running it again fails here (and in `.ci/test`,
-/// which checks before building).
+/// The files in Generated/ are what `.ci/doc-examples` extracts from README.md, the DocC
+/// articles and the doc comments of Sources/ today: an example edited or added without running
+/// it again fails here (and in `.ci/test`, which checks before building).
 @Suite("Docs: compiled examples")
 struct DocExamplesAreCurrentTests {
     static let repository = URL(fileURLWithPath: #filePath)

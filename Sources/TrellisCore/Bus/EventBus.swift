@@ -78,7 +78,7 @@ public final class EventBus: Sendable {
     /// actor, after `trigger` returns:
     ///
     /// ```swift
-    /// bus.watchOnMainActor("activity:changed", owner: self) { window, event in
+    /// bus.watchOnMainActor("activity:changed", owner: window) { window, event in
     ///     window.spinner.isVisible = event.data["active"]?.boolValue ?? false
     /// }
     /// ```

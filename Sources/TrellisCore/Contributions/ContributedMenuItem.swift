@@ -40,7 +40,7 @@ extension Shell {
     /// already, through ``Frontend/menuContributorAdded(_:)``).
     ///
     /// ```swift
-    /// shell.contributeMenuItems(PluginMenu(host: plugins))
+    /// shell.contributeMenuItems(PluginMenu(host: plugins, pages: pages))
     /// ```
     public func contributeMenuItems(_ contributor: any MenuItemContributor) {
         menuContributors.append(contributor)

@@ -17,7 +17,7 @@ import Glibc
 /// Localization.setUp(localeDirectory: URL(fileURLWithPath: "/usr/share/locale"),
 ///                    applicationID: "org.example.Notes")   // the app's strings: org.example.Notes.mo
 /// title = tr("Catalog")                                   // "Каталог" under LANGUAGE=ru
-/// content = .text(tr("There is no genre number %@", id))  // arguments replace %@ in order
+/// content = .text(tr("There is no genre number %@", values.parameters["id"] ?? ""))  // arguments replace %@ in order
 /// ```
 ///
 /// The language follows the usual variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`). One
@@ -124,8 +124,8 @@ public enum Localization {
 /// replaced by the next argument *after* translation, so translators may move it.
 ///
 /// ```swift
-/// tr("Back")                                // "Назад" under LANGUAGE=ru
-/// tr("There is no genre number %@", "999")
+/// let back = tr("Back")                                  // "Назад" under LANGUAGE=ru
+/// let missing = tr("There is no genre number %@", "999") // "Жанра с номером 999 нет" (the demo)
 /// ```
 public func tr(_ english: String, _ arguments: String...) -> String {
     let translated = Localization.translate(english)

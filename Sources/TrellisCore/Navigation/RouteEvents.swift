@@ -3,7 +3,7 @@
 ///
 /// ```swift
 /// bus.trigger(RouteOpen(path: "/catalog/7"))
-/// bus.watchOnMainActor(RouteNavigated.self, owner: self) { log, navigated in log.append(navigated.path) }
+/// bus.watchOnMainActor(RouteNavigated.self, owner: log) { log, navigated in log.append(navigated.path) }
 /// ```
 public enum RouteEvents {
     /// Every message of the navigator's: `route:*`.

@@ -3,9 +3,9 @@
 ///
 /// ```swift
 /// // after shell.route("/notes/:id", to: NotePage.self) and navigate(to: "/notes/7?mode=edit", data: ["from": "list"])
-/// values.parameters["id"]    // "7"
-/// values.parameters["mode"]  // "edit" (the query string; route parameters win on a clash)
-/// values.data["from"]        // "list"
+/// assert(values.parameters["id"] == "7")
+/// assert(values.parameters["mode"] == "edit")  // the query string; route parameters win on a clash
+/// assert(values.data["from"] == "list")
 /// ```
 public struct RouteValues: Sendable, Equatable {
     /// The path navigated to, without its query string.

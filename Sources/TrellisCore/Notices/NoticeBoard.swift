@@ -143,7 +143,7 @@ extension Shell {
     /// ``NoticeBoard/post(_:button:duration:action:)``).
     ///
     /// ```swift
-    /// shell.notify(tr("The plugin “%@” failed to load", name), button: tr("Plugins")) { [weak shell] in
+    /// shell.notify(tr("The plugin “%@” failed to load", pluginName), button: tr("Plugins")) { [weak shell] in
     ///     try? shell?.navigate(to: "/plugins")
     /// }
     /// ```

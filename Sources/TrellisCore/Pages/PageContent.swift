@@ -18,7 +18,7 @@ public enum PageContent {
 /// ```swift
 /// let form = Form(fields: [.init(id: "title", label: "Title"), .init(id: "body", label: "Text", style: .multiline)],
 ///                 actions: [.init(id: "save", label: "Save")])
-/// form.onAction = { action, form in print(action, form["title"]) }
+/// form.onAction = { action, form in print(action, form["title"] ?? "") }
 /// ```
 @MainActor
 public final class Form {

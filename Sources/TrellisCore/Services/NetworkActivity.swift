@@ -10,6 +10,7 @@
 /// ```swift
 /// bus.trigger(NetworkActivity.on, ["url": .string(url.absoluteString)])
 /// defer { bus.trigger(NetworkActivity.off, ["url": .string(url.absoluteString)]) }
+/// let notes = try await fetch(url)
 /// ```
 public enum NetworkActivity {
     /// Triggered when a piece of network work begins: `network:on`.

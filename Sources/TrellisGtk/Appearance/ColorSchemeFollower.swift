@@ -14,7 +14,7 @@ import Logging
 ///
 /// ```swift
 /// let follower = ColorSchemeFollower.start()   // after GTK is initialised (in `activate`)
-/// follower?.prefersDark                         // true on a dark desktop
+/// let dark = follower?.prefersDark ?? false     // true on a dark desktop
 /// ```
 @MainActor
 public final class ColorSchemeFollower {

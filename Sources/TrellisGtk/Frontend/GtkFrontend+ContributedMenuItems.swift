@@ -11,7 +11,7 @@ extension GtkFrontend {
     /// An item is greyed out while its contributor says it is not available.
     ///
     /// ```swift
-    /// frontend.addMenuAction("new-note", label: "New note", accelerators: ["<Control>n"]) { … }
+    /// frontend.addMenuAction("new-note", label: "New note", accelerators: ["<Control>n"]) { try? shell.navigate(to: "/notes/new") }
     /// frontend.addContributedMenuItems()
     /// ```
     public func addContributedMenuItems(logger: Logger = Logger(trellis: "trellis.window")) {

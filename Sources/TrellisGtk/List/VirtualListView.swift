@@ -14,7 +14,7 @@ import Foundation
 /// ```swift
 /// let list = VirtualListView(source: StaticRows(["Фэнтези", "Проза"]))
 /// list.onActivate = { position in print("activated", position) }
-/// gtk_window_set_child(window.as(), list.widget.as())
+/// gtk_window_set_child(gtkWindow, list.widget.widget)
 /// ```
 @MainActor
 public final class VirtualListView {

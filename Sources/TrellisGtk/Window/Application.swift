@@ -7,7 +7,7 @@ import TrellisCore
 ///
 /// ```swift
 /// let app = Application(id: "org.trellis.Demo")
-/// app.onActivate = { app in let window = ShellWindow(application: app.pointer, title: "Hi"); window.present() }
+/// app.onActivate = { app in GtkFrontend(shell: shell, application: app, title: "Hi").window.present() }
 /// exit(app.run())
 /// ```
 @MainActor

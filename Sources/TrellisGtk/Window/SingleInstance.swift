@@ -12,6 +12,8 @@ import TrellisCore
 ///  --method org.gtk.Actions.Activate navigate '[<"/catalog">]' '{}'`.
 ///
 /// ```swift
+/// var frontend: GtkFrontend?
+/// app.onActivate = { app in frontend = GtkFrontend(shell: shell, application: app) }
 /// SingleInstance.install(on: app, shell: shell, window: { frontend?.window })
 /// if let status = try SingleInstance.forwardToPrimary(app, path: "/catalog", notification: nil) { exit(status) }
 /// exit(app.run())

@@ -8,7 +8,7 @@ extension HeadlessTableView {
     ///
     /// ```swift
     /// let view = HeadlessTableView(container: .records(ArraySource(persons), columns: columns))
-    /// view.screenLines()  // ["First name  Age", "----------  ---", "Ada          36", …]
+    /// let lines = view.screenLines()  // ["First name  Age", "----------  ---", "Ada          36", …]
     /// ```
     public func screenLines() -> [String] {
         guard let columns = container.columns else { return render() }

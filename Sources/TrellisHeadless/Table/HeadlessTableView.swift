@@ -10,9 +10,9 @@ import TrellisCore
 /// ```swift
 /// let view = HeadlessTableView(container: TableContainer.checklist(ArraySource(["Мистика", "Киберпанк"])))
 /// try view.toggle(text: "Киберпанк")
-/// view.lines          // ["[ ] Мистика", "[x] Киберпанк"]
+/// assert(view.lines == ["[ ] Мистика", "[x] Киберпанк"])
 /// view.type("мис")
-/// view.lines          // ["[ ] Мистика"]
+/// assert(view.lines == ["[ ] Мистика"])
 /// ```
 ///
 /// Lines: a section header is `== Title ==`; an item is its columns joined by " | ",

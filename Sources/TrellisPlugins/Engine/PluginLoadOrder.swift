@@ -8,7 +8,7 @@ import TrellisCore
 ///
 /// ```swift
 /// let order = PluginLoadOrder(plugins: [("b", ["a"]), ("a", [])], unavailable: [:])
-/// order.sequence   // ["a", "b"]
+/// assert(order.sequence == ["a", "b"])
 /// ```
 public struct PluginLoadOrder: Sendable {
     /// Plugins that can load, dependencies first.

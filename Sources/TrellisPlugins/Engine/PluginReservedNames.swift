@@ -6,7 +6,7 @@ import TrellisCore
 /// the reason, and a plugin's page never shadows an app route or a route below one.
 ///
 /// ```swift
-/// PluginReservedNames.problem(withID: "store", appRoutes: [])
+/// let problem = PluginReservedNames.problem(withID: "store", appRoutes: [])
 /// // "is an event namespace of Trellis's own (store:…): a plugin with it would receive and could forge the host's events"
 /// ```
 public enum PluginReservedNames {

@@ -7,7 +7,7 @@ import TrellisCore
 /// ```swift
 /// let note = try context.insert("Note")
 /// note["title"] = "Shopping"                // tracked, undoable
-/// note["title"].stringValue                 // "Shopping"
+/// assert(note["title"].stringValue == "Shopping")
 /// let created: Date = try note.get("created")
 /// try note.setRelated("author", to: person)
 /// ```

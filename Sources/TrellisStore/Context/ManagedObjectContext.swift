@@ -12,7 +12,7 @@ import Logging
 /// note["title"] = "Shopping"
 /// note["created"] = .date(Date()); note["updated"] = .date(Date())
 /// try note.setRelated("author", to: person)
-/// context.hasChanges          // true
+/// assert(context.hasChanges)
 /// try context.save()          // one transaction; `store:did-save` follows
 /// note["title"] = "Groceries"
 /// context.undo()              // title is "Shopping" again

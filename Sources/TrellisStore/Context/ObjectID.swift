@@ -8,8 +8,8 @@ import Foundation
 ///
 /// ```swift
 /// let id = note.objectID
-/// id.description                       // "Note/1B4E28BA-2FA1-11D2-883F-0016D3CCA427"
-/// ObjectID("Note/1B4E28BA-2FA1-11D2-883F-0016D3CCA427") == id   // true
+/// let text = id.description            // "Note/1B4E28BA-2FA1-11D2-883F-0016D3CCA427"
+/// assert(ObjectID(text) == id)
 /// ```
 public struct ObjectID: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The object's entity.

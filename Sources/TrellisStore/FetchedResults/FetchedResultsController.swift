@@ -8,7 +8,7 @@ import TrellisCore
 /// ```swift
 /// let notes = try FetchedResultsController(
 ///     request: FetchRequest(entityName: "Note", sortKeys: [.descending("created")]), context: context)
-/// notes.count                                            // counted, no row read
+/// let count = notes.count                                // counted, no row read
 /// let first = try notes.object(at: TableIndexPath(row: 0))  // reads one page
 /// notes.onChange = { change in
 ///     // a single inserted note: change.inserted == [Row(id, path 0/0)]

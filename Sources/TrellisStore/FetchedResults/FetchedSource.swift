@@ -7,8 +7,8 @@ import TrellisCore
 /// ```swift
 /// let source = try FetchedSource(
 ///     request: FetchRequest(entityName: "Note", sortKeys: [.descending("created")]), context: context)
-/// let container = TableContainer(source: source, ...)
-/// source.item(at: TableIndexPath(row: 0)).value(as: ManagedObject.self)?["title"]
+/// let container = TableContainer(source: source, cells: KeyValueCellProvider(keys: ["title"]))
+/// let title = source.item(at: TableIndexPath(row: 0)).value(as: ManagedObject.self)?["title"]
 /// ```
 ///
 /// Items have the object's ``ObjectID`` as identity and the context's ``ManagedObject`` as

@@ -100,7 +100,7 @@ struct Column: Sendable, Hashable {
 ///
 /// ```swift
 /// let note = model.entity(named: "Note")!
-/// note.attribute(named: "title")?.type     // .string
+/// assert(note.attribute(named: "title")?.type == .string)
 /// ```
 ///
 /// A class, immutable, so that every object of the entity shares one description.

@@ -20,8 +20,8 @@ import TrellisCore
 ///
 /// ```swift
 /// let model = try ManagedObjectModel(contentsOf: URL(fileURLWithPath: "data/model.json"))
-/// model.version                       // 1
-/// model.entity(named: "Note")?.keys   // ["title", "body", "author"]
+/// let version = model.version                // the file's "version"
+/// let keys = model.entity(named: "Note")?.keys  // ["title", "body", "created", "updated", "author"]
 /// ```
 ///
 /// Attribute types are those of ``AttributeType``. Names are ASCII identifiers; `id` and

@@ -8,7 +8,7 @@ import TrellisCore
 /// let notes = RemoteCollection(url: URL(string: "https://notes.example/api/notes")!, sync: sync, bus: bus)
 /// notes.comparator = { ($0["title"]?.stringValue ?? "") < ($1["title"]?.stringValue ?? "") }
 /// let changes = try await notes.fetch()     // GET, then a smart merge by id
-/// changes.added.count                       // models new since the last fetch
+/// print(changes.added.count)                // models new since the last fetch
 /// let note = try await notes.create(["title": "Shopping"])   // POST, then added
 /// let list = TableContainer(source: notes, cells: KeyValueCellProvider(keys: ["title"]))
 /// ```

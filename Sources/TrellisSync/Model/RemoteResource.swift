@@ -6,9 +6,9 @@ import TrellisCore
 ///
 /// ```swift
 /// let resource = RemoteResource(json: ["id": "7", "version": 3, "title": "Shopping"])
-/// resource?.id          // "7"
-/// resource?.version     // "3"
-/// resource?.attributes  // ["title": "Shopping"]
+/// assert(resource?.id == "7")
+/// assert(resource?.version == "3")
+/// assert(resource?.attributes == ["title": "Shopping"])
 /// ```
 ///
 /// Ids and versions may be strings or integral numbers; both are kept as text (the

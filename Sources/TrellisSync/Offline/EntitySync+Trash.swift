@@ -12,6 +12,7 @@ import TrellisStore
 /// if let conflict = try notesSync.conflicts().first {
 ///     let serverVersion = conflict.original             // the note, holding the server's state
 ///     let localEdit = conflict.copy                     // the copy holding the edit (nil: a deletion)
+///     show(serverVersion, beside: localEdit)
 ///     try notesSync.dismissConflict(conflict)
 /// }
 /// ```

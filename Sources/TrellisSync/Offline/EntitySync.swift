@@ -12,7 +12,7 @@ import TrellisStore
 ///                                settings: SyncSettings(bearerToken: token))
 /// notesSync.start()                          // sync now, then every 30 s and after each save
 ///
-/// let note = try context.insert("Note", values: ["title": "Shopping", ...])
+/// let note = try context.insert("Note", values: ["title": "Shopping", "created": .date(Date()), "updated": .date(Date())])
 /// try notesSync.save(context)                // saved and queued in one transaction
 /// let report = try await notesSync.syncNow() // push the queue in order, then pull
 /// ```

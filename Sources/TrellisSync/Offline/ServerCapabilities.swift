@@ -15,9 +15,9 @@ import TrellisStore
 /// | ``listETags`` | whether the list comes with an `ETag`: the next pass asks with `If-None-Match`, and a `304` ends the pull at once |
 ///
 /// ```swift
-/// let capabilities = try notesSync.capabilities()
-/// capabilities.upsert                    // true against json-server-py
-/// capabilities.versions                  // false: json-server-py keeps no versions
+/// let capabilities = notesSync.capabilities
+/// let upsert = capabilities.upsert       // true against json-server-py
+/// let versions = capabilities.versions   // false: json-server-py keeps no versions
 /// ```
 public struct ServerCapabilities: Sendable, Equatable, CustomStringConvertible {
     /// `PUT <collection>/<id>` to an unknown id creates the resource with that id.

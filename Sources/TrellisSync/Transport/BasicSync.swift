@@ -9,8 +9,8 @@ import TrellisCore
 /// ```swift
 /// let sync = BasicSync(settings: SyncSettings(bearerToken: "s3cret", timeout: 10), bus: bus)
 /// let created = try await sync.send(SyncRequest(.post, notesURL, body: ["title": "Shopping"]))
-/// created.body["id"]       // assigned by the server
-/// created.version          // from the ETag header
+/// let id = created.body["id"]     // assigned by the server
+/// let version = created.version   // from the ETag header
 /// ```
 ///
 /// - **Every attempt is announced**: `network:on` before it is sent and `network:off` after

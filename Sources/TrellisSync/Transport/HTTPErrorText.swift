@@ -7,9 +7,9 @@ import TrellisCore
 /// shows, tags, scripts, styles and the head left out, entities decoded.
 ///
 /// ```swift
-/// HTTPErrorText.reasonPhrase(502)      // "Bad Gateway"
-/// HTTPErrorText.excerpt(of: .string("<html><body><h1>502 Bad Gateway</h1>\n</body></html>"))
-///                                      // "502 Bad Gateway"
+/// assert(HTTPErrorText.reasonPhrase(502) == "Bad Gateway")
+/// assert(HTTPErrorText.excerpt(of: .string("<html><body><h1>502 Bad Gateway</h1>\n</body></html>"))
+///        == "502 Bad Gateway")
 /// ```
 enum HTTPErrorText {
     /// How many characters of the body an excerpt keeps.

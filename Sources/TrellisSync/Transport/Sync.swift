@@ -7,7 +7,7 @@
 /// ```swift
 /// let sync: any Sync = BasicSync(settings: SyncSettings(bearerToken: token), bus: bus)
 /// let response = try await sync.send(SyncRequest(.get, notesURL))
-/// response.body.arrayValue?.count
+/// let count = response.body.arrayValue?.count
 /// ```
 ///
 /// An implementation answers 2xx responses and throws ``SyncError`` for everything else:

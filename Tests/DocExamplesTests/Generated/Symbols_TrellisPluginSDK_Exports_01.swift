@@ -8,5 +8,6 @@ extension SymbolExample {
         let reading: JSONValue = ["city": "Paris", "celsius": 21.5, "gusts": [40, 52]]
         bus.trigger("weather:reading", reading)
 #sourceLocation()
+        _ = reading
     }
 }

@@ -8,5 +8,6 @@ extension SymbolExample {
         let handler: @Sendable (Event) -> Void = { [host] event in host.log(.info, event.message) }
         handler(Event(message: "weather:reading", data: ["city": "Paris"]))
 #sourceLocation()
+        _ = handler
     }
 }

@@ -11,5 +11,6 @@ extension SymbolExample {
             host.log(.info, "a reading every \(values["interval"]?.intValue ?? 5) min")
         }
 #sourceLocation()
+        _ = interval
     }
 }

@@ -9,5 +9,6 @@ extension SymbolExample {
         let data: JSONValue = nil
         assert(data.isNull && !JSONValue.object([:]).isNull)
 #sourceLocation()
+        _ = data
     }
 }

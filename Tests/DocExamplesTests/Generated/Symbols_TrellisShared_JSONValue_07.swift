@@ -9,5 +9,6 @@ extension SymbolExample {
         let data: JSONValue = ["changed": ["limit", "label"]]
         assert(data["changed"]?.arrayValue?.compactMap(\.stringValue) == ["limit", "label"])
 #sourceLocation()
+        _ = data
     }
 }

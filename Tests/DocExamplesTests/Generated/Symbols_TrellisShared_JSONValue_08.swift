@@ -9,5 +9,6 @@ extension SymbolExample {
         let data: JSONValue = ["parameters": ["id": "5", "page": 2]]
         assert(data["parameters"]?.objectValue?.compactMapValues(\.stringValue) == ["id": "5"])
 #sourceLocation()
+        _ = data
     }
 }

@@ -9,5 +9,6 @@ extension SymbolExample {
         let note: JSONValue = nil
         assert(note == .null)
 #sourceLocation()
+        _ = note
     }
 }

@@ -9,5 +9,6 @@ extension SymbolExample {
         let on: JSONValue = true
         assert(on == .bool(true))
 #sourceLocation()
+        _ = on
     }
 }

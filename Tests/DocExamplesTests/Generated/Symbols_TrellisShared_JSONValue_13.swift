@@ -10,5 +10,6 @@ extension SymbolExample {
         let data: JSONValue = ["limit": 10, "count": .number(Double(count))]
         assert(data["limit"] == .number(10))
 #sourceLocation()
+        _ = data
     }
 }

@@ -9,5 +9,6 @@ extension SymbolExample {
         let celsius: JSONValue = 21.5
         assert(celsius == .number(21.5))
 #sourceLocation()
+        _ = celsius
     }
 }

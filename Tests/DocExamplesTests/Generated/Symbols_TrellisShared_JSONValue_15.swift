@@ -10,5 +10,6 @@ extension SymbolExample {
         let status: JSONValue = ["item": "count", "text": .string(text), "title": .string("\(text) on the shelf")]
         assert(status["text"] == "3 items")
 #sourceLocation()
+        _ = status
     }
 }

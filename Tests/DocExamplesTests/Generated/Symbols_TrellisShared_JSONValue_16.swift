@@ -9,5 +9,6 @@ extension SymbolExample {
         let row: JSONValue = ["Tea", 2, true]
         assert(row[1] == .number(2))
 #sourceLocation()
+        _ = row
     }
 }

@@ -9,5 +9,6 @@ extension SymbolExample {
         let request: JSONValue = ["page": 1, "path": "/shelf", "parameters": [:]]
         assert(request["parameters"] == .object([:]))
 #sourceLocation()
+        _ = request
     }
 }

@@ -10,5 +10,6 @@ extension SymbolExample {
         let data = settings.jsonData()   // what `try data.write(to: url)` saves
         assert(String(decoding: data, as: UTF8.self) == #"{"label":"Item","limit":10,"ratio":null}"#)
 #sourceLocation()
+        _ = settings
     }
 }

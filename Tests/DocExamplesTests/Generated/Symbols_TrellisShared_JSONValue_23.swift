@@ -9,5 +9,6 @@ extension SymbolExample {
         let value: JSONValue = ["b": "x", "a": true, "n": 3]
         assert(value.jsonString == #"{"a":true,"b":"x","n":3}"#)
 #sourceLocation()
+        _ = value
     }
 }

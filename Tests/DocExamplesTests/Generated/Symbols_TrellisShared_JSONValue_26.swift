@@ -9,5 +9,6 @@ extension SymbolExample {
         let data: JSONValue = ["count": 3]
         assert("data: \(data)" == #"data: {"count":3}"#)
 #sourceLocation()
+        _ = data
     }
 }

@@ -4,8 +4,8 @@
 ///
 /// ```swift
 /// let cell = Cell(columns: ["Ада", "Лавлейс", "36"])
-/// cell.text             // "Ада | Лавлейс | 36"
-/// cell.accessibleLabel  // "Ада, Лавлейс, 36"
+/// assert(cell.text == "Ада | Лавлейс | 36")
+/// assert(cell.accessibleLabel == "Ада, Лавлейс, 36")
 /// ```
 public struct Cell: Sendable, Equatable {
     /// The texts of the row's columns, in order.

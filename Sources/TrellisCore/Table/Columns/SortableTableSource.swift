@@ -7,7 +7,7 @@
 /// `ORDER BY`).
 ///
 /// ```swift
-/// let people = ArraySource(persons)
+/// let people: any SortableTableSource = ArraySource(persons)
 /// try people.sort(by: "age", ascending: false)  // oldest first
 /// ```
 @MainActor

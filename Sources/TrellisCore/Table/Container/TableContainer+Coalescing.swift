@@ -5,8 +5,8 @@ extension TableContainer {
     /// as one `(position, n, n)`.
     ///
     /// ```swift
-    /// container.coalescingChanges {
-    ///     for row in 0..<1000 { rows.insert("Row \(row)", at: row) }
+    /// try container.coalescingChanges {
+    ///     for row in 0..<1000 { try rows.insert("Row \(row)", at: row) }
     /// }
     /// ```
     ///

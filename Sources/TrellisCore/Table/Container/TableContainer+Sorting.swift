@@ -11,7 +11,7 @@ extension TableContainer {
     /// ```swift
     /// let people = TableContainer.records(ArraySource(persons), columns: columns)
     /// try people.sort(by: "age", ascending: false)
-    /// people.sortOrder  // age ▼
+    /// assert(people.sortOrder == ColumnSort(key: "age", ascending: false))  // the header shows age ▼
     /// ```
     public func sort(by key: String, ascending: Bool = true) throws(TableSortError) {
         guard let sortable = source as? any SortableTableSource else {

@@ -8,9 +8,10 @@
 ///
 /// ```swift
 /// let genres = ArraySource(lines)
-/// let catalog = TableContainer(source: genres, searchable: true,
+/// let catalog = TableContainer(source: genres,
 ///                              callbacks: StandardCallbacks(route: { "/catalog/\($0.id)" },
-///                                                           navigate: { try? shell.navigate(to: $0) }))
+///                                                           navigate: { try? shell.navigate(to: $0) }),
+///                              searchable: true)
 /// let token = catalog.onFlatChanges { changes in
 ///     for change in changes { model.itemsChanged(change.position, change.removed, change.added) }
 /// }

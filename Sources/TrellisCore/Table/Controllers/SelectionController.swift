@@ -20,8 +20,8 @@ public enum SelectionMode: Sendable, Equatable {
 /// ``TableContainer/setSelection(_:)``) so rows are redrawn and callbacks called.
 ///
 /// ```swift
-/// container.selection.selectedIDs        // [TableItemID(3), TableItemID(17)]
-/// container.selection.isSelected(TableItemID(3))   // true
+/// let selected = container.selection.selectedIDs   // [TableItemID(3), TableItemID(17)], say
+/// let third = container.selection.isSelected(TableItemID(3))   // true then
 /// ```
 @MainActor
 public final class SelectionController {

@@ -13,8 +13,8 @@ import Foundation
 ///
 /// ```swift
 /// container.searchText = "фэнтези"     // shows "Фэнтези", "ФЭНТЕЗИ", "Боевое фэнтези"…
-/// container.searcher.isFiltering       // true
-/// TableSearcher.fold("Ёж")             // "еж"
+/// assert(container.searcher.isFiltering)
+/// assert(TableSearcher.fold("Ёж") == "еж")
 /// ```
 @MainActor
 public final class TableSearcher {

@@ -20,6 +20,7 @@ extension ArraySource: SortableTableSource {
     /// elements (no key-value coding: a million rows sort several times faster), else by its key.
     ///
     /// ```swift
+    /// let people = ArraySource(persons)
     /// people.sort(by: TableColumn(key: "age", title: tr("Age"), value: \Person.age), ascending: false)
     /// ```
     public func sort(by column: TableColumn, ascending: Bool) {

@@ -29,7 +29,7 @@ public struct TableIndexPath: Hashable, Comparable, Sendable, CustomStringConver
 ///
 /// ```swift
 /// let id = TableItemID(42)
-/// "/catalog/\(id)"    // "/catalog/42"
+/// assert("/catalog/\(id)" == "/catalog/42")
 /// ```
 // AnyHashable is not Sendable by declaration, but the only initialiser stores a value that
 // is `Hashable & Sendable`, so the wrapped value may be shared across isolation domains.

@@ -28,8 +28,8 @@ public enum TableChange: Sendable, Equatable {
 ///
 /// ```swift
 /// let source = ArraySource(["Фэнтези", "Киберпанк"])
-/// source.numberOfRows(inSection: 0)                          // 2
-/// source.item(at: TableIndexPath(row: 1)).value(as: String.self) // "Киберпанк"
+/// assert(source.numberOfRows(inSection: 0) == 2)
+/// assert(source.item(at: TableIndexPath(row: 1)).value(as: String.self) == "Киберпанк")
 /// ```
 @MainActor
 public protocol TableSource: AnyObject {
