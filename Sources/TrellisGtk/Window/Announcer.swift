@@ -9,7 +9,11 @@ import CGtk
 /// none) comes back — unspoken, since the widget no longer has the focus.
 ///
 /// The announcement waits for the next frame (the page that caused it may still be moving the
-/// focus: a deleted note's editor goes, the list takes the focus) and for a focused widget.
+/// focus: a deleted note's editor goes, the list takes the focus), for a focused widget, and
+/// for the window to have placed the focus on the page now on top when it is doing so
+/// (``placementBegan()``): whichever comes first of that frame and that placement, the other
+/// may come after it, and an announcement made on a widget about to lose the focus is never
+/// spoken (Orca read only the list's name, "Notes", once in a full test run).
 @MainActor
 final class Announcer {
     private let window: ApplicationWindow
@@ -18,6 +22,8 @@ final class Announcer {
     /// The widget carrying an announcement now (a reference of our own), and the announcement.
     private var carrier: Widget?
     private var carried: String?
+    /// Focus placements the window began and has not ended: the focus is not settled yet.
+    private var placements = 0
 
     init(window: ApplicationWindow) {
         self.window = window
@@ -28,9 +34,23 @@ final class Announcer {
         pending = text
     }
 
-    /// Announces the text kept, on the widget that has the focus now (or the next one to).
+    /// The window is about to place the focus on a page (after GTK's own move): announcements
+    /// wait for ``placementEnded()``.
+    func placementBegan() {
+        placements += 1
+    }
+
+    /// The placement ``placementBegan()`` announced is done (or given up): a waiting
+    /// announcement goes to the widget that has the focus now, if no other placement is under way.
+    func placementEnded() {
+        placements -= 1
+        deliver()
+    }
+
+    /// Announces the text kept, on the widget that has the focus now (or the next one to),
+    /// unless a focus placement is under way (it delivers when it ends).
     func deliver() {
-        guard let text = pending, let focus = gtk_root_get_focus(window.object.opaque) else { return }
+        guard placements == 0, let text = pending, let focus = gtk_root_get_focus(window.object.opaque) else { return }
         pending = nil
         // Told already, and the focus has not moved since: once is enough.
         if text == carried, carrier?.widget == focus { return }

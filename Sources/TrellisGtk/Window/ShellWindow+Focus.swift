@@ -31,10 +31,14 @@ extension ShellWindow {
     func focus(page widget: Widget?) {
         guard !sidebar.hasFocus, let widget else { return }
         // After GTK's own move of the focus from the page that went (GtkStack passes it on to
-        // the new page's first control, Tab-wise, once it shows it).
+        // the new page's first control, Tab-wise, once it shows it). An announcement made
+        // meanwhile goes where the focus ends up.
+        announcer.placementBegan()
         DispatchQueue.main.async { [weak self, weak widget] in
             MainActor.assumeIsolated {
-                guard let self, let widget, !self.sidebar.hasFocus, gtk_widget_get_mapped(widget.widget) != 0 else { return }
+                guard let self else { return }
+                defer { self.announcer.placementEnded() }
+                guard let widget, !self.sidebar.hasFocus, gtk_widget_get_mapped(widget.widget) != 0 else { return }
                 if !widget.isFocus && !widget.focusIsInside { gtk_widget_grab_focus(widget.widget) }
             }
         }
