@@ -56,17 +56,19 @@ final class AnnouncerTests: XCTestCase {
     }
 
     /// One application for the tests: GTK is initialised by its registration, and a second
-    /// one of the same id would not register on a session bus.
-    @MainActor static let application: Application = {
-        let application = Application(id: "io.github.trellis.AnnouncerTest", unique: false)
-        XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
+    /// one of the same id would not register on a session bus. GTK's own, not Trellis's
+    /// ``Application``, which would set `GSK_RENDERER` in this process, and
+    /// RendererChoiceTests, later in the same run, would take it for the user's choice.
+    @MainActor static let application: GObjectPointer = {
+        let application = GObjectPointer(gtk_application_new("io.github.trellis.AnnouncerTest", G_APPLICATION_NON_UNIQUE))!
+        XCTAssertNotEqual(g_application_register(application.as(), nil, nil), 0)
         return application
     }()
 
     /// A window of its own holding two buttons.
     @MainActor
     static func windowWithTwoButtons() -> (ApplicationWindow, UnsafeMutablePointer<GtkWidget>, UnsafeMutablePointer<GtkWidget>) {
-        let window = ApplicationWindow(retaining: GObjectPointer(gtk_application_window_new(Self.application.pointer.as())))
+        let window = ApplicationWindow(retaining: GObjectPointer(gtk_application_window_new(Self.application.as())))
         let box = gtk_box_new(GTK_ORIENTATION_VERTICAL, 0)!
         let first = gtk_button_new_with_label("First")!
         let second = gtk_button_new_with_label("Second")!
