@@ -4,9 +4,9 @@ import Foundation
 /// discovery compares between builds and the development watcher between looks.
 ///
 /// `FileManager.attributesOfItem` would tell the same, but it also names the file's owner and
-/// group, reading `/etc/passwd` and `/etc/group` each time: twice per plugin at start, and
+/// group, reading `/etc/passwd` and `/etc/group` at each call: once per plugin at start, and
 /// ten times a second per watched file.
-struct FileStamp: Equatable, Sendable {
+struct FileStamp: Sendable {
     /// The modification time, in nanoseconds since 1970.
     let modified: Int64
     /// The size in bytes.
