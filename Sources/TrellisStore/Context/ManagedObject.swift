@@ -93,10 +93,18 @@ public final class ManagedObject {
 
     func setValue(_ value: AttributeValue, at index: Int) {
         let value = value.conformed(to: entity.columnTypes[index]) ?? value
-        let old = values[index]
-        guard old != value else { return }
-        values[index] = value
+        guard let old = Self.replace(&values[index], with: value) else { return }
         context?.objectDidChange(self, column: index, from: old)
+    }
+
+    /// Puts `value` in `slot` and returns what was there, or `nil` when that was equal:
+    /// the values are reached once per change (every access to a class's stored property
+    /// is checked for exclusivity while the program runs).
+    private static func replace(_ slot: inout AttributeValue, with value: AttributeValue) -> AttributeValue? {
+        guard slot != value else { return nil }
+        let old = slot
+        slot = value
+        return old
     }
 
     /// The object a to-one relationship points at, or `nil`.

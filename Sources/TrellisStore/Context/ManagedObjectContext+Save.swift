@@ -19,8 +19,13 @@ extension ManagedObjectContext {
         for object in objects {
             let entity = object.entity
             if object.state != .deleted {
-                let rules = rulesByEntity[entity.name] ?? store.validationRules.rules(for: entity.name)
-                rulesByEntity[entity.name] = rules
+                let rules: [ValidationRule]
+                if let known = rulesByEntity[entity.name] {
+                    rules = known
+                } else {
+                    rules = store.validationRules.rules(for: entity.name)
+                    rulesByEntity[entity.name] = rules
+                }
                 issues += store.validate(object, rules: rules)
             }
             switch object.state {

@@ -64,9 +64,11 @@ final class RawStatement {
         guard code == SQLITE_OK else { throw failure(code) }
     }
 
-    /// Binds text; a native Swift string passes its own NUL-terminated UTF-8 bytes.
+    /// Binds text, which SQLite copies. `withCString` lends a native string's own
+    /// NUL-terminated UTF-8 bytes; passing the string itself as the `char *` argument
+    /// made a copy in a new array for every value.
     private func bindText(_ text: String, at index: Int32) -> Int32 {
-        sqlite3_bind_text(handle, index, text, Int32(text.utf8.count), transientDestructor)
+        text.withCString { sqlite3_bind_text(handle, index, $0, Int32(text.utf8.count), transientDestructor) }
     }
 
     /// Binds a UUID as its canonical upper-case text (what `uuidString` gives), written
