@@ -9,7 +9,7 @@ import CTrellisGtk
 /// source box (its user data) and releases it when it is finalized; each `TrellisRowItem`
 /// retains its `RowPayload` and releases it when finalized.
 @MainActor
-public final class VirtualListModel {
+final class VirtualListModel {
     /// What a `TrellisRowItem` carries: the row's content at the time GTK asked for it.
     final class RowPayload {
         let row: ListRow
@@ -28,10 +28,10 @@ public final class VirtualListModel {
 
     /// The C model (one reference owned here).
     let pointer: GObjectPointer
-    public let source: any ListRowSource
+    let source: any ListRowSource
     private let box: SourceBox
 
-    public init(source: any ListRowSource) {
+    init(source: any ListRowSource) {
         self.source = source
         let count: TrellisListModelCountFunc = { data in
             guard let data else { return 0 }
@@ -76,7 +76,7 @@ public final class VirtualListModel {
     /// also removes rows with widgets (to find widgets to reuse), which for a search of a
     /// million rows is hundreds of thousands of rows read per keystroke (0.6 s measured with
     /// `trellis-bench typing`). During the removal GTK sees the model without the added rows.
-    public func itemsChanged(position: Int, removed: Int, added: Int) {
+    func itemsChanged(position: Int, removed: Int, added: Int) {
         itemsChanged(position: position, removed: removed, added: added, reusing: [])
     }
 
@@ -116,12 +116,12 @@ public final class VirtualListModel {
 
     /// Above this many rows removed and added, a change is told in two (see ``itemsChanged(position:removed:added:)``);
     /// below, in one, so that GTK keeps the widgets of rows that were only updated.
-    public static let splitThreshold = 64
+    static let splitThreshold = 64
     /// Rows updated in place are told in one change up to this many (see ``itemsChanged(position:removed:added:)``).
-    public static let updateSplitThreshold = 10_000
+    static let updateSplitThreshold = 10_000
 
     /// The number of rows GTK sees.
-    public var count: Int { Int(g_list_model_get_n_items(listModel)) }
+    var count: Int { Int(g_list_model_get_n_items(listModel)) }
 
     /// The payload of a row item given to a list item.
     static func row(of item: GObjectPointer) -> ListRow? {

@@ -16,8 +16,12 @@ import Foundation
 /// list.onActivate = { position in print("activated", position) }
 /// gtk_window_set_child(gtkWindow, list.widget.widget)
 /// ```
+///
+/// Internal, as ``ColumnTableView`` is: an app shows a list by giving a page a
+/// `TableContainer`, which the window shows through one of them. (Public until 2026-11-28,
+/// it could not be put in a window: its widget, and what keeps it alive, were internal.)
 @MainActor
-public final class VirtualListView {
+final class VirtualListView {
     /// The top widget (the accessible list around a `GtkScrolledWindow`), in the parent it is
     /// added to.
     let widget: Widget
@@ -25,12 +29,12 @@ public final class VirtualListView {
     let listView: ListView
     /// The `GtkScrolledWindow` around the list view.
     let scroller: Widget
-    public let model: VirtualListModel
+    let model: VirtualListModel
 
     /// Called with the position of an activated row (click or Enter). Header rows are not activatable.
-    public var onActivate: ((Int) -> Void)?
+    var onActivate: ((Int) -> Void)?
     /// Called with the position of a row whose checkbox the user toggled.
-    public var onToggle: ((Int) -> Void)?
+    var onToggle: ((Int) -> Void)?
 
     /// List items currently bound to a row (GTK 4.8 binds about 200 around the visible ones).
     private var bound: Set<GObjectPointer> = []
@@ -40,7 +44,7 @@ public final class VirtualListView {
     private(set) var rowWidgetsBuilt = 0
     private var binding = false
 
-    public init(source: any ListRowSource) {
+    init(source: any ListRowSource) {
         model = VirtualListModel(source: source)
         let factory = ListItemFactory(taking: GObjectPointer(gtk_signal_list_item_factory_new())!)
         // The selection and GtkListView take ownership ("transfer full") of what they are
@@ -79,7 +83,7 @@ public final class VirtualListView {
     /// Announces a change of the source (see ``VirtualListModel/itemsChanged(position:removed:added:)``).
     /// The row widgets at the first replaced positions are kept and filled with the new rows
     /// (``VirtualListModel/itemsChanged(position:removed:added:reusing:)``).
-    public func itemsChanged(position: Int, removed: Int, added: Int) {
+    func itemsChanged(position: Int, removed: Int, added: Int) {
         let replaced = min(removed, added)
         var byPosition: [Int: GObjectPointer] = [:]
         for listItem in bound {
