@@ -68,10 +68,14 @@ struct BasicSyncTests {
     func clientErrorsAreFinal() async throws {
         try await SyncFixtures.withServer { server in
             let url = server.notesURL.appendingPathComponent("missing")
-            await #expect(throws: SyncError.self) {
+            let error = await #expect(throws: SyncError.self) {
                 try await BasicSync(settings: SyncFixtures.settings(retries: 3)).send(SyncRequest(.put, url, body: [:]))
             }
-            #expect(server.received.count == 1)
+            // What the client met and what the server saw, on failure: this failed once under
+            // ThreadSanitizer with nothing received, and the error was not told.
+            let seen = server.received.map { "\($0.method) \($0.path)" }
+            #expect(error?.status == 404, "the error: \(String(describing: error)); the server received \(seen)")
+            #expect(server.received.count == 1, "the error: \(String(describing: error)); the server received \(seen)")
         }
     }
 
