@@ -47,7 +47,12 @@ extension DemoWindowApp {
         }
         // After the app's own actions, so that a plugin cannot take their shortcuts.
         frontend.addContributedMenuItems()
-        if let data = try? Resources.dataDirectory() { frontend.addIconSearchPath(data.appendingPathComponent("icons")) }
+        // The folder holds the app's own icon, which the About dialog shows: nothing in the
+        // first frame needs it, and adding it sooner would make GTK read the icon theme again
+        // on the main thread before that frame (see `addIconSearchPath`).
+        if let data = try? Resources.dataDirectory() {
+            frontend.window.afterFirstFrame { [weak frontend] in frontend?.addIconSearchPath(data.appendingPathComponent("icons")) }
+        }
         frontend.installAbout(AboutInfo(
             name: "Trellis", version: Self.version, iconName: Self.applicationID,
             comments: tr("A plugin-based application shell for Linux, with a GTK 4 front end"),

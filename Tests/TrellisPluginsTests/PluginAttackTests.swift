@@ -246,6 +246,28 @@ struct PluginAttackTests {
         #expect(reports[id: "loose"]?.state.failure?.description.contains("is group-writable (mode 664)") == true)
     }
 
+    @Test("a folder above the plugin's that others may write is refused, naming that folder")
+    func looseFolderAbove() throws {
+        let sandbox = try PluginSandbox()
+        let outer = sandbox.root.appendingPathComponent("shared")
+        let folder = outer.appendingPathComponent("inner/plugin")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let manifest = folder.appendingPathComponent("plugin.json")
+        try Data("{}".utf8).write(to: manifest)
+        #expect(PluginFileSecurity().fileProblem(at: manifest) == nil)
+        try FileManager.default.setAttributes([.posixPermissions: 0o775], ofItemAtPath: outer.path)
+        let resolvedOuter = PluginDiscovery.resolvingSymlinks(outer.path)
+        #expect(PluginFileSecurity().fileProblem(at: manifest) == "\(resolvedOuter) is group-writable (mode 775); run chmod g-w on it")
+    }
+
+    @Test("the folder walk climbs one path component at a time, to the root", arguments: [
+        ("/a/b/c", "/a/b"), ("/a", "/"), ("/", "/"), ("/home/ana/.local/share/trellis/plugins/x/plugin.json", "/home/ana/.local/share/trellis/plugins/x"),
+        ("/tmp/é/ü", "/tmp/é"),
+    ])
+    func folderWalk(path: String, folder: String) {
+        #expect(PluginFileSecurity.folder(containing: path) == folder)
+    }
+
     @Test("a plugin the user installs waits for approval, in words; once approved it loads; a version asking for more waits again")
     func approval() async throws {
         let sandbox = try PluginSandbox()

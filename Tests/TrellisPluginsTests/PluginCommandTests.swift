@@ -71,6 +71,12 @@ struct PluginCommandTests {
         #expect(contributions.map(\.actionName) == ["plugin-alpha-go", "plugin-alpha-new", "plugin-beta-go"])
     }
 
+    @Test("an action name keeps ASCII letters, digits, dots and dashes, and makes anything else a dash")
+    func actionNames() {
+        #expect(PluginCommandContribution.actionName(plugin: "café.app", item: "page/a b_9") == "plugin-caf-.app-page-a-b-9")
+        #expect(PluginCommandContribution.actionName(plugin: "Zz", item: "日本") == "plugin-Zz---")
+    }
+
     @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing")
     func invoked() async throws {
         let sandbox = try PluginSandbox()

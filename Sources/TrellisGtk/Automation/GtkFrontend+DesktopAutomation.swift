@@ -12,7 +12,7 @@ import TrellisCore
 /// | `chrome` | the header bar's icon-only widgets: tooltip and whether an accessible label is set |
 /// | `resize W H` | sets the window's default size (as a person resizing it) |
 /// | `min-width` | the narrowest the window can be now (`minimum`), and its natural width |
-/// | `icon NAME` | whether the icon theme has icon NAME (`found`) |
+/// | `icon NAME` | whether the icon theme has icon NAME (`found`), once the first frame is painted |
 /// | `sidebar`, `sidebar-toggle` | the sections' sidebar (`GtkFrontend+SidebarAutomation.swift`) |
 /// | `row-bounds N` | where row N and its checkbox are in the window (`row`, `checkbox`: x, y, width, height), for real clicks |
 extension GtkFrontend {
@@ -56,7 +56,9 @@ extension GtkFrontend {
             gtk_widget_measure(window.window.widget, GTK_ORIENTATION_HORIZONTAL, -1, &minimum, &natural, nil, nil)
             reply(["ok": true, "minimum": .number(Double(minimum)), "natural": .number(Double(natural))])
         case "icon":
-            reply(["ok": true, "found": .bool(Self.hasIcon(argument))])
+            // After the first frame, as a person opening About would ask: an app may add its
+            // icon folder only then (see `addIconSearchPath`).
+            window.afterFirstFrame { reply(["ok": true, "found": .bool(Self.hasIcon(argument))]) }
         case "chrome":
             let widgets: [(String, Widget)] = [("sidebar", window.sidebarButton), ("back", window.backButton), ("search", window.searchButton),
                                                        ("menu", window.menu.button), ("spinner", window.spinner)]

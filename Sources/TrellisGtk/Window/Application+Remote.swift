@@ -25,6 +25,7 @@ extension Application {
     /// Registers on the session bus now (`g_application_run` would do it otherwise). Afterwards
     /// ``isRemote`` tells whether another process is the primary instance.
     public func register() throws(ApplicationError) {
+        skipResourceLoadingWithoutResources()
         var error: UnsafeMutablePointer<GError>?
         guard g_application_register(pointer.as(), nil, &error) == 0 else { return }
         let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"

@@ -44,10 +44,26 @@ public final class Application {
     /// Command-line arguments are parsed by the caller, so GTK sees only the program name.
     public func run() -> Int32 {
         MainQueueBridge.install()
+        skipResourceLoadingWithoutResources()
         let name = strdup(CommandLine.arguments.first ?? "trellis")
         defer { free(name) }
         var argv: [UnsafeMutablePointer<CChar>?] = [name, nil]
         return g_application_run(pointer.as(), 1, &argv)
+    }
+
+    /// GTK loads an application's own resources at start-up (`gtk/menus.ui`, the help overlay,
+    /// icons) from its resource base path, `/` plus the id with dots as slashes, and adds that
+    /// path's `icons/` to the icon theme. Adding it makes the icon theme drop the themes its
+    /// worker thread has just read, and the first frame then reads them again on the main
+    /// thread (GTK 4.8). An application with nothing registered there gets no base path, so the
+    /// background read is kept; one that registers resources before ``run()`` keeps GTK's loading.
+    func skipResourceLoadingWithoutResources() {
+        guard let base = g_application_get_resource_base_path(pointer.as()) else { return }
+        if let children = g_resources_enumerate_children(base, G_RESOURCE_LOOKUP_FLAGS_NONE, nil) {
+            g_strfreev(children)
+            return
+        }
+        g_application_set_resource_base_path(pointer.as(), nil)
     }
 
     public func quit() { g_application_quit(pointer.as()) }

@@ -26,23 +26,27 @@ public struct PluginFileSecurity: Sendable {
     /// Why the folder or file at `url` must not be trusted, or `nil`: it is owned by the
     /// expected user or root and writable by nobody else (see the type's documentation).
     public func problem(at url: URL) -> String? {
+        problem(atPath: url.path)
+    }
+
+    private func problem(atPath path: String) -> String? {
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            return "\(url.path): cannot check permissions: \(String(cString: strerror(errno)))"
+        guard stat(path, &info) == 0 else {
+            return "\(path): cannot check permissions: \(String(cString: strerror(errno)))"
         }
         let kind = info.st_mode & S_IFMT
         guard kind == S_IFDIR || kind == S_IFREG else {
-            return "\(url.path) is not a regular file or folder (\(Self.kindName(kind))); a plugin's files must be"
+            return "\(path) is not a regular file or folder (\(Self.kindName(kind))); a plugin's files must be"
         }
         let mode = String(info.st_mode & 0o7777, radix: 8)
         if info.st_mode & S_IWOTH != 0 {
-            return "\(url.path) is world-writable (mode \(mode)); run chmod o-w on it"
+            return "\(path) is world-writable (mode \(mode)); run chmod o-w on it"
         }
         if info.st_mode & S_IWGRP != 0 {
-            return "\(url.path) is group-writable (mode \(mode)); run chmod g-w on it"
+            return "\(path) is group-writable (mode \(mode)); run chmod g-w on it"
         }
         if info.st_uid != expectedOwner && info.st_uid != 0 {
-            return "\(url.path) is owned by \(Self.userName(info.st_uid)), not by \(Self.userName(expectedOwner)) or root"
+            return "\(path) is owned by \(Self.userName(info.st_uid)), not by \(Self.userName(expectedOwner)) or root"
         }
         return nil
     }
@@ -51,16 +55,16 @@ public struct PluginFileSecurity: Sendable {
     /// regular file (after symbolic links), pass ``problem(at:)``, and so must each folder
     /// above it that belongs to the same user as its own folder.
     public func fileProblem(at url: URL) -> String? {
+        let path = url.path
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
-            return "\(url.path): cannot check permissions: \(String(cString: strerror(errno)))"
+        guard stat(path, &info) == 0 else {
+            return "\(path): cannot check permissions: \(String(cString: strerror(errno)))"
         }
         guard info.st_mode & S_IFMT == S_IFREG else {
-            return "\(url.path) is not a regular file (\(Self.kindName(info.st_mode & S_IFMT))); it was not opened"
+            return "\(path) is not a regular file (\(Self.kindName(info.st_mode & S_IFMT))); it was not opened"
         }
-        if let problem = problem(at: url) { return problem }
-        let resolved = PluginDiscovery.resolvingSymlinks(url.path)
-        var folder = (resolved as NSString).deletingLastPathComponent
+        if let problem = problem(atPath: path) { return problem }
+        var folder = Self.folder(containing: PluginDiscovery.resolvingSymlinks(path))
         var owner: uid_t?
         while !folder.isEmpty {
             var folderInfo = stat()
@@ -72,13 +76,20 @@ public struct PluginFileSecurity: Sendable {
             }
             owner = owner ?? folderInfo.st_uid
             let sticky = folderInfo.st_mode & S_ISVTX != 0
-            if !(sticky && folderInfo.st_uid == 0), let problem = problem(at: URL(fileURLWithPath: folder, isDirectory: true)) {
+            if !(sticky && folderInfo.st_uid == 0), let problem = problem(atPath: folder) {
                 return problem
             }
             if folder == "/" { break }
-            folder = (folder as NSString).deletingLastPathComponent
+            folder = Self.folder(containing: folder)
         }
         return nil
+    }
+
+    /// The folder that holds `path`, an absolute path without a trailing `/` (as `realpath`
+    /// gives it): `/a/b` for `/a/b/c`, `/` for `/a` and for `/`.
+    static func folder(containing path: String) -> String {
+        guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")), slash != path.startIndex else { return "/" }
+        return String(path[..<slash])
     }
 
     /// The first problem among `urls`, in order.

@@ -19,11 +19,13 @@ public struct PluginCommandContribution: Sendable, Hashable {
     /// A window action's name for item `item` of plugin `plugin`: `plugin-<plugin>-<item>` with
     /// every character GAction does not allow as `-`.
     public static func actionName(plugin: String, item: String) -> String {
-        let name = "plugin-\(plugin)-\(item)"
-        return String(name.unicodeScalars.map { scalar in
-            scalar.properties.isAlphabetic && scalar.isASCII || ("0"..."9").contains(scalar) || scalar == "." || scalar == "-"
-                ? Character(scalar) : "-"
-        })
+        var name = String.UnicodeScalarView()
+        for scalar in "plugin-\(plugin)-\(item)".unicodeScalars {
+            let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
+                || scalar == "." || scalar == "-"
+            name.append(allowed ? scalar : "-")
+        }
+        return String(name)
     }
 }
 
