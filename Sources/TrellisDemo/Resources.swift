@@ -52,8 +52,8 @@ public enum Resources {
         guard let text = String(data: data, encoding: .utf8) else {
             throw Failure.unreadable(path: url.path, reason: "not UTF-8 text")
         }
-        // Trimmed by hand: Foundation's `trimmingCharacters(in:)` cost a fifth of the start-up
-        // thread's time for 214 lines.
+        // Trimmed by hand: Foundation's `trimmingCharacters(in:)` took a fifth of the start-up
+        // thread's instructions for these 214 lines.
         return text.split(whereSeparator: \.isNewline).compactMap { line in
             guard let first = line.firstIndex(where: { !$0.isWhitespace }),
                   let last = line.lastIndex(where: { !$0.isWhitespace }) else { return nil }
