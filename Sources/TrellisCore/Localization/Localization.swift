@@ -74,13 +74,22 @@ public enum Localization {
         bindtextdomain(pluginDomain(id), localeDirectory.path)
         bind_textdomain_codeset(pluginDomain(id), "UTF-8")
         #endif
+        boundPlugins.withLock { _ = $0.insert(id) }
     }
+
+    /// The plugins whose domain ``bindPlugin(_:localeDirectory:)`` bound: only they have a
+    /// catalogue of their own. (Asking gettext for another's would look for it in the system's
+    /// locale folder, three failed opens per plugin.)
+    private static let boundPlugins = LockedState<Set<String>>([])
 
     /// A text of plugin `plugin`'s manifest (a title, a setting's description): its own
     /// catalogue's translation, else the app's, else `english`.
     public static func translate(_ english: String, plugin: String) -> String {
-        let own = translate(english, domain: pluginDomain(plugin))
-        return own != english ? own : translate(english)
+        if boundPlugins.withLock({ $0.contains(plugin) }) {
+            let own = translate(english, domain: pluginDomain(plugin))
+            if own != english { return own }
+        }
+        return translate(english)
     }
 
     /// The translation of `english` in the current language: the app's catalogue's
