@@ -254,16 +254,18 @@ extension GtkFrontend {
         return Int(gdk_frame_clock_get_frame_counter(clock))
     }
 
-    /// Saves a screenshot after the next frame; when the renderer has nothing yet (a popover
-    /// still being mapped), tries again after the following frames.
+    /// Saves a screenshot of the next frame; when the renderer has nothing yet (a popover
+    /// or a dialog still being mapped), tries again with the following frames.
     private func saveScreenshot(to path: String, attemptsLeft: Int, done: @escaping () -> Void,
                                 fail: @escaping (String) -> Void) {
-        window.afterNextFrame { [weak self] in
+        // What is in front: the question asked, while one is.
+        let front = { [weak self] () -> GObjectPointer? in
+            self.map { $0.window.confirmationDialog?.window ?? $0.window.window.object }
+        }
+        window.captureNextFrame(of: front) { [weak self] frame in
             guard let self else { return }
-            do {
-                // What is in front: the question asked, while one is.
-                let dialog = self.window.confirmationDialog?.window
-                try Screenshot.save(dialog ?? self.window.window.object, to: path)
+            do throws(Screenshot.Failure) {
+                try Screenshot.save(try frame.get(), to: path)
                 done()
             } catch {
                 if attemptsLeft > 1 {

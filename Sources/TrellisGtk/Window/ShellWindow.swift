@@ -65,6 +65,8 @@ public final class ShellWindow {
     /// in µs, read in the frame clock's first `after-paint`; nil until then.
     public private(set) var firstFramePaintedAt: Int64?
     private var nextFrameHandlers: [() -> Void] = []
+    /// Widgets to photograph in the next painted frame (``captureNextFrame(of:_:)``).
+    private var nextFrameCaptures: [(widget: () -> GObjectPointer?, handler: (Result<Screenshot.Frame, Screenshot.Failure>) -> Void)] = []
     /// The gaps between painted frames since ``measureFrameGaps()`` (benchmarks).
     private var frameGaps: (last: Int64?, longest: Int64, frames: Int)?
     private var pageTitle = ""
@@ -385,6 +387,15 @@ public final class ShellWindow {
         window.queueDraw()
     }
 
+    /// Runs `handler` after the next painted frame with what `widget` (asked for in that
+    /// frame's `after-paint`) showed in it: the picture is taken there, before anything can
+    /// ask for a redraw (see ``Screenshot/Frame``). A redraw is queued so one comes.
+    func captureNextFrame(of widget: @escaping () -> GObjectPointer?,
+                          _ handler: @escaping (Result<Screenshot.Frame, Screenshot.Failure>) -> Void) {
+        nextFrameCaptures.append((widget, handler))
+        window.queueDraw()
+    }
+
     /// Starts measuring the gaps between painted frames: ``frameGapsSoFar`` says the longest
     /// since, in µs, and how many frames were painted. The window is drawn again at every
     /// frame of its clock meanwhile (as an animation would be: the automation turns GTK's off),
@@ -416,6 +427,17 @@ public final class ShellWindow {
         }
         var handlers = nextFrameHandlers
         nextFrameHandlers = []
+        for capture in nextFrameCaptures {
+            let frame: Result<Screenshot.Frame, Screenshot.Failure>
+            do throws(Screenshot.Failure) {
+                guard let widget = capture.widget() else { throw .notRealized }
+                frame = .success(try Screenshot.capture(widget))
+            } catch {
+                frame = .failure(error)
+            }
+            handlers.append { capture.handler(frame) }
+        }
+        nextFrameCaptures = []
         if !firstFramePainted {
             firstFramePaintedAt = Int64(g_get_monotonic_time())
             handlers = firstFrameHandlers + handlers
