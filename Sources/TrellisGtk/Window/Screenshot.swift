@@ -53,6 +53,12 @@ enum Screenshot {
                      width: Double(width), height: Double(height))
     }
 
+    /// ``capture(_:)`` of `widget`, or why there is nothing to save (no widget: not shown).
+    static func frame(of widget: GObjectPointer?) -> Result<Frame, Failure> {
+        guard let widget else { return .failure(.notRealized) }
+        return Result { () throws(Failure) in try capture(widget) }
+    }
+
     /// Saves `frame` to `path` as PNG, with the renderer that painted it.
     static func save(_ frame: Frame, to path: String) throws(Failure) {
         guard gsk_renderer_is_realized(frame.renderer.object.as()) != 0 else { throw .notRealized }

@@ -427,15 +427,9 @@ public final class ShellWindow {
         }
         var handlers = nextFrameHandlers
         nextFrameHandlers = []
-        for capture in nextFrameCaptures {
-            let frame: Result<Screenshot.Frame, Screenshot.Failure>
-            do throws(Screenshot.Failure) {
-                guard let widget = capture.widget() else { throw .notRealized }
-                frame = .success(try Screenshot.capture(widget))
-            } catch {
-                frame = .failure(error)
-            }
-            handlers.append { capture.handler(frame) }
+        handlers += nextFrameCaptures.map { capture in
+            let frame = Screenshot.frame(of: capture.widget())
+            return { capture.handler(frame) }
         }
         nextFrameCaptures = []
         if !firstFramePainted {

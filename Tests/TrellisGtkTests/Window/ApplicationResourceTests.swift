@@ -8,19 +8,15 @@ import XCTest
 /// resources under its base path gets none added; one that registered resources there keeps
 /// GTK's loading (its `gtk/help-overlay.ui`, its icons). In-process, with a display.
 final class ApplicationResourceTests: XCTestCase {
-    /// `Application` sets the renderer's variables in this process's environment
-    /// (`RendererChoice.apply`), which the windows later tests start would inherit.
-    private var savedEnvironment: [String: String?] = [:]
+    private var environment: RendererEnvironment?
 
     override func setUpWithError() throws {
         try AppDriver.requireDisplay()
-        for name in ["GSK_RENDERER", "GDK_DEBUG"] { savedEnvironment.updateValue(ProcessInfo.processInfo.environment[name], forKey: name) }
+        environment = RendererEnvironment()
     }
 
     override func tearDown() {
-        for (name, value) in savedEnvironment {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
+        environment?.restore()
         super.tearDown()
     }
 

@@ -10,18 +10,15 @@ import XCTest
 /// test while a plugin was loading). In-process (XCTest on Linux runs test methods on the main
 /// thread, hence `assumeIsolated`).
 final class ScreenshotTests: XCTestCase {
-    /// `Application` sets the renderer's variables in this process's environment.
-    private var savedEnvironment: [String: String?] = [:]
+    private var environment: RendererEnvironment?
 
     override func setUpWithError() throws {
         try AppDriver.requireDisplay()
-        for name in ["GSK_RENDERER", "GDK_DEBUG"] { savedEnvironment.updateValue(ProcessInfo.processInfo.environment[name], forKey: name) }
+        environment = RendererEnvironment()
     }
 
     override func tearDown() {
-        for (name, value) in savedEnvironment {
-            if let value { setenv(name, value, 1) } else { unsetenv(name) }
-        }
+        environment?.restore()
         super.tearDown()
     }
 

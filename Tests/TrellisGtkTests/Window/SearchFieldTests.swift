@@ -9,8 +9,16 @@ import XCTest
 /// short delay): a plugin loading then, say, adds a button to the page. In-process (XCTest on
 /// Linux runs test methods on the main thread, hence `assumeIsolated`).
 final class SearchFieldTests: XCTestCase {
+    private var environment: RendererEnvironment?
+
     override func setUpWithError() throws {
         try AppDriver.requireDisplay()
+        environment = RendererEnvironment()
+    }
+
+    override func tearDown() {
+        environment?.restore()
+        super.tearDown()
     }
 
     final class ListPage: PageController {
