@@ -29,6 +29,20 @@ extension UnsafeMutableRawPointer {
 @inline(__always) func gobj<T>(_ pointer: UnsafeMutablePointer<T>) -> GObjectPointer { GObjectPointer(pointer) }
 @inline(__always) func gobj(_ pointer: OpaquePointer) -> GObjectPointer { GObjectPointer(pointer) }
 
+/// The strings of a `NULL`-terminated array of C strings GTK returned with its ownership
+/// (`transfer full`), which is freed: `strings(takingStrv: gtk_application_get_accels_for_action(…))`.
+func strings(takingStrv list: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?) -> [String] {
+    guard let list else { return [] }
+    defer { g_strfreev(list) }
+    var result: [String] = []
+    var index = 0
+    while let item = list[index] {
+        result.append(String(cString: item))
+        index += 1
+    }
+    return result
+}
+
 /// Adds a CSS class to a widget.
 @MainActor func addStyleClass(_ widget: GObjectPointer, _ name: String) {
     gtk_widget_add_css_class(widget.as(), name)

@@ -41,14 +41,6 @@ enum Actions {
 
     /// The accelerators bound to `detailedName` (automation).
     static func accelerators(for detailedName: String, application: GObjectPointer) -> [String] {
-        guard let list = gtk_application_get_accels_for_action(application.as(), detailedName) else { return [] }
-        defer { g_strfreev(list) }
-        var result: [String] = []
-        var index = 0
-        while let item = list[index] {
-            result.append(String(cString: item))
-            index += 1
-        }
-        return result
+        strings(takingStrv: gtk_application_get_accels_for_action(application.as(), detailedName))
     }
 }

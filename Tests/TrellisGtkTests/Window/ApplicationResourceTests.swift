@@ -7,19 +7,7 @@ import XCTest
 /// starts, which makes the theme drop what its worker thread had read. An application with no
 /// resources under its base path gets none added; one that registered resources there keeps
 /// GTK's loading (its `gtk/help-overlay.ui`, its icons). In-process, with a display.
-final class ApplicationResourceTests: XCTestCase {
-    private var environment: RendererEnvironment?
-
-    override func setUpWithError() throws {
-        try AppDriver.requireDisplay()
-        environment = RendererEnvironment()
-    }
-
-    override func tearDown() {
-        environment?.restore()
-        super.tearDown()
-    }
-
+final class ApplicationResourceTests: InProcessWindowTestCase {
     func testAnApplicationWithNoResourcesAddsNothingToTheIconTheme() throws {
         try MainActor.assumeIsolated {
             let application = Application(id: "io.github.trellis.NoResourcesTest", unique: false)
@@ -49,15 +37,7 @@ final class ApplicationResourceTests: XCTestCase {
     @MainActor
     private static func iconThemeResourcePaths() throws -> [String] {
         let display = try XCTUnwrap(gdk_display_get_default())
-        guard let paths = gtk_icon_theme_get_resource_path(gtk_icon_theme_get_for_display(display)) else { return [] }
-        defer { g_strfreev(paths) }
-        var result: [String] = []
-        var index = 0
-        while let path = paths[index] {
-            result.append(String(cString: path))
-            index += 1
-        }
-        return result
+        return strings(takingStrv: gtk_icon_theme_get_resource_path(gtk_icon_theme_get_for_display(display)))
     }
 
     /// A resource bundle holding one file under `prefix`, made by `glib-compile-resources`.

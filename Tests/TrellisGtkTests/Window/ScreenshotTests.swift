@@ -9,19 +9,7 @@ import XCTest
 /// from the widget after it is empty ("the renderer produced no image", seen once in a GUI
 /// test while a plugin was loading). In-process (XCTest on Linux runs test methods on the main
 /// thread, hence `assumeIsolated`).
-final class ScreenshotTests: XCTestCase {
-    private var environment: RendererEnvironment?
-
-    override func setUpWithError() throws {
-        try AppDriver.requireDisplay()
-        environment = RendererEnvironment()
-    }
-
-    override func tearDown() {
-        environment?.restore()
-        super.tearDown()
-    }
-
+final class ScreenshotTests: InProcessWindowTestCase {
     func testAFrameIsPhotographedThoughARedrawIsAskedBeforeThePictureIsSaved() throws {
         try MainActor.assumeIsolated {
             let application = Application(id: "io.github.trellis.ScreenshotTest", unique: false)

@@ -8,19 +8,7 @@ import XCTest
 /// the list has been searched (the search runs off the GTK thread, after GtkSearchEntry's
 /// short delay): a plugin loading then, say, adds a button to the page. In-process (XCTest on
 /// Linux runs test methods on the main thread, hence `assumeIsolated`).
-final class SearchFieldTests: XCTestCase {
-    private var environment: RendererEnvironment?
-
-    override func setUpWithError() throws {
-        try AppDriver.requireDisplay()
-        environment = RendererEnvironment()
-    }
-
-    override func tearDown() {
-        environment?.restore()
-        super.tearDown()
-    }
-
+final class SearchFieldTests: InProcessWindowTestCase {
     final class ListPage: PageController {
         required init(values: RouteValues, shell: Shell) {
             super.init(values: values, shell: shell)

@@ -6,20 +6,7 @@ import XCTest
 /// The window's sections' sidebar follows the shell's sections: none, and the window has
 /// neither sidebar nor toggle; declared later, and both appear with a row per section.
 /// In-process (XCTest on Linux runs test methods on the main thread, hence `assumeIsolated`).
-final class SectionSidebarTests: XCTestCase {
-    private var environment: RendererEnvironment?
-
-    override func setUpWithError() throws {
-        // GTK is initialized by the application's registration (its `startup`).
-        try AppDriver.requireDisplay()
-        environment = RendererEnvironment()
-    }
-
-    override func tearDown() {
-        environment?.restore()
-        super.tearDown()
-    }
-
+final class SectionSidebarTests: InProcessWindowTestCase {
     func testAnAppWithoutSectionsHasNoSidebarAndOneDeclaredLaterShowsIt() {
         MainActor.assumeIsolated {
             let shell = Shell()

@@ -1,0 +1,23 @@
+import Foundation
+import XCTest
+
+/// A test that makes an `Application` and its windows in the test process, with a display.
+/// Such an application sets the renderer's variables in the process environment
+/// (`GSK_RENDERER`, `GDK_DEBUG`: `RendererChoice.apply`), and every window a later test starts
+/// would inherit them, as if the user had chosen a renderer: they are put back after each test.
+class InProcessWindowTestCase: XCTestCase {
+    private var savedRenderer: [(name: String, value: String?)] = []
+
+    override func setUpWithError() throws {
+        // GTK is initialized by the application's registration (its `startup`).
+        try AppDriver.requireDisplay()
+        savedRenderer = ["GSK_RENDERER", "GDK_DEBUG"].map { ($0, ProcessInfo.processInfo.environment[$0]) }
+    }
+
+    override func tearDown() {
+        for (name, value) in savedRenderer {
+            if let value { setenv(name, value, 1) } else { unsetenv(name) }
+        }
+        super.tearDown()
+    }
+}
