@@ -11,5 +11,6 @@
 #include "trellis-all-selection.h"
 #include "trellis-memory.h"
 #include "trellis-confirmation-dialog.h"
+#include "trellis-row-activation.h"
 #endif
 

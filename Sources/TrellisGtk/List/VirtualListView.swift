@@ -6,9 +6,9 @@ import Foundation
 /// `GtkSignalListItemFactory`, inside the node a screen reader reads as the list
 /// (``ListAccessibility``); one stop of the Tab order (``ListKeys``).
 ///
-/// Row widgets are recycled by GTK: `setup` builds a row (a box with the title), `bind` fills
-/// it from the row item (adding a check button or a detail label the first time a row of that
-/// widget needs one), `unbind` forgets it. Signal closures are owned by the widgets they are
+/// Row widgets are recycled by GTK: `setup` builds a row (the title's label), `bind` fills it
+/// from the row item (putting the title in a box with a check button or a detail label the
+/// first time a row of that widget needs one), `unbind` forgets it. Signal closures are owned by the widgets they are
 /// connected to and released when those are finalized.
 ///
 /// ```swift
@@ -109,9 +109,7 @@ final class VirtualListView {
     private func hideRows(_ positions: Range<Int>) {
         guard !positions.isEmpty else { return }
         for listItem in bound where positions.contains(Int(gtk_list_item_get_position(listItem.opaque))) {
-            if let box = rowWidgets[listItem]?.box, let rowWidget = gtk_widget_get_parent(box.as()) {
-                gtk_widget_set_visible(rowWidget, 0)
-            }
+            if let rowWidget = rowWidgets[listItem]?.rowWidget { gtk_widget_set_visible(rowWidget, 0) }
         }
     }
 
@@ -119,33 +117,67 @@ final class VirtualListView {
 
     /// The widgets of one row. GTK 4.8 keeps about 200 rows and builds or tears down a row's
     /// widgets whenever a search changes how many rows there are, each also added to or removed
-    /// from the accessibility tree: so a row starts as a box and a label, and the check button
-    /// and the detail label are added the first time a row of that widget has one (a catalog's
-    /// row never does).
+    /// from the accessibility tree: so a row starts as its title's label alone, and goes into a
+    /// box with a check button or a detail label the first time a row of that widget has one (a
+    /// catalog's row never does). A box for every row cost the catalog's first frame 12 % of
+    /// the rows' instructions.
+    @MainActor
     private final class RowWidgets {
-        let box: GObjectPointer
+        let listItem: GObjectPointer
         let title: GObjectPointer
+        /// The box holding the title and the check button or detail label, once there is one.
+        private(set) var box: GObjectPointer?
         var check: GObjectPointer?
         var detail: GObjectPointer?
 
-        init(box: GObjectPointer, title: GObjectPointer) {
-            self.box = box
+        init(listItem: GObjectPointer, title: GObjectPointer) {
+            self.listItem = listItem
             self.title = title
+        }
+
+        /// The list item's child: the title, or the box around it.
+        var child: GObjectPointer { box ?? title }
+
+        /// GTK's row widget, the child's parent (while the list item is shown).
+        var rowWidget: UnsafeMutablePointer<GtkWidget>? { gtk_widget_get_parent(child.as()) }
+
+        /// The box around the title, made the first time the row needs one: it takes the title's
+        /// place as the list item's child, with its margins and style classes.
+        func makeBox() -> GObjectPointer {
+            if let box { return box }
+            let box = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
+            g_object_ref(title)  // kept while it moves from the list item into the box
+            defer { g_object_unref(title) }
+            gtk_list_item_set_child(listItem.opaque, nil)
+            if gtk_widget_has_css_class(title.as(), VirtualListView.selectedClass) != 0 {
+                gtk_widget_remove_css_class(title.as(), VirtualListView.selectedClass)
+                gtk_widget_add_css_class(box.as(), VirtualListView.selectedClass)
+            }
+            Self.setMargins(of: title, 0)
+            Self.setMargins(of: box, Self.margin)
+            gtk_box_append(box.as(), title.as())
+            gtk_list_item_set_child(listItem.opaque, box.as())
+            self.box = box
+            return box
+        }
+
+        static let margin: Int32 = 4
+
+        static func setMargins(of widget: GObjectPointer, _ margin: Int32) {
+            gtk_widget_set_margin_top(widget.as(), margin)
+            gtk_widget_set_margin_bottom(widget.as(), margin)
         }
     }
 
     private func setup(_ listItem: GObjectPointer) {
         rowWidgetsBuilt += 1
-        let box = GObjectPointer(gtk_box_new(GTK_ORIENTATION_HORIZONTAL, 8))!
         let title = GObjectPointer(gtk_label_new(nil))!
         gtk_label_set_xalign(title.as(), 0)
         gtk_label_set_ellipsize(title.as(), PANGO_ELLIPSIZE_END)
         gtk_widget_set_hexpand(title.as(), 1)
-        gtk_box_append(box.as(), title.as())
-        gtk_widget_set_margin_top(box.as(), 4)
-        gtk_widget_set_margin_bottom(box.as(), 4)
-        gtk_list_item_set_child(listItem.opaque, box.as())
-        rowWidgets[listItem] = RowWidgets(box: box, title: title)
+        RowWidgets.setMargins(of: title, RowWidgets.margin)
+        gtk_list_item_set_child(listItem.opaque, title.as())
+        rowWidgets[listItem] = RowWidgets(listItem: listItem, title: title)
     }
 
     /// The row's check button, made (before the title) the first time the row shows one.
@@ -153,7 +185,7 @@ final class VirtualListView {
         if let check = row.check { return check }
         let check = GObjectPointer(gtk_check_button_new())!
         hideIcons(in: check.as())
-        gtk_box_prepend(row.box.as(), check.as())
+        gtk_box_prepend(row.makeBox().as(), check.as())
         // The list item owns its row, which owns this handler: it only runs while `listItem` lives.
         Signals.connect(check, "toggled") { [weak self] in
             guard let self, !self.binding else { return }
@@ -172,43 +204,34 @@ final class VirtualListView {
         gtk_label_set_max_width_chars(detail.as(), 40)
         gtk_label_set_single_line_mode(detail.as(), 1)
         addStyleClass(detail, "dim-label")
-        gtk_box_append(row.box.as(), detail.as())
+        gtk_box_append(row.makeBox().as(), detail.as())
         row.detail = detail
         return detail
     }
 
-    private static let activationKey = "trellis-row-activate"
-
-    /// Gives the row the action `row.activate` (``RowActivationAction``), opening the row, or
-    /// ticking a checklist's, as a click does. Called at bind: the row widget (GTK's list item
-    /// widget, the box's parent) exists then.
-    private func offerActivation(of listItem: GObjectPointer, on row: UnsafeMutablePointer<GtkWidget>) {
-        guard let rowWidget = gtk_widget_get_parent(row), g_object_get_data(gobj(rowWidget).as(), Self.activationKey) == nil else { return }
-        g_object_set_data(gobj(rowWidget).as(), Self.activationKey, gobj(rowWidget))
-        // The list item lives as long as its row widget, so the handler only runs while `listItem` does.
-        RowActivationAction.offer(on: gobj(rowWidget)) { [weak self] in
-            self?.onActivate?(Int(gtk_list_item_get_position(listItem.opaque)))
-        }
-    }
+    /// The style class of a row the source marks selected, on the list item's child.
+    fileprivate static let selectedClass = "trellis-selected"
 
     private func bind(_ listItem: GObjectPointer) {
         guard let item = gtk_list_item_get_item(listItem.opaque), let row = VirtualListModel.row(of: item),
               let widgets = rowWidgets[listItem] else { return }
-        let box = widgets.box.as() as UnsafeMutablePointer<GtkWidget>
         binding = true
         defer { binding = false }
         bound.insert(listItem)
-        offerActivation(of: listItem, on: box)
+        let rowWidget = widgets.rowWidget
+        // Opening the row, or ticking a checklist's, as a click does: the row widget (GTK's list
+        // item widget, the child's parent) exists once the row is bound.
+        if let rowWidget { RowActivationAction.offer(on: rowWidget) }
         switch row {
         case .header(let text):
             gtk_label_set_text(widgets.title.as(), text)
             if let detail = widgets.detail { gtk_widget_set_visible(detail.as(), 0) }
-            nameRow(box, text)
+            nameRow(rowWidget, text)
             if let check = widgets.check { gtk_widget_set_visible(check.as(), 0) }
             gtk_widget_add_css_class(widgets.title.as(), "heading")
             gtk_list_item_set_activatable(listItem.opaque, 0)
             gtk_list_item_set_selectable(listItem.opaque, 0)
-            if let rowWidget = gtk_widget_get_parent(box) { ListAccessibility.setChecked(rowWidget, nil) }
+            if let rowWidget { ListAccessibility.setChecked(rowWidget, nil) }
         case .item(let columns, let checkbox, let selected):
             gtk_label_set_text(widgets.title.as(), columns.first ?? "")
             let detailText = columns.dropFirst().joined(separator: " · ")
@@ -221,7 +244,7 @@ final class VirtualListView {
                 gtk_widget_set_visible(detail.as(), 0)
             }
             let name = columns.filter { !$0.isEmpty }.joined(separator: ", ")
-            nameRow(box, name)
+            nameRow(rowWidget, name)
             gtk_widget_remove_css_class(widgets.title.as(), "heading")
             if let checkbox {
                 let check = check(of: listItem, widgets)
@@ -231,19 +254,21 @@ final class VirtualListView {
             } else if let check = widgets.check {
                 gtk_widget_set_visible(check.as(), 0)
             }
-            if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
+            // After the check button and the detail label: the child is the box if there is one.
+            let child = widgets.child.as() as UnsafeMutablePointer<GtkWidget>
+            if selected { gtk_widget_add_css_class(child, Self.selectedClass) } else { gtk_widget_remove_css_class(child, Self.selectedClass) }
             gtk_list_item_set_activatable(listItem.opaque, 1)
             // GTK 4.8 focuses only a selectable row (see ListAccessibility.selection). A
             // checklist's row is checked or not.
             gtk_list_item_set_selectable(listItem.opaque, 1)
-            if let rowWidget = gtk_widget_get_parent(box) { ListAccessibility.setChecked(rowWidget, checkbox) }
+            if let rowWidget { ListAccessibility.setChecked(rowWidget, checkbox) }
         }
     }
 
     /// Names the row for screen readers: GTK 4.8 reads a list row (the list item's widget, the
-    /// parent of our box) by its accessible label only, not by the labels inside it.
-    private func nameRow(_ box: UnsafeMutablePointer<GtkWidget>, _ name: String) {
-        guard let rowWidget = gtk_widget_get_parent(box) else { return }
+    /// parent of our title or box) by its accessible label only, not by the labels inside it.
+    private func nameRow(_ rowWidget: UnsafeMutablePointer<GtkWidget>?, _ name: String) {
+        guard let rowWidget else { return }
         setAccessibleLabel(GObjectPointer(rowWidget), name)
     }
 
@@ -268,7 +293,7 @@ final class VirtualListView {
     func focusRow(at position: Int) -> Bool {
         gtk_widget_activate_action_variant(listView.widget, "list.scroll-to-item", g_variant_new_uint32(guint32(position)))
         for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
-            guard let box = gtk_list_item_get_child(listItem.opaque), let row = gtk_widget_get_parent(box) else { return false }
+            guard let child = gtk_list_item_get_child(listItem.opaque), let row = gtk_widget_get_parent(child) else { return false }
             return gtk_widget_grab_focus(row) != 0
         }
         return false
@@ -291,7 +316,7 @@ final class VirtualListView {
     private func toggleFocusedRow() -> Bool {
         guard let focused = gtk_widget_get_focus_child(listView.widget) else { return false }
         for listItem in bound {
-            guard let widgets = rowWidgets[listItem], gtk_widget_get_parent(widgets.box.as()) == focused else { continue }
+            guard let widgets = rowWidgets[listItem], widgets.rowWidget == focused else { continue }
             guard let check = widgets.check, gtk_widget_get_visible(check.as()) != 0 else { return false }
             onToggle?(Int(gtk_list_item_get_position(listItem.opaque)))
             return true
@@ -312,7 +337,7 @@ final class VirtualListView {
         for listItem in bound where Int(gtk_list_item_get_position(listItem.opaque)) == position {
             guard let widgets = rowWidgets[listItem] else { return nil }
             var row = graphene_rect_t(), checkbox = graphene_rect_t()
-            guard gtk_widget_compute_bounds(widgets.box.as(), window.widget, &row) != 0 else { return nil }
+            guard gtk_widget_compute_bounds(widgets.child.as(), window.widget, &row) != 0 else { return nil }
             if let check = widgets.check, gtk_widget_compute_bounds(check.as(), window.widget, &checkbox) == 0 { return nil }
             return (row, checkbox)
         }
@@ -339,9 +364,9 @@ final class VirtualListView {
                                        size: .init(width: Float(widget.width), height: Float(widget.height)))
         var rows: [(Int, String, Bool?)] = []
         for listItem in bound {
-            guard let widgets = rowWidgets[listItem], gtk_widget_get_mapped(widgets.box.as()) != 0 else { continue }
+            guard let widgets = rowWidgets[listItem], gtk_widget_get_mapped(widgets.child.as()) != 0 else { continue }
             var bounds = graphene_rect_t()
-            guard gtk_widget_compute_bounds(widgets.box.as(), widget.widget, &bounds) != 0 else { continue }
+            guard gtk_widget_compute_bounds(widgets.child.as(), widget.widget, &bounds) != 0 else { continue }
             var copy = viewport
             guard graphene_rect_intersection(&copy, &bounds, nil), bounds.size.height > 0 else { continue }
             var text = String(cString: gtk_label_get_text(widgets.title.as()))

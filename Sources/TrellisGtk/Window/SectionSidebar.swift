@@ -63,12 +63,9 @@ final class SectionSidebar {
             gtk_list_box_row_set_child(row.object.as(), box.widget)
             // A screen reader reads a row by its label property, not by the text of its children.
             row.setAccessibleLabel(section.title)
-            // A screen reader opens the section through the row's AT-SPI action, as a click does.
-            // The row owns the handler, which holds the row weakly.
-            RowActivationAction.offer(on: row.object) { [weak self, weak row] in
-                guard let self, let row, let index = self.rows.firstIndex(where: { $0 === row }) else { return }
-                self.onActivate?(index)
-            }
+            // A screen reader opens the section through the row's AT-SPI action, as a click does
+            // (the list box's `row-activated`).
+            RowActivationAction.offer(on: row.widget)
             gtk_list_box_append(list.object.opaque, row.widget)
             return row
         }
