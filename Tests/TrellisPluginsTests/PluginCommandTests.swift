@@ -75,6 +75,9 @@ struct PluginCommandTests {
     func actionNames() {
         #expect(PluginCommandContribution.actionName(plugin: "café.app", item: "page/a b_9") == "plugin-caf-.app-page-a-b-9")
         #expect(PluginCommandContribution.actionName(plugin: "Zz", item: "日本") == "plugin-Zz---")
+        // One dash for each Unicode scalar, whatever its length in UTF-8: 🙂 is four bytes, the
+        // combining acute accent after "e" two.
+        #expect(PluginCommandContribution.actionName(plugin: "a🙂", item: "e\u{301}") == "plugin-a--e-")
     }
 
     @Test("invoking a command triggers <plugin>:command for the plugin; a disabled plugin's command does nothing")

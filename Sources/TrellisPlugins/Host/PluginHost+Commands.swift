@@ -19,13 +19,23 @@ public struct PluginCommandContribution: Sendable, Hashable {
     /// A window action's name for item `item` of plugin `plugin`: `plugin-<plugin>-<item>` with
     /// every character GAction does not allow as `-`.
     public static func actionName(plugin: String, item: String) -> String {
-        var name = String.UnicodeScalarView()
-        for scalar in "plugin-\(plugin)-\(item)".unicodeScalars {
-            let allowed = ("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-                || scalar == "." || scalar == "-"
-            name.append(allowed ? scalar : "-")
+        // On UTF-8 bytes (every allowed character is ASCII): one `-` for each scalar, at its
+        // first byte, none for the bytes that continue it.
+        let source = "plugin-\(plugin)-\(item)".utf8
+        var name: [UInt8] = []
+        name.reserveCapacity(source.count)
+        for byte in source {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"):
+                name.append(byte)
+            case 0x80...0xBF:
+                continue
+            default:
+                name.append(UInt8(ascii: "-"))
+            }
         }
-        return String(name)
+        return String(decoding: name, as: UTF8.self)
     }
 }
 
