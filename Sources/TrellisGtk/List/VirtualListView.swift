@@ -119,8 +119,8 @@ final class VirtualListView {
     /// widgets whenever a search changes how many rows there are, each also added to or removed
     /// from the accessibility tree: so a row starts as its title's label alone, and goes into a
     /// box with a check button or a detail label the first time a row of that widget has one (a
-    /// catalog's row never does). A box for every row cost the catalog's first frame 12 % of
-    /// the rows' instructions.
+    /// catalog's row never does). A box for every row cost the catalog's first frame 23 M of
+    /// its 364 M main-thread instructions (callgrind).
     @MainActor
     private final class RowWidgets {
         let listItem: GObjectPointer
