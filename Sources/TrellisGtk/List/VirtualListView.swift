@@ -8,8 +8,8 @@ import Foundation
 ///
 /// Row widgets are recycled by GTK: `setup` builds a row (the title's label), `bind` fills it
 /// from the row item (putting the title in a box with a check button or a detail label the
-/// first time a row of that widget needs one), `unbind` forgets it. Signal closures are owned by the widgets they are
-/// connected to and released when those are finalized.
+/// first time a row of that widget needs one), `unbind` forgets it. Signal closures are owned
+/// by the widgets they are connected to and released when those are finalized.
 ///
 /// ```swift
 /// let list = VirtualListView(source: StaticRows(["Фэнтези", "Проза"]))
