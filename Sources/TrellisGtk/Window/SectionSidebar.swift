@@ -85,6 +85,10 @@ final class SectionSidebar {
                 gtk_widget_remove_css_class(row.widget, "trellis-current")
                 gtk_accessible_reset_state(row.object.opaque, GTK_ACCESSIBLE_STATE_SELECTED)
             }
+            // GTK 4.8 does not always redraw a row whose highlight class changes: a row
+            // highlighted at the start and left a frame later stayed drawn highlighted
+            // (SidebarWindowTests, "only the current section's row is drawn highlighted").
+            gtk_widget_queue_draw(row.widget)
         }
     }
 

@@ -83,6 +83,35 @@ final class SidebarWindowTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    /// What a person sees, not only what the sidebar says: only the current section's row is
+    /// drawn highlighted. Two sections opened a frame apart, the first right at the start:
+    /// GTK 4.8 then did not redraw the first one's row when it lost its highlight, and it stayed
+    /// highlighted on screen beside the second one's until something else redrew it.
+    func testOnlyTheCurrentSectionsRowIsDrawnHighlighted() throws {
+        let app = try AppDriver(path: nil)
+        try app.send("go /notes")
+        _ = try app.dump { $0["path"] == "/notes" }
+        try app.send("go /people")
+        _ = try app.dump { $0["path"] == "/people" }
+        let sidebar = try app.send("sidebar")
+        XCTAssertEqual(selected(sidebar), 4)
+        let backgrounds = try rowBackgrounds(sidebar, in: TextContrast(png: try app.screenshot("sidebar-drawn")))
+        let plain = backgrounds.enumerated().filter { $0.offset != 4 }.map(\.element)
+        XCTAssertEqual(Set(plain).count, 1, "every other row is drawn alike: \(backgrounds)")
+        XCTAssertNotEqual(backgrounds[4], plain.first, "the current section's row is drawn highlighted: \(backgrounds)")
+        XCTAssertEqual(app.finish(), 0)
+    }
+
+    /// Each sidebar row's background in `screenshot`: the most frequent colour near its right
+    /// end, where no title reaches and a focus outline does not.
+    private func rowBackgrounds(_ sidebar: JSONValue, in screenshot: TextContrast) throws -> [TextContrast.Colour] {
+        try XCTUnwrap(sidebar["rows"]?.arrayValue).map { row in
+            let x = try XCTUnwrap(row["bounds"]?["x"]?.doubleValue), y = try XCTUnwrap(row["bounds"]?["y"]?.doubleValue)
+            let width = try XCTUnwrap(row["bounds"]?["width"]?.doubleValue), height = try XCTUnwrap(row["bounds"]?["height"]?.doubleValue)
+            return try XCTUnwrap(screenshot.background(x: x + width - 24, y: y + height / 2 - 4, width: 16, height: 8))
+        }
+    }
+
     func testShiftTabFromThePageReachesTheCurrentSectionAndEnterOpensAnother() throws {
         try requireXdotool()
         let app = try AppDriver()

@@ -52,9 +52,24 @@ struct TextContrast {
     /// The text and background colours in the rectangle, and their contrast ratio; nil when
     /// the rectangle holds a single colour (or none of the image).
     func measure(x: Double, y: Double, width w: Double, height h: Double) -> (ratio: Double, text: Colour, background: Colour)? {
+        let counts = colourCounts(x: x, y: y, width: w, height: h)
+        guard let background = counts.max(by: { $0.value < $1.value })?.key,
+              let text = counts.keys.max(by: { background.contrast(with: $0) < background.contrast(with: $1) }),
+              text != background else { return nil }
+        return (background.contrast(with: text), text, background)
+    }
+
+    /// The most frequent colour in the rectangle (its background, where no text reaches); nil
+    /// when the rectangle holds none of the image.
+    func background(x: Double, y: Double, width w: Double, height h: Double) -> Colour? {
+        colourCounts(x: x, y: y, width: w, height: h).max(by: { $0.value < $1.value })?.key
+    }
+
+    /// How many pixels of each colour the rectangle holds.
+    private func colourCounts(x: Double, y: Double, width w: Double, height h: Double) -> [Colour: Int] {
         let left = max(0, Int(x.rounded(.down))), top = max(0, Int(y.rounded(.down)))
         let right = min(width, Int((x + w).rounded(.up))), bottom = min(height, Int((y + h).rounded(.up)))
-        guard right > left, bottom > top else { return nil }
+        guard right > left, bottom > top else { return [:] }
         var counts: [Colour: Int] = [:]
         for row in top..<bottom {
             for column in left..<right {
@@ -62,10 +77,7 @@ struct TextContrast {
                 counts[Colour(red: pixels[at], green: pixels[at + 1], blue: pixels[at + 2]), default: 0] += 1
             }
         }
-        guard let background = counts.max(by: { $0.value < $1.value })?.key,
-              let text = counts.keys.max(by: { background.contrast(with: $0) < background.contrast(with: $1) }),
-              text != background else { return nil }
-        return (background.contrast(with: text), text, background)
+        return counts
     }
 
     enum Failure: Error, CustomStringConvertible {
