@@ -221,7 +221,7 @@ final class VirtualListView {
         let rowWidget = widgets.rowWidget
         // Opening the row, or ticking a checklist's, as a click does: the row widget (GTK's list
         // item widget, the child's parent) exists once the row is bound.
-        if let rowWidget { RowActivationAction.offer(on: rowWidget) }
+        if let rowWidget { trellis_row_offer_activation(rowWidget) }  // trellis-row-activation.h
         switch row {
         case .header(let text):
             gtk_label_set_text(widgets.title.as(), text)

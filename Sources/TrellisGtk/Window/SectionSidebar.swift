@@ -65,7 +65,7 @@ final class SectionSidebar {
             row.setAccessibleLabel(section.title)
             // A screen reader opens the section through the row's AT-SPI action, as a click does
             // (the list box's `row-activated`).
-            RowActivationAction.offer(on: row.widget)
+            trellis_row_offer_activation(row.widget)  // trellis-row-activation.h
             gtk_list_box_append(list.object.opaque, row.widget)
             return row
         }
