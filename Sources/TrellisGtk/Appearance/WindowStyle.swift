@@ -17,7 +17,8 @@ import CGtk
 /// - the sidebar's current section is tinted with the text colour, as the theme tints a
 ///   selected row (the sidebar has no GTK selection, see ``SectionSidebar``);
 /// - the rows of a table's list are all selected to GTK (`ListAccessibility.selection`), and
-///   drawn as rows that are not;
+///   drawn as rows that are not; a row the table marks selected, with no checkbox to show it,
+///   is tinted with the selection colour (``SelectedRow``);
 /// - a table's column headers are less faded than the theme's (2.8:1 on the light theme);
 /// - a notice's translucent dark background is darker (4.2:1 over a light page).
 @MainActor
@@ -41,6 +42,8 @@ enum WindowStyle {
         columnview.trellis-list > header > button { color: mix(@theme_fg_color, @theme_base_color, 0.25); }
         .app-notification.trellis-notice { background-color: alpha(black, 0.8); }
         .trellis-list > row:selected:hover, .trellis-list > listview > row:selected:hover { background-color: alpha(@theme_fg_color, 0.07); }
+        .trellis-list > row.trellis-selected, .trellis-list > listview > row.trellis-selected { background-color: alpha(@theme_selected_bg_color, 0.25); }
+        .trellis-list > row.trellis-selected:hover, .trellis-list > listview > row.trellis-selected:hover { background-color: alpha(@theme_selected_bg_color, 0.32); }
         """
 
     private static var installed = false

@@ -194,7 +194,7 @@ final class ColumnTableView: RowsWidget {
             gtk_label_set_text(label.as(), column == 0 ? title : "")
             gtk_widget_add_css_class(label.as(), "heading")
             if let check { gtk_widget_set_visible(check.as(), 0) }
-            gtk_widget_remove_css_class(box, "trellis-selected")
+            if let row = Self.rowWidget(of: box) { SelectedRow.mark(row, selected: false) }
             gtk_list_item_set_activatable(listItem.opaque, 0)
             gtk_list_item_set_selectable(listItem.opaque, 0)
             nameCell(of: box, column: column, text: column == 0 ? title : "", row: column == 0 ? title : nil, checked: nil)
@@ -206,11 +206,16 @@ final class ColumnTableView: RowsWidget {
                 gtk_widget_set_visible(check.as(), checkbox == nil ? 0 : 1)
                 gtk_check_button_set_active(check.as(), checkbox == true ? 1 : 0)
             }
-            if selected { gtk_widget_add_css_class(box, "trellis-selected") } else { gtk_widget_remove_css_class(box, "trellis-selected") }
+            if let row = Self.rowWidget(of: box) { SelectedRow.mark(row, selected: selected && checkbox == nil) }
             gtk_list_item_set_activatable(listItem.opaque, 1)
             // GTK 4.8 focuses only a selectable row (see ListAccessibility.selection).
             gtk_list_item_set_selectable(listItem.opaque, 1)
             nameCell(of: box, column: column, text: text, row: column == 0 ? rowName(columns) : nil, checked: checkbox)
         }
+    }
+
+    /// GTK's row widget around a cell's `box`: the box's cell's parent.
+    private static func rowWidget(of box: UnsafeMutablePointer<GtkWidget>) -> UnsafeMutablePointer<GtkWidget>? {
+        gtk_widget_get_parent(box).flatMap(gtk_widget_get_parent)
     }
 }

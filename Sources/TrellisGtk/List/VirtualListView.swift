@@ -149,10 +149,6 @@ final class VirtualListView {
             g_object_ref(title)  // kept while it moves from the list item into the box
             defer { g_object_unref(title) }
             gtk_list_item_set_child(listItem.opaque, nil)
-            if gtk_widget_has_css_class(title.as(), VirtualListView.selectedClass) != 0 {
-                gtk_widget_remove_css_class(title.as(), VirtualListView.selectedClass)
-                gtk_widget_add_css_class(box.as(), VirtualListView.selectedClass)
-            }
             Self.setMargins(of: title, 0)
             Self.setMargins(of: box, Self.margin)
             gtk_box_append(box.as(), title.as())
@@ -209,9 +205,6 @@ final class VirtualListView {
         return detail
     }
 
-    /// The style class of a row the source marks selected, on the list item's child.
-    fileprivate static let selectedClass = "trellis-selected"
-
     private func bind(_ listItem: GObjectPointer) {
         guard let item = gtk_list_item_get_item(listItem.opaque), let row = VirtualListModel.row(of: item),
               let widgets = rowWidgets[listItem] else { return }
@@ -231,7 +224,10 @@ final class VirtualListView {
             gtk_widget_add_css_class(widgets.title.as(), "heading")
             gtk_list_item_set_activatable(listItem.opaque, 0)
             gtk_list_item_set_selectable(listItem.opaque, 0)
-            if let rowWidget { ListAccessibility.setChecked(rowWidget, nil) }
+            if let rowWidget {
+                ListAccessibility.setChecked(rowWidget, nil)
+                SelectedRow.mark(rowWidget, selected: false)
+            }
         case .item(let columns, let checkbox, let selected):
             gtk_label_set_text(widgets.title.as(), columns.first ?? "")
             let detailText = columns.dropFirst().joined(separator: " · ")
@@ -254,14 +250,14 @@ final class VirtualListView {
             } else if let check = widgets.check {
                 gtk_widget_set_visible(check.as(), 0)
             }
-            // After the check button and the detail label: the child is the box if there is one.
-            let child = widgets.child.as() as UnsafeMutablePointer<GtkWidget>
-            if selected { gtk_widget_add_css_class(child, Self.selectedClass) } else { gtk_widget_remove_css_class(child, Self.selectedClass) }
             gtk_list_item_set_activatable(listItem.opaque, 1)
             // GTK 4.8 focuses only a selectable row (see ListAccessibility.selection). A
             // checklist's row is checked or not.
             gtk_list_item_set_selectable(listItem.opaque, 1)
-            if let rowWidget { ListAccessibility.setChecked(rowWidget, checkbox) }
+            if let rowWidget {
+                ListAccessibility.setChecked(rowWidget, checkbox)
+                SelectedRow.mark(rowWidget, selected: selected && checkbox == nil)
+            }
         }
     }
 

@@ -1,4 +1,6 @@
+import CGtk
 import Foundation
+import TrellisTesting
 import XCTest
 
 /// A test that makes an `Application` and its windows in the test process, with a display.
@@ -19,5 +21,21 @@ class InProcessWindowTestCase: XCTestCase {
             if let value { setenv(name, value, 1) } else { unsetenv(name) }
         }
         super.tearDown()
+    }
+
+    private struct NeverHappened: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Runs the main loop until `condition` holds; fails after the deadline (a limit for a
+    /// failure, not a measurement).
+    @MainActor
+    static func waitUntil(_ what: String, _ condition: () -> Bool) throws {
+        let deadline = Date().addingTimeInterval(10 * testPatience)
+        while !condition() {
+            guard Date() < deadline else { throw NeverHappened(description: "never: \(what)") }
+            g_main_context_iteration(nil, 0)
+            RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+        }
     }
 }
