@@ -45,8 +45,6 @@ extension DemoWindowApp {
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/notes/new") } catch { shell.navigator.top?.message = error.description }
         }
-        // After the app's own actions, so that a plugin cannot take their shortcuts.
-        frontend.addContributedMenuItems()
         // The folder holds the app's own icon, which the About dialog shows: nothing in the
         // first frame needs it, and adding it sooner would make GTK read the icon theme again
         // on the main thread before that frame (see `addIconSearchPath`).
@@ -69,6 +67,9 @@ extension DemoWindowApp {
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/settings") } catch { shell.navigator.top?.message = error.description }
         }
+        // After every action of the app's own, so that a plugin cannot take their shortcuts
+        // (Ctrl+N, Ctrl+,).
+        frontend.addContributedMenuItems()
         WindowStateKeeper.attach(to: frontend.window, application: app,
                                  file: WindowState.fileURL(application: Self.configName))
         ColorSchemeFollower.start()

@@ -3,7 +3,8 @@ import TrellisCore
 import XCTest
 
 /// A plugin built from the header alone contributes commands in its manifest: they show in the
-/// window's menu with their shortcuts (unless the app has it), and choosing one runs the
+/// window's menu with their shortcuts (unless one of the app's actions has it: New note's
+/// Ctrl+N, Preferences' Ctrl+,), and choosing one runs the
 /// plugin's code, in its own process, which here opens the catalog.
 final class PluginCommandsWindowTests: XCTestCase {
     func testAPluginsCommandsShowInTheMenuAndRunThePlugin() throws {
@@ -15,7 +16,8 @@ final class PluginCommandsWindowTests: XCTestCase {
             {"id": "greeter", "name": "Greeter", "version": "0.1.0", "abiVersion": 2, "library": "libgreeter.so",
              "permissions": {},
              "commands": [{"id": "catalog", "title": "Show the Catalog", "accelerator": "<Control><Shift>k"},
-                          {"id": "steal", "title": "Steal New Note", "accelerator": "<Control>n"}]}
+                          {"id": "steal", "title": "Steal New Note", "accelerator": "<Control>n"},
+                          {"id": "steal-preferences", "title": "Steal Preferences", "accelerator": "<Control>comma"}]}
             """.utf8).write(to: folder.appendingPathComponent("plugin.json"))
         let source = folder.appendingPathComponent("greeter.c")
         try Data("""
@@ -44,6 +46,10 @@ final class PluginCommandsWindowTests: XCTestCase {
         XCTAssertEqual(steal["accels"], [], "Ctrl+N stays the app's")
         let newNote = try XCTUnwrap(items.first { $0["action"] == "win.new-note" })
         XCTAssertEqual(newNote["accels"], ["<Control>n"])
+        let stealPreferences = try XCTUnwrap(items.first { $0["label"] == "Steal Preferences" }, "\(items)")
+        XCTAssertEqual(stealPreferences["accels"], [], "Ctrl+, stays the app's (Preferences)")
+        let preferences = try XCTUnwrap(items.first { $0["action"] == "win.preferences" }, "\(items)")
+        XCTAssertEqual(preferences["accels"], ["<Control>comma"])
         XCTAssertEqual(try app.send("dump")["title"], "Trellis")
 
         try app.send("action win.plugin-greeter-catalog")
