@@ -23,7 +23,7 @@ public enum DemoSync {
 
     /// The settings file's path: `$XDG_CONFIG_HOME/trellis/settings.json`, by default under
     /// `$HOME/.config`.
-    public static func settingsURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func settingsURL(environment: [String: String] = ProcessEnvironment.current) -> URL {
         let home = environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory()
         let config = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? URL(fileURLWithPath: home).appendingPathComponent(".config")

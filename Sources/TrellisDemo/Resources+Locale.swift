@@ -10,7 +10,7 @@ extension Resources {
     /// folder (`.build/locale`, where the README's commands compile `data/po/*.po` for SwiftPM
     /// runs). A folder counts only when it holds a `trellis.mo`. `nil` when none does: the
     /// interface stays English.
-    public static func localeDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func localeDirectory(environment: [String: String] = ProcessEnvironment.current,
                                        executable: URL = RunningExecutable.url) -> URL? {
         var candidates: [URL] = []
         if let dir = environment["TRELLIS_LOCALE_DIR"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }

@@ -24,7 +24,7 @@ public enum Resources {
     }
 
     /// The data folder, or an error listing every place searched.
-    public static func dataDirectory(environment: [String: String] = ProcessInfo.processInfo.environment,
+    public static func dataDirectory(environment: [String: String] = ProcessEnvironment.current,
                                      executable: URL = RunningExecutable.url) throws -> URL {
         var candidates: [URL] = []
         if let dir = environment["TRELLIS_DATA_DIR"], !dir.isEmpty { candidates.append(URL(fileURLWithPath: dir)) }

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// How much longer than usual a test waits for what a healthy run does: `TRELLIS_TEST_PATIENCE`
 /// from the environment, or 1. `.ci/tsan` sets it, since its build runs everything several times
@@ -9,7 +10,7 @@ import Foundation
 /// ```swift
 /// let deadline = ContinuousClock.now + .seconds(30 * testPatience)
 /// ```
-public let testPatience = Double(ProcessInfo.processInfo.environment["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
+public let testPatience = Double(ProcessEnvironment.current["TRELLIS_TEST_PATIENCE"] ?? "") ?? 1
 
 /// How long a wait for something that should happen lasts before the test fails, unless the
 /// test names its own: 30 seconds × ``testPatience``. The waits of ``EventRecorder`` and

@@ -16,7 +16,7 @@ final class AutomatedWindow {
     init(_ trellis: String, arguments: [String], home: URL, accessibility: Bool = false) throws {
         process.executableURL = URL(fileURLWithPath: trellis)
         process.arguments = ["--automation"] + arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(ProcessRunner.guiEnvironment.merging([
+        process.environment = ProcessEnvironment.current.merging(ProcessRunner.guiEnvironment.merging([
             "XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path,
             "NO_AT_BRIDGE": accessibility ? "0" : "1",
         ]) { _, new in new }) { _, new in new }

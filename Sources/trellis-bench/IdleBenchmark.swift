@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisCore
 
 /// `idle`: the processor the open window takes while nothing changes — the shell and every
 /// process it started (the plugins', in their namespaces, included), their user and system
@@ -33,7 +34,7 @@ struct IdleBenchmark: ParsableCommand {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-bench-idle-\(getpid())")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
-        var environment = ProcessInfo.processInfo.environment.merging(ProcessRunner.guiEnvironment) { _, new in new }
+        var environment = ProcessEnvironment.current.merging(ProcessRunner.guiEnvironment) { _, new in new }
         environment["HOME"] = home.path
         environment["XDG_DATA_HOME"] = home.appendingPathComponent("data").path
         environment["XDG_CONFIG_HOME"] = home.appendingPathComponent("config").path

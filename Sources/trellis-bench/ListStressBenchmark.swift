@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import TrellisCore
 
 /// `liststress`: 10,000 single-row inserts into a 1,000,000-row list shown in the window, each
 /// announced to GTK as its own `items-changed`, timed to the frame that shows them — Trellis's
@@ -37,7 +38,7 @@ struct ListStressBenchmark: ParsableCommand {
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(ProcessRunner.guiEnvironment) { _, new in new }
+        process.environment = ProcessEnvironment.current.merging(ProcessRunner.guiEnvironment) { _, new in new }
         process.standardOutput = output
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()

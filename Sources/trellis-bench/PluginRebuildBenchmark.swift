@@ -19,7 +19,7 @@ struct PluginRebuildBenchmark: ParsableCommand {
     var runs = 5
 
     func run() throws {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = ProcessEnvironment.current
         guard environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil else {
             throw BenchError.missing("a display (run it under xvfb-run)")
         }

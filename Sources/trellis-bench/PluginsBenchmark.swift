@@ -29,7 +29,7 @@ struct PluginsBenchmark: ParsableCommand {
         let swiftMemory = try PluginProcessBenchmark.residentMemory(library: try library(of: "NetworkActivity"))
         Report.figure("plugin-rss-swift", swiftMemory.plugin, "MiB")
         Report.figure("plugin-rss-swift-total", swiftMemory.total, "MiB")
-        if ProcessInfo.processInfo.environment["DISPLAY"] != nil || ProcessInfo.processInfo.environment["WAYLAND_DISPLAY"] != nil {
+        if ProcessEnvironment.current["DISPLAY"] != nil || ProcessEnvironment.current["WAYLAND_DISPLAY"] != nil {
             try PluginPageBenchmark.run()
             try PluginFloodBenchmark.run()
         } else {

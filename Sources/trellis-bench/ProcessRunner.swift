@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 import TrellisGtk
 
 /// Runs whole processes for benchmarks and measures wall time and peak resident memory
@@ -45,7 +46,7 @@ enum ProcessRunner {
     /// is waited for) into ``Measurement/output``.
     static func measure(_ path: String, _ arguments: [String], environment: [String: String] = [:],
                         capture: Capture = .nothing) throws -> Measurement {
-        var env = ProcessInfo.processInfo.environment
+        var env = ProcessEnvironment.current
         for (key, value) in environment { env[key] = value }
         let argv = ([path] + arguments).map { strdup($0) } + [nil]
         let envp = env.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -144,7 +145,7 @@ enum ProcessRunner {
     }
 
     static func requireDisplay() throws {
-        let env = ProcessInfo.processInfo.environment
+        let env = ProcessEnvironment.current
         if (env["DISPLAY"] ?? "").isEmpty && (env["WAYLAND_DISPLAY"] ?? "").isEmpty {
             throw BenchError.missing("a display: run under xvfb-run -a")
         }

@@ -48,7 +48,7 @@ struct Plugins: ParsableCommand {
     func run() throws {
         let logger = {
             var logger = Logger(label: "trellis.plugins") { StreamLogHandler.standardError(label: $0) }
-            logger.logLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
+            logger.logLevel = ProcessEnvironment.current["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .critical
             return logger
         }()
         let settings = PluginSettings()

@@ -45,7 +45,7 @@ struct ShellOptions: ParsableArguments {
     /// the commands without a window, which print their own errors, take `warning`).
     static func bootstrapLogging(_ level: Logger.Level = .notice) {
         // Read once: every logger made asks for a handler, and the environment is copied per read.
-        let level = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
+        let level = ProcessEnvironment.current["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? level
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level

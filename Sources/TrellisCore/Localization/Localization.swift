@@ -54,7 +54,7 @@ public enum Localization {
     /// Sets the locale of `category` from the environment, with the `LANGUAGE` fallback
     /// described above. Idempotent.
     public static func setLocaleFromEnvironment(category: Int32 = LC_MESSAGES,
-                                                environment: [String: String] = ProcessInfo.processInfo.environment) {
+                                                environment: [String: String] = ProcessEnvironment.current) {
         #if canImport(Glibc)
         setlocale(category, "")
         let messages = setlocale(LC_MESSAGES, nil).map { String(cString: $0) } ?? "C"

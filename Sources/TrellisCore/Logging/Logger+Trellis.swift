@@ -18,4 +18,4 @@ extension Logger {
 }
 
 /// `TRELLIS_LOG_LEVEL`, read once (`nil` when unset or not a level's name).
-private let trellisLogLevel = ProcessInfo.processInfo.environment["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))
+private let trellisLogLevel = ProcessEnvironment.current["TRELLIS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:))

@@ -30,7 +30,7 @@ public struct WindowState: Codable, Equatable, Sendable {
     /// `$XDG_CONFIG_HOME/<application>/window-state.json` (`~/.config` when unset or not absolute,
     /// as the XDG Base Directory specification says).
     public static func fileURL(application: String,
-                               environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+                               environment: [String: String] = ProcessEnvironment.current) -> URL {
         let configHome: URL
         if let dir = environment["XDG_CONFIG_HOME"], dir.hasPrefix("/") {
             configHome = URL(fileURLWithPath: dir)

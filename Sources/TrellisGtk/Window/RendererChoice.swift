@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// The renderer GTK draws windows with, chosen before GTK starts: cairo where OpenGL could
 /// only run in software, GTK's own choice elsewhere.
@@ -43,7 +44,7 @@ public enum RendererChoice {
     /// another GTK program to draw as Trellis does here.
     public static var environment: [String: String] {
         let nodes = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/dri")) ?? []
-        return variables(environment: ProcessInfo.processInfo.environment, renderNodes: nodes)
+        return variables(environment: ProcessEnvironment.current, renderNodes: nodes)
     }
 
     /// Sets ``environment`` in this process, unless set already. Call before GTK opens the

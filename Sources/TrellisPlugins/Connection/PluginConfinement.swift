@@ -27,7 +27,7 @@ struct PluginConfinement: Sendable {
     /// The confinement of plugin `manifest` whose library is `library`. `settings`: the
     /// plugin's setting values; `options`: the start options the app gives its services.
     init(manifest: PluginManifest, library: URL, settings: [String: JSONValue], options: [String: JSONValue],
-         environment: [String: String] = ProcessInfo.processInfo.environment) {
+         environment: [String: String] = ProcessEnvironment.current) {
         let grants = manifest.permissions.resources
         let data = Self.dataFolder(of: manifest.id, environment: environment)
         let temporary = Self.temporaryFolder(of: manifest.id, environment: environment)
@@ -70,12 +70,12 @@ struct PluginConfinement: Sendable {
     }
 
     /// Where plugin `id` keeps its data: `$XDG_DATA_HOME/trellis/plugin-data/ID`.
-    static func dataFolder(of id: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    static func dataFolder(of id: String, environment: [String: String] = ProcessEnvironment.current) -> URL {
         PluginSearchPath.dataHome(environment).appendingPathComponent("trellis/plugin-data/\(id)", isDirectory: true)
     }
 
     /// Plugin `id`'s temporary folder: `$XDG_CACHE_HOME/trellis/plugin-tmp/ID`.
-    static func temporaryFolder(of id: String, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    static func temporaryFolder(of id: String, environment: [String: String] = ProcessEnvironment.current) -> URL {
         let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : nil }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".cache")
         return cache.appendingPathComponent("trellis/plugin-tmp/\(id)", isDirectory: true)

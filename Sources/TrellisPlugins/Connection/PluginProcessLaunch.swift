@@ -12,7 +12,7 @@ enum PluginProcessLaunch {
     /// The places looked in for the plugin host executable, in order: `$TRELLIS_PLUGIN_HOST`;
     /// beside the running executable (any SwiftPM build folder, the test runner's too);
     /// `<prefix>/libexec/trellis/` where the executable is `<prefix>/bin/<name>`.
-    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment,
+    static func candidates(environment: [String: String] = ProcessEnvironment.current,
                            executable: URL = RunningExecutable.url) -> [String] {
         var paths: [String] = []
         if let path = environment["TRELLIS_PLUGIN_HOST"], !path.isEmpty { paths.append(path) }
@@ -78,7 +78,7 @@ enum PluginProcessLaunch {
         let arguments = [executable, library.path, pluginID]
         let confinement = grants["confinement"]
         var environment = PluginConfinement.environment(
-            from: ProcessInfo.processInfo.environment,
+            from: ProcessEnvironment.current,
             granted: confinement?["environment"]?.arrayValue?.compactMap(\.stringValue) ?? [], confinement: confinement)
         // Without this, the Swift runtime's backtracer of a Swift plugin fills the stderr lines
         // kept for the report with its own dump instead of the plugin's.

@@ -49,7 +49,7 @@ public struct PluginSearchPath: Sendable, Hashable, CustomStringConvertible {
     /// let paths = PluginSearchPath.standard(pluginDirectories: ["/home/me/dev/MyPlugin"])
     /// ```
     public static func standard(pluginDirectories: [String] = [],
-                                environment: [String: String] = ProcessInfo.processInfo.environment,
+                                environment: [String: String] = ProcessEnvironment.current,
                                 executable: URL = RunningExecutable.url) -> [PluginSearchPath] {
         let binDirectory = executable.deletingLastPathComponent()
         var paths: [PluginSearchPath] = []

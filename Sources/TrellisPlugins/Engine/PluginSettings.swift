@@ -48,7 +48,7 @@ public final class PluginSettings: Sendable {
     }
 
     /// `$XDG_CONFIG_HOME/trellis/plugins.json`, or `~/.config/trellis/plugins.json`.
-    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func defaultURL(environment: [String: String] = ProcessEnvironment.current) -> URL {
         PluginSearchPath.configHome(environment).appendingPathComponent("trellis/plugins.json")
     }
 

@@ -44,7 +44,7 @@ public final class PersistentStore: Sendable {
     /// `$XDG_DATA_HOME/trellis/trellis.sqlite`, or `~/.local/share/trellis/trellis.sqlite`
     /// when `XDG_DATA_HOME` is unset, empty or relative (as the XDG base directory
     /// specification says).
-    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    public static func defaultURL(environment: [String: String] = ProcessEnvironment.current) -> URL {
         let base: URL
         if let dataHome = environment["XDG_DATA_HOME"], dataHome.hasPrefix("/") {
             base = URL(fileURLWithPath: dataHome, isDirectory: true)

@@ -35,7 +35,7 @@ final class HTTPLibrary: Sendable {
     }
 
     /// The places looked in, in order.
-    static func candidates(environment: [String: String] = ProcessInfo.processInfo.environment,
+    static func candidates(environment: [String: String] = ProcessEnvironment.current,
                            executable: URL = RunningExecutable.url) -> [String] {
         var paths: [String] = []
         if let path = environment["TRELLIS_HTTP_LIBRARY"], !path.isEmpty { paths.append(path) }
