@@ -30,9 +30,11 @@ public enum ProcessEnvironment {
     static func variables(in entries: UnsafePointer<UnsafeMutablePointer<CChar>?>) -> [String: String] {
         var variables: [String: String] = [:]
         var entry = entries
-        // Safe: each string is read (copied into Strings) before the next step; `environ`
-        // changes only by `setenv`, which Trellis calls on the main thread before its other
-        // threads start (RendererChoice), as Foundation's own getter assumes.
+        // Safe as Foundation's own getter is (its lock covers only Foundation's changes): each
+        // entry is copied into Strings before the next step. Trellis changes the environment
+        // only on the main thread before its other threads start (RendererChoice). Removing a
+        // variable on another thread meanwhile shifts the entries in place: one may be missed
+        // or read twice, none is freed (glibc keeps the strings setenv made).
         while let pointer = entry.pointee {
             let bytes = UnsafeRawBufferPointer(start: pointer, count: strlen(pointer))
             if let equals = bytes.firstIndex(of: UInt8(ascii: "=")) {
