@@ -77,6 +77,8 @@ public final class Form {
     public var onEdit: ((String, String) -> Void)?
     /// Called when the page changed a value (not when the user typed it), so front ends refresh.
     public var onValuesReplaced: (() -> Void)?
+    /// The page showing the form, told of each field the user edits (``PageController``).
+    weak var page: PageController?
 
     public init(fields: [Field], actions: [Action] = []) {
         self.fields = fields
@@ -94,6 +96,7 @@ public final class Form {
         guard let index = fields.firstIndex(where: { $0.id == id }), fields[index].style.isEditable else { return false }
         guard fields[index].value != value else { return true }
         fields[index].value = value
+        page?.userEdited(field: id)
         onEdit?(id, value)
         return true
     }

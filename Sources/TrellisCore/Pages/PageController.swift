@@ -31,7 +31,12 @@ open class PageController {
     /// The title shown in the window's header bar.
     open var title: String = "" { didSet { if title != oldValue { changed() } } }
     /// What the page shows.
-    open var content: PageContent = .text("") { didSet { changed() } }
+    open var content: PageContent = .text("") {
+        didSet {
+            if case .form(let form) = content { form.page = self }
+            changed()
+        }
+    }
     /// A message shown above the content (validation errors, failures, or information when
     /// ``messageKind`` says so); `nil` hides it (and forgets ``messageField`` and
     /// ``messageKind``).
@@ -49,7 +54,8 @@ open class PageController {
     open var messageKind: PageMessageKind = .error { didSet { if messageKind != oldValue { changed() } } }
     /// The id of the form field ``message`` is about (the field a validation error names),
     /// if any: front ends mark that field invalid and tie the message to it. Set it before
-    /// the message.
+    /// the message. The message goes as soon as the user edits that field: the field is no
+    /// longer drawn as wrong while it is being put right.
     open var messageField: String? { didSet { if messageField != oldValue { changed() } } }
     /// Buttons for the page's own commands, shown in the window's header bar ("New note").
     open var actions: [PageAction] = [] { didSet { if actions != oldValue { changed() } } }
@@ -89,6 +95,11 @@ open class PageController {
 
     /// Called after the page became the top of the stack (pushed, or uncovered by a pop).
     open func didAppear() {}
+
+    /// The user edited field `id` of the page's form: a message about that field goes.
+    func userEdited(field id: String) {
+        if let messageField, messageField == id, message != nil { message = nil }
+    }
 
     /// Tells the front end to show the page's new title, content or message.
     public func changed() {

@@ -2,8 +2,8 @@ import Foundation
 import TrellisCore
 import XCTest
 
-/// The notes flow in the real window: the front controller's validation message, the live
-/// list, undo with Ctrl+Z, persistence across launches.
+/// The notes flow in the real window: the front controller's validation message (gone as the
+/// field at fault is edited), the live list, undo with Ctrl+Z, persistence across launches.
 final class NotesWindowTests: XCTestCase {
     func testInvalidInputShowsAMessageAndASavedNoteAppearsInTheList() throws {
         let app = try AppDriver(arguments: ["/notes"])
@@ -19,8 +19,15 @@ final class NotesWindowTests: XCTestCase {
         screen = try app.dump { $0["message"]?.stringValue != nil }
         XCTAssertEqual(screen["message"], "A note needs a title.")
         XCTAssertEqual(screen["path"], "/notes/new")
-        try app.screenshot("note-invalid")
+        let errorRed = TextContrast.Colour(red: 0xcc, green: 0, blue: 0)  // GTK 4.8's default @error_color
+        XCTAssertGreaterThan(try TextContrast(png: app.screenshot("note-invalid")).pixelCount(near: errorRed), 500,
+                             "the title field outlined and the message marked in the error colour")
+        // Putting the field right takes the message and the outline away at once.
         try app.send("field title Список дел")
+        screen = try app.dump { $0["message"] == .null }
+        XCTAssertEqual(screen["path"], "/notes/new")
+        XCTAssertEqual(try TextContrast(png: app.screenshot("note-corrected")).pixelCount(near: errorRed), 0,
+                       "nothing is drawn in the error colour once the title is typed")
         try app.send("press save")
         screen = try app.dump { $0["path"] == "/notes" && ($0["rows"]?.arrayValue?.count ?? 0) == 1 }
         XCTAssertEqual(screen["rows"]?[0]?["text"], "Список дел · no title here")

@@ -65,6 +65,14 @@ struct TextContrast {
         colourCounts(x: x, y: y, width: w, height: h).max(by: { $0.value < $1.value })?.key
     }
 
+    /// How many pixels of the whole image are within `tolerance` of `colour` in each channel.
+    func pixelCount(near colour: Colour, tolerance: Int = 8) -> Int {
+        colourCounts(x: 0, y: 0, width: Double(width), height: Double(height)).filter { pixel, _ in
+            abs(Int(pixel.red) - Int(colour.red)) <= tolerance && abs(Int(pixel.green) - Int(colour.green)) <= tolerance
+                && abs(Int(pixel.blue) - Int(colour.blue)) <= tolerance
+        }.values.reduce(0, +)
+    }
+
     /// How many pixels of each colour the rectangle holds.
     private func colourCounts(x: Double, y: Double, width w: Double, height h: Double) -> [Colour: Int] {
         let left = max(0, Int(x.rounded(.down))), top = max(0, Int(y.rounded(.down)))

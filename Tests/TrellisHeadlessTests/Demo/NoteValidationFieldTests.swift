@@ -37,6 +37,24 @@ struct NoteValidationFieldTests {
         #expect(screen.page?.message?.hasPrefix("A note's text may have at most") == true)
     }
 
+    @Test("editing the field a message names clears the message and the mark; editing another field does not")
+    func editingTheFieldClearsTheMessage() async throws {
+        let (shell, screen) = try await Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("body", with: "text")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.message != nil })
+        try screen.fill("body", with: "more text")
+        #expect(screen.page?.message == "A note needs a title.", "the text field is not the one at fault")
+        #expect(screen.page?.messageField == "title")
+        try screen.fill("title", with: "З")
+        #expect(screen.page?.message == nil)
+        #expect(screen.page?.messageField == nil)
+        #expect(screen.render().contains("Title: [З]\n"), "\(screen.render())")
+        try screen.fill("title", with: "")
+        #expect(screen.page?.message == nil, "the message comes back with the next save, not while typing")
+    }
+
     @Test("clearing the message clears the field it named")
     func clearedWithTheMessage() async throws {
         let (shell, _) = try await Fixtures.demo()
