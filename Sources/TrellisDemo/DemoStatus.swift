@@ -1,7 +1,7 @@
 import TrellisCore
 
 /// The window's status line, made of two parts: the sync's state first ("Sync: offline, 3
-/// change(s) waiting"), then the app's other news (the last position). Each part is
+/// changes waiting"), then the app's other news (the last position). Each part is
 /// replaced on its own, so a location update every two seconds never hides the sync's state.
 @MainActor
 public final class DemoStatus {

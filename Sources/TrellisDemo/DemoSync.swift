@@ -103,24 +103,28 @@ public enum DemoSync {
             state = status.sync?.components(separatedBy: "; ").first ?? tr("Sync: up to date")
         }
         let conflicts = (try? sync.conflicts().count) ?? 0
-        if conflicts > 0 { state += "; " + tr("%@ conflict(s) to review", String(conflicts)) }
+        if conflicts > 0 { state += "; " + trn("%@ conflict to review", "%@ conflicts to review", count: conflicts, String(conflicts)) }
         status.showSync(state)
     }
 
     /// The sync's words for a pass (`report`, the data of `sync:finished`), without the
     /// conflicts: what a person needs first, with the reason in a few words.
     static func stateLine(of report: JSONValue) -> String {
-        let pending = String(report["pending"]?.intValue ?? 0)
+        let pending = report["pending"]?.intValue ?? 0
         if let suspect = report["suspectList"], !suspect.isNull {
             return tr("Sync: the server no longer lists %@ of %@ notes; nothing was taken out (see Sync)",
                       String(suspect["missing"]?.intValue ?? 0), String(suspect["known"]?.intValue ?? 0))
         }
         if let failure = report["failure"]?.stringValue {
-            if report["offline"]?.boolValue == true { return tr("Sync: offline, %@ change(s) waiting", pending) }
-            return tr("Sync failed: %@; %@ change(s) waiting", shortReason(failure), pending)
+            if report["offline"]?.boolValue == true {
+                return trn("Sync: offline, %@ change waiting", "Sync: offline, %@ changes waiting", count: pending, String(pending))
+            }
+            return trn("Sync failed: %@; %@ change waiting", "Sync failed: %@; %@ changes waiting", count: pending,
+                       shortReason(failure), String(pending))
         }
         if report["refusals"]?.arrayValue?.isEmpty == false {
-            return tr("Sync: the server refused a change, %@ change(s) waiting", pending)
+            return trn("Sync: the server refused a change, %@ change waiting", "Sync: the server refused a change, %@ changes waiting",
+                       count: pending, String(pending))
         }
         return tr("Sync: up to date")
     }

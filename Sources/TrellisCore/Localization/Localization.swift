@@ -18,7 +18,13 @@ import Glibc
 ///                    applicationID: "org.example.Notes")   // the app's strings: org.example.Notes.mo
 /// title = tr("Catalog")                                   // "Каталог" under LANGUAGE=ru
 /// content = .text(tr("There is no genre number %@", values.parameters["id"] ?? ""))  // arguments replace %@ in order
+/// let waiting = trn("%@ change waiting", "%@ changes waiting", count: 3, "3")   // a number's forms: "3 changes waiting"
 /// ```
+///
+/// A text that depends on a number goes through `trn(_:_:count:_:)` (gettext's `ngettext`):
+/// English has a form for 1 and one for the rest, Russian three, and a catalogue gives
+/// as many as its `Plural-Forms` header says (`msgid_plural`, `msgstr[0]` …). Extraction finds
+/// both with `xgettext --keyword=trn:1,2`.
 ///
 /// The language follows the usual variables (`LANGUAGE`, `LC_ALL`, `LC_MESSAGES`, `LANG`). One
 /// addition: gettext ignores `LANGUAGE` in the "C" locale, so when no locale is set but
@@ -102,6 +108,32 @@ public enum Localization {
         return translate(english, domain: domain)
     }
 
+    /// The translation of a text that depends on a number: the app's catalogue's form for
+    /// `count` (``appDomain``), else Trellis's (``domain``), else `singular` for 1 and
+    /// `plural` for any other count, as English has it. Languages differ in how many forms
+    /// they have and when each is used (Russian has three): the catalogue's `Plural-Forms`
+    /// header tells gettext.
+    public static func translate(_ singular: String, plural: String, count: Int) -> String {
+        if let app = appDomain, let own = translate(singular, plural, count, domain: app) { return own }
+        return translate(singular, plural, count, domain: domain) ?? (count == 1 ? singular : plural)
+    }
+
+    private static func translate(_ singular: String, _ plural: String, _ count: Int, domain: String) -> String? {
+        #if canImport(Glibc)
+        // dngettext returns one of its arguments when there is no translation: compare before
+        // the temporary C strings go away, and copy a translation out of the catalogue.
+        return singular.withCString { one in
+            plural.withCString { other in
+                guard let translated = dngettext(domain, one, other, UInt(clamping: count)),
+                      UnsafePointer(translated) != one, UnsafePointer(translated) != other else { return nil }
+                return String(cString: translated)
+            }
+        }
+        #else
+        return nil
+        #endif
+    }
+
     private static func translate(_ english: String, domain: String) -> String {
         #if canImport(Glibc)
         guard !english.isEmpty else { return english }
@@ -138,5 +170,19 @@ public enum Localization {
 /// ```
 public func tr(_ english: String, _ arguments: String...) -> String {
     let translated = Localization.translate(english)
+    return arguments.isEmpty ? translated : Localization.format(translated, arguments)
+}
+
+/// The translation of an English string that depends on the number `count` (see
+/// ``Localization/translate(_:plural:count:)``): `singular` for 1 and `plural` otherwise in
+/// English, the catalogue's form for `count` in other languages; then each `%@` is replaced by
+/// the next argument, as with ``tr(_:_:)``.
+///
+/// ```swift
+/// let waiting = trn("%@ change waiting", "%@ changes waiting", count: 3, "3")  // "3 changes waiting"
+/// let one = trn("%@ change waiting", "%@ changes waiting", count: 1, "1")      // "1 change waiting"
+/// ```
+public func trn(_ singular: String, _ plural: String, count: Int, _ arguments: String...) -> String {
+    let translated = Localization.translate(singular, plural: plural, count: count)
     return arguments.isEmpty ? translated : Localization.format(translated, arguments)
 }

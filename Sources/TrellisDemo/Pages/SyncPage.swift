@@ -47,7 +47,7 @@ final class SyncPage: PageController {
         content = .form(form)
     }
 
-    /// The queued changes, one a line: `create "Shopping" (2 attempt(s)): why the last failed`.
+    /// The queued changes, one a line: `create "Shopping" (2 attempts): why the last failed`.
     private func waiting(_ sync: EntitySync) -> String {
         guard let changes = try? sync.queuedChanges(), !changes.isEmpty else { return tr("Nothing: every change is on the server.") }
         let context = shell?.resolve(StoreBox.self)?.store.newContext()
@@ -55,7 +55,9 @@ final class SyncPage: PageController {
             let title = (try? context?.object(with: change.object))??["title"].stringValue
                 ?? change.attributes["title"]?.stringValue ?? change.object.uuid.uuidString
             var line = "\(change.operation.rawValue) \"\(title)\""
-            if change.attempts > 0 { line += " (" + tr("%@ attempt(s)", String(change.attempts)) + ")" }
+            if change.attempts > 0 {
+                line += " (" + trn("%@ attempt", "%@ attempts", count: change.attempts, String(change.attempts)) + ")"
+            }
             if let error = change.lastError { line += ": \(error)" }
             return line
         }.joined(separator: "\n")

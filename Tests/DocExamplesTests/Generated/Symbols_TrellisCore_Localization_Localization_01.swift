@@ -17,6 +17,8 @@ extension CoreExample {
                            applicationID: "org.example.Notes")   // the app's strings: org.example.Notes.mo
         title = tr("Catalog")                                   // "Каталог" under LANGUAGE=ru
         content = .text(tr("There is no genre number %@", values.parameters["id"] ?? ""))  // arguments replace %@ in order
+        let waiting = trn("%@ change waiting", "%@ changes waiting", count: 3, "3")   // a number's forms: "3 changes waiting"
 #sourceLocation()
+        _ = waiting
     }
 }

@@ -88,7 +88,7 @@ struct CommandLineTests {
         #expect(result.stderr.contains("\(payload.path): \(example.message)"), "\(result.stderr)")
     }
 
-    @Test("LANGUAGE=ru prints the pages in Russian, even with no locale set")
+    @Test("LANGUAGE=ru prints the pages in Russian, even with no locale set, and a number's texts in its plural form")
     func russian() throws {
         let locale = try CommandRunner.compileTranslations()
         defer { try? FileManager.default.removeItem(at: locale) }
@@ -105,5 +105,12 @@ struct CommandLineTests {
         #expect(genre.stdout.contains("Жанр: Фэнтези") && genre.stdout.contains("(Добавить в избранное)"), "\(genre.stdout)")
         let english = try trellis(["--headless", "/"], environment: ["TRELLIS_LOCALE_DIR": locale.path, "LANGUAGE": "", "LANG": "C.UTF-8"])
         #expect(english.stdout.contains("Catalog"))
+        // A text that depends on a number takes the language's form for it (gettext's plurals):
+        // Russian's "many" form for 0. Nothing listens on port 1 of the loopback: the sync is offline.
+        let offline = try trellis(["--headless", "--server", "http://127.0.0.1:1/", "/"], environment: environment)
+        #expect(offline.stdout.contains("-- Синхронизация: нет связи, в очереди 0 изменений"), "\(offline.stdout)")
+        let offlineInEnglish = try trellis(["--headless", "--server", "http://127.0.0.1:1/", "/"],
+                                           environment: ["TRELLIS_LOCALE_DIR": locale.path, "LANGUAGE": "", "LANG": "C.UTF-8"])
+        #expect(offlineInEnglish.stdout.contains("-- Sync: offline, 0 changes waiting"), "\(offlineInEnglish.stdout)")
     }
 }

@@ -152,7 +152,7 @@ final class ControlsWindowTests: XCTestCase {
             try click("push button", "Sync now", client, input)
             let screen = try app.dump(until: { attempts($0).map { $0 > before } ?? false }, timeout: 20)
             before = attempts(screen) ?? before
-            XCTAssertEqual(screen["fields"]?["state"], "Sync failed: the server answered HTTP 501; 1 change(s) waiting", "\(screen)")
+            XCTAssertEqual(screen["fields"]?["state"], "Sync failed: the server answered HTTP 501; 1 change waiting", "\(screen)")
         }
         let size = try app.send("dump")
         XCTAssertEqual(try AppearanceWindowTests.photograph(app, "/sync (failed)", size: (size["width"]?.intValue ?? 0, size["height"]?.intValue ?? 0),
@@ -206,7 +206,7 @@ final class ControlsWindowTests: XCTestCase {
         try app.send("press save")
         try app.dump { $0["path"] == "/notes" }
         try syncNow()
-        try app.dump { $0["status"]?.stringValue?.contains("1 conflict(s) to review") == true }
+        try app.dump { $0["status"]?.stringValue?.contains("1 conflict to review") == true }
 
         try click("push button", "Conflicts", client, input)
         try app.dump { $0["path"] == "/conflicts" && $0["count"] == 1 }

@@ -12,19 +12,48 @@ struct CatalogueTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .appendingPathComponent("../../..").standardizedFileURL
 
-    /// Every `tr("…")` literal in `Sources`, by file (doc comments excluded).
-    static func translatedStrings() throws -> [String: Set<String>] {
+    /// Every Swift file of `Sources`, by path from the package, without its doc comments.
+    static func sources() throws -> [String: String] {
         let sources = root.appendingPathComponent("Sources")
-        var result: [String: Set<String>] = [:]
         let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
             .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
+        var result: [String: String] = [:]
         for file in files {
-            let code = try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
-                .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")
+            result[String(file.standardizedFileURL.path.dropFirst(root.path.count + 1))] =
+                try String(contentsOf: file, encoding: .utf8).split(separator: "\n")
+                    .filter { !$0.trimmingCharacters(in: .whitespaces).hasPrefix("///") }.joined(separator: "\n")
+        }
+        return result
+    }
+
+    /// Every `tr("…")` literal in `Sources`, by file (doc comments excluded).
+    static func translatedStrings() throws -> [String: Set<String>] {
+        try sources().compactMapValues { code in
             let strings = code.matches(of: /\btr\("((?:[^"\\]|\\.)*)"/).map { String($0.1) }
-            if !strings.isEmpty {
-                result[String(file.standardizedFileURL.path.dropFirst(root.path.count + 1)), default: []].formUnion(strings)
-            }
+            return strings.isEmpty ? nil : Set(strings)
+        }
+    }
+
+    /// Every `trn("…", "…"` pair of literals in `Sources` (the English singular and plural), by file.
+    static func pluralStrings() throws -> [String: [(singular: String, plural: String)]] {
+        try sources().compactMapValues { code in
+            let pairs = code.matches(of: /\btrn\("((?:[^"\\]|\\.)*)",\s*"((?:[^"\\]|\\.)*)"/).map { (String($0.1), String($0.2)) }
+            return pairs.isEmpty ? nil : pairs
+        }
+    }
+
+    /// The `trn` pairs of the sources whose catalogue is in `folder`.
+    static func pluralStrings(for folder: String) throws -> [(singular: String, plural: String)] {
+        try pluralStrings().filter { Self.folder(of: $0.key) == folder }.values.flatMap { $0 }
+    }
+
+    /// msgid → (msgid_plural, the msgstr[n] forms) of the plural entries of a .po file.
+    static func pluralCatalogue(_ language: String, in folder: String) throws -> [String: (plural: String, forms: [String])] {
+        let text = try String(contentsOf: root.appendingPathComponent("\(folder)/\(language).po"), encoding: .utf8)
+        var result: [String: (plural: String, forms: [String])] = [:]
+        for match in text.matches(of: /msgid "((?:[^"\\]|\\.)*)"\nmsgid_plural "((?:[^"\\]|\\.)*)"\n((?:msgstr\[\d\] "(?:[^"\\]|\\.)*"\n)+)/) {
+            let forms = String(match.3).matches(of: /msgstr\[\d\] "((?:[^"\\]|\\.)*)"/).map { String($0.1) }
+            result[String(match.1)] = (String(match.2), forms)
         }
         return result
     }
@@ -64,6 +93,22 @@ struct CatalogueTests {
         }
     }
 
+    @Test("every string that depends on a number (trn) has Russian's three forms in its domain's catalogue, each with the same %@ markers",
+          arguments: ["data/po", "data/po-demo"])
+    func russianPluralsAreComplete(folder: String) throws {
+        let russian = try Self.pluralCatalogue("ru", in: folder)
+        for (singular, plural) in try Self.pluralStrings(for: folder) {
+            let entry = try #require(russian[singular], "\(folder)/ru.po has no plural entry for \"\(singular)\"")
+            #expect(entry.plural == plural, "\(folder)/ru.po: the plural of \"\(singular)\" is \"\(entry.plural)\", the source says \"\(plural)\"")
+            #expect(entry.forms.count == 3, "Russian has three forms (one, few, many): \(entry.forms)")
+            for form in entry.forms {
+                #expect(!form.isEmpty && form.components(separatedBy: "%@").count == singular.components(separatedBy: "%@").count,
+                        "\"\(form)\" has not the %@ markers of \"\(singular)\"")
+            }
+        }
+        if folder == "data/po-demo" { #expect(try Self.pluralStrings(for: folder).count >= 4) }
+    }
+
     @Test("the demo app's own strings are not in Trellis's catalogue: an app translates in its own domain")
     func appStringsInTheAppsDomain() throws {
         let trellis = try Self.catalogue("ru", in: "data/po")
@@ -80,6 +125,7 @@ struct CatalogueTests {
         let listed = Set(try String(contentsOf: Self.root.appendingPathComponent("\(folder)/POTFILES"), encoding: .utf8)
             .split(separator: "\n").map(String.init).filter { !$0.hasPrefix("#") })
         let needed = Set(try Self.translatedStrings(for: folder).keys)
+            .union(try Self.pluralStrings().keys.filter { Self.folder(of: $0) == folder })
         #expect(needed.subtracting(listed).isEmpty, "missing from POTFILES: \(needed.subtracting(listed).sorted())")
         #expect(listed.subtracting(needed).isEmpty, "in POTFILES without translated strings: \(listed.subtracting(needed).sorted())")
     }

@@ -99,7 +99,7 @@ extension AgainstRealServers {
                 // As the Location plugin sets its status item (its own timer is too slow here).
                 demo.shell.bus.trigger("location:status", ["item": "position", "text": "59.93750, 30.30860"])
                 #expect(await eventually {
-                    demo.screen.status == "Sync: offline, 1 change(s) waiting  ·  Location: 59.93750, 30.30860"
+                    demo.screen.status == "Sync: offline, 1 change waiting  ·  Location: 59.93750, 30.30860"
                 }, "\(demo.screen.status ?? "no status")")
                 try await server.restart()
                 try await demo.sync.syncNow()
@@ -112,7 +112,7 @@ extension AgainstRealServers {
                 #expect(try await eventually { try demo.sync.pendingCount() == 1 })
                 try await demo.sync.syncNow()
                 #expect(await eventually {
-                    demo.screen.status?.hasPrefix("Sync: up to date; 1 conflict(s) to review  ·  Location:") == true
+                    demo.screen.status?.hasPrefix("Sync: up to date; 1 conflict to review  ·  Location:") == true
                 })
             }
         }
@@ -170,12 +170,12 @@ extension AgainstRealServers {
                 let failed = try await demo.sync.syncNow()
                 #expect(failed.failure?.status == 500)
                 #expect(await eventually {
-                    demo.screen.status?.hasPrefix("Sync failed: the server answered HTTP 500; 1 change(s) waiting") == true
+                    demo.screen.status?.hasPrefix("Sync failed: the server answered HTTP 500; 1 change waiting") == true
                 }, "\(demo.screen.status ?? "no status")")
                 try demo.shell.navigate(to: "/notes")
                 try demo.screen.pressPageAction("sync")
                 #expect(demo.screen.form?["reason"]?.contains("the server answered HTTP 500") == true)
-                #expect(demo.screen.form?["waiting"]?.hasPrefix("create \"Plan\" (1 attempt(s)): ") == true,
+                #expect(demo.screen.form?["waiting"]?.hasPrefix("create \"Plan\" (1 attempt): ") == true,
                         "\(demo.screen.form?["waiting"] ?? "")")
                 try demo.screen.press("retry")
                 #expect(await eventually { demo.screen.form?["state"] == "Sync: up to date" })
@@ -192,7 +192,7 @@ extension AgainstRealServers {
                 let failed = try await demo.sync.syncNow()
                 #expect(failed.failure?.status == 404)
                 #expect(await eventually {
-                    demo.screen.status?.hasPrefix("Sync failed: the server answered HTTP 404; 0 change(s) waiting") == true
+                    demo.screen.status?.hasPrefix("Sync failed: the server answered HTTP 404; 0 changes waiting") == true
                 }, "\(demo.screen.status ?? "no status")")
                 try demo.shell.navigate(to: "/sync")
                 let reason = demo.screen.form?["reason"] ?? ""
