@@ -1,4 +1,3 @@
-import CGtk
 import Foundation
 import TrellisCore
 import XCTest
@@ -45,25 +44,7 @@ final class NotesPerDayWindowTests: XCTestCase {
     /// How many pixels of the PNG at `path` inside `bounds` (`[x, y, width, height]`) are the
     /// chart's bar colour, GNOME's blue accent #3584e4.
     private static func accentPixels(in path: String, within bounds: [Double]) throws -> Int {
-        var error: UnsafeMutablePointer<GError>?
-        guard let texture = gdk_texture_new_from_filename(path, &error) else {
-            defer { g_error_free(error) }
-            throw NSError(domain: "png", code: 1, userInfo: [NSLocalizedDescriptionKey: "cannot read \(path)"])
-        }
-        // Safe: the texture is a new reference this function owns and gives back here.
-        defer { g_object_unref(UnsafeMutableRawPointer(texture)) }
-        let width = Int(gdk_texture_get_width(texture)), height = Int(gdk_texture_get_height(texture))
-        var pixels = [UInt8](repeating: 0, count: width * height * 4)
-        // GDK_MEMORY_DEFAULT: cairo's ARGB32, premultiplied, B G R A in memory on little-endian machines.
-        gdk_texture_download(texture, &pixels, gsize(width * 4))
-        var count = 0
-        for y in max(0, Int(bounds[1]))..<min(height, Int(bounds[1] + bounds[3])) {
-            for x in max(0, Int(bounds[0]))..<min(width, Int(bounds[0] + bounds[2])) {
-                let offset = (y * width + x) * 4
-                let (blue, green, red) = (Int(pixels[offset]), Int(pixels[offset + 1]), Int(pixels[offset + 2]))
-                if abs(red - 0x35) < 8 && abs(green - 0x84) < 8 && abs(blue - 0xE4) < 8 { count += 1 }
-            }
-        }
-        return count
+        try TextContrast(png: path).pixelCount(near: TextContrast.Colour(red: 0x35, green: 0x84, blue: 0xE4), tolerance: 7,
+                                               within: bounds)
     }
 }

@@ -65,9 +65,11 @@ struct TextContrast {
         colourCounts(x: x, y: y, width: w, height: h).max(by: { $0.value < $1.value })?.key
     }
 
-    /// How many pixels of the whole image are within `tolerance` of `colour` in each channel.
-    func pixelCount(near colour: Colour, tolerance: Int = 8) -> Int {
-        colourCounts(x: 0, y: 0, width: Double(width), height: Double(height)).filter { pixel, _ in
+    /// How many pixels are within `tolerance` of `colour` in each channel: in the rectangle
+    /// `[x, y, width, height]`, else in the whole image.
+    func pixelCount(near colour: Colour, tolerance: Int = 8, within rectangle: [Double]? = nil) -> Int {
+        let area = rectangle ?? [0, 0, Double(width), Double(height)]
+        return colourCounts(x: area[0], y: area[1], width: area[2], height: area[3]).filter { pixel, _ in
             abs(Int(pixel.red) - Int(colour.red)) <= tolerance && abs(Int(pixel.green) - Int(colour.green)) <= tolerance
                 && abs(Int(pixel.blue) - Int(colour.blue)) <= tolerance
         }.values.reduce(0, +)

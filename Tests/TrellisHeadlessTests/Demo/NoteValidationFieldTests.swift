@@ -11,11 +11,8 @@ import TrellisTesting
 struct NoteValidationFieldTests {
     @Test("a missing title marks the title field; a valid save clears the mark")
     func titleMarked() async throws {
-        let (shell, screen) = try await Fixtures.demo()
-        try shell.navigate(to: "/notes/new")
-        try screen.fill("body", with: "text")
-        try screen.press("save")
-        #expect(await eventually { screen.page?.message != nil })
+        let (shell, screen) = try await Self.noteSavedWithoutTitle()
+        defer { withExtendedLifetime(shell) {} }  // the screen holds it unowned
         #expect(screen.page?.messageField == "title")
         #expect(screen.render().contains("Title: [] !"), "\(screen.render())")
         #expect(screen.render().contains("Text: [text]\n"), "the text field is not marked")
@@ -39,11 +36,8 @@ struct NoteValidationFieldTests {
 
     @Test("editing the field a message names clears the message and the mark; editing another field does not")
     func editingTheFieldClearsTheMessage() async throws {
-        let (shell, screen) = try await Fixtures.demo()
-        try shell.navigate(to: "/notes/new")
-        try screen.fill("body", with: "text")
-        try screen.press("save")
-        #expect(await eventually { screen.page?.message != nil })
+        let (shell, screen) = try await Self.noteSavedWithoutTitle()
+        defer { withExtendedLifetime(shell) {} }  // the screen holds it unowned
         try screen.fill("body", with: "more text")
         #expect(screen.page?.message == "A note needs a title.", "the text field is not the one at fault")
         #expect(screen.page?.messageField == "title")
@@ -64,5 +58,16 @@ struct NoteValidationFieldTests {
         page.message = "wrong"
         page.message = nil
         #expect(page.messageField == nil)
+    }
+
+    /// The demo's note editor after Save with a text and no title: the message is shown. The
+    /// shell is returned to keep it alive while the test reads the screen.
+    private static func noteSavedWithoutTitle() async throws -> (Shell, HeadlessFrontend) {
+        let (shell, screen) = try await Fixtures.demo()
+        try shell.navigate(to: "/notes/new")
+        try screen.fill("body", with: "text")
+        try screen.press("save")
+        #expect(await eventually { screen.page?.message != nil })
+        return (shell, screen)
     }
 }
