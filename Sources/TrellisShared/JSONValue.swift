@@ -230,7 +230,7 @@ extension JSONValue: Codable {
         case .null: try container.encodeNil()
         case .bool(let b): try container.encode(b)
         case .number(let n):
-            if n.rounded() == n, abs(n) < 9.0e15 { try container.encode(Int64(n)) } else { try container.encode(n) }
+            if n.rounded() == n, abs(n) < JSONTextWriter.largestInteger { try container.encode(Int64(n)) } else { try container.encode(n) }
         case .string(let s): try container.encode(s)
         case .array(let a): try container.encode(a)
         case .object(let o): try container.encode(o)
@@ -272,11 +272,7 @@ extension JSONValue: Codable {
     /// assert(String(decoding: data, as: UTF8.self) == #"{"label":"Item","limit":10,"ratio":null}"#)
     /// ```
     public func jsonData() -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        // Encoding a JSONValue cannot fail: every case maps to a JSON primitive, and
-        // non-finite numbers are written as null below.
-        return (try? encoder.encode(self.finite)) ?? Data("null".utf8)
+        Data(JSONTextWriter.write(self))
     }
 
     /// Compact JSON text with sorted keys, as ``jsonData()``.
@@ -285,17 +281,7 @@ extension JSONValue: Codable {
     /// let value: JSONValue = ["b": "x", "a": true, "n": 3]
     /// assert(value.jsonString == #"{"a":true,"b":"x","n":3}"#)
     /// ```
-    public var jsonString: String { String(decoding: jsonData(), as: UTF8.self) }
-
-    /// The value with NaN and infinities replaced by `null` (JSON has no such numbers).
-    private var finite: JSONValue {
-        switch self {
-        case .number(let n) where !n.isFinite: return .null
-        case .array(let a): return .array(a.map(\.finite))
-        case .object(let o): return .object(o.mapValues(\.finite))
-        default: return self
-        }
-    }
+    public var jsonString: String { String(decoding: JSONTextWriter.write(self), as: UTF8.self) }
 }
 
 /// Errors raised when decoding JSON text:

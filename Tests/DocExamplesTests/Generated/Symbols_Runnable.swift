@@ -26,10 +26,10 @@ extension SymbolExample {
         "Sources/TrellisShared/JSONValue.swift:243",
         "Sources/TrellisShared/JSONValue.swift:258",
         "Sources/TrellisShared/JSONValue.swift:269",
-        "Sources/TrellisShared/JSONValue.swift:284",
-        "Sources/TrellisShared/JSONValue.swift:303",
+        "Sources/TrellisShared/JSONValue.swift:280",
+        "Sources/TrellisShared/JSONValue.swift:289",
+        "Sources/TrellisShared/JSONValue.swift:299",
         "Sources/TrellisShared/JSONValue.swift:313",
-        "Sources/TrellisShared/JSONValue.swift:327",
         "Sources/TrellisShared/LockedState.swift:24",
         "Sources/TrellisShared/LockedState.swift:41",
         "Sources/TrellisShared/LockedState.swift:65",
@@ -59,10 +59,10 @@ extension SymbolExample {
         case "Sources/TrellisShared/JSONValue.swift:243": try example_TrellisShared_JSONValue_20()
         case "Sources/TrellisShared/JSONValue.swift:258": try example_TrellisShared_JSONValue_21()
         case "Sources/TrellisShared/JSONValue.swift:269": try example_TrellisShared_JSONValue_22()
-        case "Sources/TrellisShared/JSONValue.swift:284": try example_TrellisShared_JSONValue_23()
-        case "Sources/TrellisShared/JSONValue.swift:303": try example_TrellisShared_JSONValue_24()
-        case "Sources/TrellisShared/JSONValue.swift:313": try example_TrellisShared_JSONValue_25()
-        case "Sources/TrellisShared/JSONValue.swift:327": try example_TrellisShared_JSONValue_26()
+        case "Sources/TrellisShared/JSONValue.swift:280": try example_TrellisShared_JSONValue_23()
+        case "Sources/TrellisShared/JSONValue.swift:289": try example_TrellisShared_JSONValue_24()
+        case "Sources/TrellisShared/JSONValue.swift:299": try example_TrellisShared_JSONValue_25()
+        case "Sources/TrellisShared/JSONValue.swift:313": try example_TrellisShared_JSONValue_26()
         case "Sources/TrellisShared/LockedState.swift:24": try example_TrellisShared_LockedState_01()
         case "Sources/TrellisShared/LockedState.swift:41": try example_TrellisShared_LockedState_02()
         case "Sources/TrellisShared/LockedState.swift:65": try example_TrellisShared_LockedState_03()
