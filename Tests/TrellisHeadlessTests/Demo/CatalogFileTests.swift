@@ -15,7 +15,7 @@ struct CatalogFileTests {
 
     @Test("names are trimmed, blank lines skipped, duplicates and order kept")
     func lines() throws {
-        let text = "  Фэнтези \n\n\tПроза\t\r\n \u{00A0}\n Проза\nПоэзия в прозе\u{2003}"
+        let text = "  Фэнтези \n\n\tПроза\t\r\n \u{00A0}\n Проза\u{2028}Поэзия в прозе\u{2003}"
         let folder = try Self.folder(holding: Array(text.utf8))
         defer { try? FileManager.default.removeItem(at: folder) }
         #expect(try Resources.loadCatalog(from: folder) == ["Фэнтези", "Проза", "Проза", "Поэзия в прозе"])
