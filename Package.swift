@@ -94,7 +94,11 @@ let package = Package(
                 "TrellisShared",
                 "CGettext",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "Collections", package: "swift-collections"),
+                // The two modules used, not the `Collections` umbrella: each module linked adds its
+                // protocol conformances to the table the Swift runtime searches on every first
+                // cast, which start-up does about 150 times (Benchmarks.md, "startup").
+                .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The plugin host: discovery, manifests, plugin processes and their wire, the pages and
@@ -107,6 +111,7 @@ let package = Package(
                 "TrellisPluginABI",
                 "CLinux",
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // The Swift wrapper over the plugin ABI. It uses TrellisShared for JSONValue and a lock:

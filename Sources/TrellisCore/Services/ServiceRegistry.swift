@@ -1,4 +1,4 @@
-import Collections
+import OrderedCollections
 import Logging
 
 /// Services by name: iStructure's `$register`, `$start` and `$stop`, without class-level

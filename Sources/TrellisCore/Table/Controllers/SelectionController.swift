@@ -1,4 +1,4 @@
-import Collections
+import OrderedCollections
 
 /// How many items a table lets the user select.
 public enum SelectionMode: Sendable, Equatable {
