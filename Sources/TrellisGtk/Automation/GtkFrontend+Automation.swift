@@ -94,8 +94,7 @@ extension GtkFrontend {
             dialog.respond(confirmed: command == "dialog-accept")
             done()
         case "notice-undo", "notice-close":
-            let bar = window.noticeBar
-            guard bar.text != nil else { return fail("no notice is shown") }
+            guard let bar = window.noticeBar, bar.text != nil else { return fail("no notice is shown") }
             if command == "notice-undo" && bar.undoLabel == nil { return fail("the notice has no Undo button") }
             trellis_button_emit_clicked((command == "notice-undo" ? bar.undoButton : bar.closeButton).object.as())
             done()
@@ -210,8 +209,8 @@ extension GtkFrontend {
         // deferred start is done), or handling an event in their process.
         result["pendingWork"] = .array(shell.pendingWork.map { .string($0) })
         result["message"] = window.message.map { .string($0) } ?? .null
-        result["notice"] = window.noticeBar.text.map { text in
-            ["text": .string(text), "undo": window.noticeBar.undoLabel.map { .string($0) } ?? .null]
+        result["notice"] = window.noticeBar?.text.map { text in
+            ["text": .string(text), "undo": window.noticeBar?.undoLabel.map { .string($0) } ?? .null]
         } ?? .null
         if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }
         if let list = currentView?.list {

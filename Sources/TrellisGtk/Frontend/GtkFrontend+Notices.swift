@@ -5,7 +5,7 @@ import TrellisCore
 /// screen reader is told of each new notice (``Announcer``), as the focus stays where it was.
 extension GtkFrontend {
     public func show(notice: Notice?) {
-        window.noticeBar.show(notice?.text, undoLabel: notice?.buttonLabel)
+        window.showNotice(notice?.text, undoLabel: notice?.buttonLabel)
         if let notice {
             window.announce(notice.undoLabel.map { tr("%@. %@ with Ctrl+Z.", notice.text, $0) } ?? notice.text)
         }
@@ -13,7 +13,7 @@ extension GtkFrontend {
 
     /// Connects the notice bar's buttons to the shell's notices.
     func installNoticeDisplay() {
-        window.noticeBar.onUndo = { [weak self] in self?.shell.notices.pressButton() }
-        window.noticeBar.onClose = { [weak self] in self?.shell.notices.dismiss() }
+        window.onNoticeUndo = { [weak self] in self?.shell.notices.pressButton() }
+        window.onNoticeClose = { [weak self] in self?.shell.notices.dismiss() }
     }
 }

@@ -6,7 +6,7 @@ import TrellisCore
 /// button. GTK 4.8 widgets only (a `GtkRevealer` styled `app-notification`, as GNOME's apps
 /// drew these before libadwaita's toasts); the text is an alert for screen readers.
 @MainActor
-public final class NoticeBar {
+final class NoticeBar {
     /// The revealer to lay over the page (top centre).
     let widget: Revealer
     let label: Label

@@ -18,8 +18,8 @@ public final class ShellWindow {
     let backButton: Button
     let searchButton: ToggleButton
     let spinner: Spinner
-    let searchBar: SearchBar
-    let searchEntry: SearchEntry
+    /// The search bar, once a page that can be searched has been shown (``searchField``).
+    private(set) var search: SearchField?
     let stack: Stack
     let statusLabel: Label
     let messageLabel: Label
@@ -45,8 +45,18 @@ public final class ShellWindow {
     let sidebarFolding: SidebarFolding
     /// The primary menu at the end of the header bar.
     public let menu: PrimaryMenu
-    /// The in-app notification over the page ("Deleted “Groceries” · Undo").
-    public let noticeBar = NoticeBar()
+    /// The in-app notification over the page ("Deleted “Groceries” · Undo"), once a notice has
+    /// been shown (``showNotice(_:undoLabel:)``): made then, the window's first frame is spared
+    /// its widgets (1.7 M of the start's 194 M instructions on the main thread).
+    private(set) var noticeBar: NoticeBar?
+    /// Called when the notice's Undo button, or its close button, is pressed.
+    var onNoticeUndo: (() -> Void)?
+    var onNoticeClose: (() -> Void)?
+    /// Where the notice bar is laid: over the page, at its top.
+    private let pageArea: Overlay
+    /// The page area, with the search bar (once made) and the message above it and the status
+    /// line below.
+    private let content: Box
     /// Tells screen readers of changes away from the focus (a notice).
     let announcer: Announcer
 
@@ -112,21 +122,6 @@ public final class ShellWindow {
         }
         gtk_window_set_titlebar(window.object.as(), headerBar.widget)
 
-        searchEntry = SearchEntry(gtk_search_entry_new())
-        gtk_widget_set_hexpand(searchEntry.widget, 1)
-        // Filtering is local and fast: each keystroke shows its result at once, instead of after
-        // GTK's default 150 ms pause (measured: `trellis-bench typing`).
-        gtk_search_entry_set_search_delay(searchEntry.object.opaque, 0)
-        searchBar = SearchBar(gtk_search_bar_new())
-        gtk_search_bar_set_child(searchBar.object.opaque, searchEntry.widget)
-        gtk_search_bar_connect_entry(searchBar.object.opaque, searchEntry.object.opaque)
-        gtk_search_bar_set_show_close_button(searchBar.object.opaque, 1)
-        // Screen readers would read "GtkSearchEntry" and "GtkImage" (the close button) otherwise.
-        searchEntry.setAccessibleLabel(tr("Search"))
-        Self.nameButtons(in: searchBar.widget, tr("Close search"))
-        g_object_bind_property(searchButton.object.as(), "active", searchBar.object.as(), "search-mode-enabled",
-                               GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
-
         // An alert: a screen reader speaks a validation error or failure as it appears.
         messageLabel = Label(retaining: makeAlertLabel())
         messageLabel.addStyleClass("trellis-message")
@@ -150,15 +145,13 @@ public final class ShellWindow {
         gtk_widget_set_margin_top(statusLabel.widget, 4)
         gtk_widget_set_margin_bottom(statusLabel.widget, 4)
         statusLabel.isVisible = false
+        pageArea = makeOverlay()
+        content = Box(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
         setTitle(title)
 
-        let content = Box(gtk_box_new(GTK_ORIENTATION_VERTICAL, 0))
-        gtk_box_append(content.object.as(), searchBar.widget)
         gtk_box_append(content.object.as(), messageLabel.widget)
-        let pageArea = makeOverlay()
         gtk_widget_set_vexpand(pageArea.widget, 1)
         gtk_overlay_set_child(pageArea.object.as(), stack.widget)
-        gtk_overlay_add_overlay(pageArea.object.as(), noticeBar.widget.widget)
         gtk_box_append(content.object.as(), pageArea.widget)
         gtk_box_append(content.object.as(), statusLabel.widget)
         gtk_widget_set_hexpand(content.widget, 1)
@@ -169,11 +162,6 @@ public final class ShellWindow {
         g_object_bind_property(sidebarButton.object.as(), "active", sidebar.container.object.as(), "visible",
                                GBindingFlags(rawValue: G_BINDING_BIDIRECTIONAL.rawValue | G_BINDING_SYNC_CREATE.rawValue))
         gtk_toggle_button_set_active(sidebarButton.object.as(), 1)
-        // A hidden search bar leaves no filter behind (Escape, its close button, Back).
-        searchBar.connectNotify("search-mode-enabled") { [weak self] in
-            guard let self, !self.isSearchActive, !self.searchText.isEmpty else { return }
-            gtk_editable_set_text(self.searchEntry.object.opaque, "")
-        }
 
         sidebarFolding.onWidthChanged = { [weak self] width in self?.foldHeader(width < Self.headerFoldingWidth) }
         Actions.add("page-action", to: window.object, scope: "win", application: application, stringParameter: { [weak self] id in
@@ -184,14 +172,27 @@ public final class ShellWindow {
             self?.onFocusChanged?()
         }
         backButton.connect("clicked") { [weak self] in self?.onBack?() }
-        searchEntry.connect("search-changed") { [weak self] in
-            guard let self else { return }
-            self.onSearchChanged?(self.searchText)
-        }
         window.connect("map") { [weak self] in
             guard let self, let clock = gtk_widget_get_frame_clock(self.window.widget) else { return }
             Signals.connect(GObjectPointer(clock), "after-paint") { [weak self] in self?.framePainted() }
         }
+    }
+
+    // MARK: - Notices
+
+    /// Shows `text` in the notice bar over the page, with an Undo button labelled `undoLabel`
+    /// when given; `nil` hides the bar. The bar is made for the first notice.
+    func showNotice(_ text: String?, undoLabel: String?) {
+        if text == nil && noticeBar == nil { return }
+        let bar = noticeBar ?? {
+            let bar = NoticeBar()
+            bar.onUndo = { [weak self] in self?.onNoticeUndo?() }
+            bar.onClose = { [weak self] in self?.onNoticeClose?() }
+            gtk_overlay_add_overlay(pageArea.object.as(), bar.widget.widget)
+            noticeBar = bar
+            return bar
+        }()
+        bar.show(text, undoLabel: undoLabel)
     }
 
     // MARK: - Pages
@@ -326,8 +327,19 @@ public final class ShellWindow {
     /// Shows the search toggle for pages that can be searched.
     public func setSearchable(_ searchable: Bool) {
         isSearchable = searchable
+        if searchable { _ = searchField }  // before the toggle shows: it is bound to the bar
         searchButton.isVisible = searchable && !isHeaderFolded
         if !searchable { setSearchActive(false) }
+    }
+
+    /// The search bar, made on first use above the page, its toggle bound to it.
+    private var searchField: SearchField {
+        if let search { return search }
+        let field = SearchField(toggle: searchButton)
+        field.onChanged = { [weak self] text in self?.onSearchChanged?(text) }
+        gtk_box_prepend(content.object.as(), field.bar.widget)
+        search = field
+        return field
     }
 
     /// Whether the page on top can be searched (its toggle shows, unless folded into the menu).
@@ -337,35 +349,28 @@ public final class ShellWindow {
     /// unless `focus` is `false`. Hidden, it clears the search: no filter stays on a list
     /// without the field that shows it.
     public func setSearchActive(_ active: Bool, focus: Bool = true) {
-        gtk_search_bar_set_search_mode(searchBar.object.opaque, active ? 1 : 0)
-        if active && focus { _ = gtk_widget_grab_focus(searchEntry.widget) }
+        guard active || search != nil else { return }
+        searchField.setActive(active, focus: focus)
     }
 
     /// The widget whose typing opens the search bar and goes into it (the list on screen), or
     /// none: typing in a form or on a button never searches.
     func setTypeToSearch(_ widget: Widget?) {
-        gtk_search_bar_set_key_capture_widget(searchBar.object.opaque, widget?.widget)
+        guard widget != nil || search != nil else { return }
+        searchField.setKeyCaptureWidget(widget)
     }
 
-    public var isSearchActive: Bool { gtk_search_bar_get_search_mode(searchBar.object.opaque) != 0 }
+    public var isSearchActive: Bool { search?.isActive ?? false }
 
     /// The text in the search entry (automation).
-    var searchText: String { String(cString: gtk_editable_get_text(searchEntry.object.opaque)) }
+    var searchText: String { search?.text ?? "" }
 
     /// Replaces the search text as typing would: letters typed on are inserted at the end,
     /// letters erased are deleted from it, so the field changes once, as it does for a
     /// keystroke (`search-changed` follows); other text replaces the whole.
     public func setSearchText(_ text: String) {
-        // GTK counts positions in characters (code points), as `unicodeScalars` does.
-        let current = searchText.unicodeScalars, typed = text.unicodeScalars
-        if !current.isEmpty && typed.starts(with: current) {
-            var end = Int32(current.count)
-            gtk_editable_insert_text(searchEntry.object.opaque, String(typed.dropFirst(current.count)), -1, &end)
-        } else if !typed.isEmpty && current.starts(with: typed) {
-            gtk_editable_delete_text(searchEntry.object.opaque, Int32(typed.count), -1)
-        } else {
-            gtk_editable_set_text(searchEntry.object.opaque, text)
-        }
+        guard !text.isEmpty || search != nil else { return }
+        searchField.setText(text)
     }
 
     public func present() { gtk_window_present(window.object.as()) }

@@ -4,7 +4,8 @@ import TrellisCore
 @testable import TrellisGtk
 import XCTest
 
-/// What is typed into the search field stays there when the page on screen changes before
+/// The window's search field is made when first needed, and what is typed into it stays
+/// there when the page on screen changes before
 /// the list has been searched (the search runs off the GTK thread, after GtkSearchEntry's
 /// short delay): a plugin loading then, say, adds a button to the page. In-process (XCTest on
 /// Linux runs test methods on the main thread, hence `assumeIsolated`).
@@ -15,6 +16,47 @@ final class SearchFieldTests: InProcessWindowTestCase {
             title = "List"
             content = .table(TableContainer.list(of: ["alpha", "beta", "gamma"], route: { "/list/\($0.id)" },
                                                  navigate: { _ in }))
+        }
+    }
+
+    final class PlainPage: PageController {
+        required init(values: RouteValues, shell: Shell) {
+            super.init(values: values, shell: shell)
+            title = "Plain"
+        }
+    }
+
+    /// The search bar and the notice bar are made when first needed: a window that has shown
+    /// no page that can be searched, and no notice, has neither (the demo's first frame, on
+    /// its home page, is spared their widgets). Made, they work as before: the header bar's
+    /// toggle opens the search bar, the notice shows its text.
+    func testTheSearchAndNoticeBarsAreMadeWhenFirstNeeded() throws {
+        try MainActor.assumeIsolated {
+            let shell = Shell()
+            let application = Application(id: "io.github.trellis.LazyBarsTest", unique: false)
+            XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
+            let frontend = GtkFrontend(shell: shell, application: application)
+            let window = frontend.window
+            defer { gtk_window_destroy(window.window.object.as()) }
+            try shell.route("/plain", to: PlainPage.self, isPublic: true)
+            try shell.route("/list", to: ListPage.self, isPublic: true)
+            try shell.navigate(to: "/plain")
+            window.setSearchActive(false)
+            window.setSearchText("")
+            XCTAssertNil(window.search, "no page could be searched yet")
+            XCTAssertNil(window.noticeBar, "no notice was shown yet")
+            XCTAssertFalse(window.isSearchActive)
+            XCTAssertEqual(window.searchText, "")
+
+            try shell.navigate(to: "/list")
+            let search = try XCTUnwrap(window.search, "a page that can be searched makes the search bar")
+            XCTAssertNotNil(gtk_widget_get_parent(search.bar.widget), "the bar is in the window")
+            gtk_toggle_button_set_active(window.searchButton.object.as(), 1)
+            XCTAssertTrue(window.isSearchActive, "the header bar's toggle is bound to the bar made after it")
+
+            shell.notices.post("Deleted “x”", undo: {})
+            try Self.waitUntil("the notice shown") { window.noticeBar?.text == "Deleted “x”" }
+            XCTAssertEqual(window.noticeBar?.undoLabel, "Undo")
         }
     }
 
