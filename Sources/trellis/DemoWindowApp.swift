@@ -63,7 +63,9 @@ final class DemoWindowApp {
             if path != "/" { try shell.navigate(to: path, external: true) }
         } catch {
             FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
-            frontend.show(error: error)
+            // The page's message, which stays while the page does; the window's alone would go
+            // at the page's next update (its sections or badge changing as plugins start).
+            if let page = shell.navigator.top { page.message = String(describing: error) } else { frontend.show(error: error) }
         }
         routeLaunchNotification()
         if exitAfterFirstFrame {
@@ -77,10 +79,14 @@ final class DemoWindowApp {
         }
         if automation {
             GtkFrontend.disableAnimations()
-            AutomationChannel(handler: { [weak frontend] command, argument, reply in
-                guard let frontend else { return reply(["ok": false, "error": "no window"]) }
-                frontend.automate(command, argument, reply)
-            }, onEndOfInput: { [app] in app.quit() }).start()
+            // From the first frame on, when the window is complete (the plugins' menu items
+            // come just after it): a command never meets a window half made.
+            frontend.window.afterFirstFrame { [weak frontend, app] in
+                AutomationChannel(handler: { [weak frontend] command, argument, reply in
+                    guard let frontend else { return reply(["ok": false, "error": "no window"]) }
+                    frontend.automate(command, argument, reply)
+                }, onEndOfInput: { [app] in app.quit() }).start()
+            }
         }
         frontend.window.present()
     }

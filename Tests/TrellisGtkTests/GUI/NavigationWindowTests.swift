@@ -63,6 +63,10 @@ final class NavigationWindowTests: XCTestCase {
         let screen = try app.send("dump")
         XCTAssertEqual(screen["path"], "/")
         XCTAssertTrue(screen["message"]?.stringValue?.contains("/no/such/page") ?? false)
+        // The message stays with the page: the plugins starting after the first frame update
+        // the home page, which once took the message away within a second.
+        try app.waitForPlugins()
+        XCTAssertTrue(try app.send("dump")["message"]?.stringValue?.contains("/no/such/page") ?? false)
         XCTAssertEqual(app.finish(), 0)
     }
 
