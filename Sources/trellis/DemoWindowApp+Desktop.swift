@@ -67,10 +67,6 @@ extension DemoWindowApp {
             guard let shell = self?.shell else { return }
             do throws(NavigationError) { try shell.navigate(to: "/settings") } catch { shell.navigator.top?.message = error.description }
         }
-        // After every action of the app's own, so that a plugin cannot take their shortcuts
-        // (Ctrl+N, Ctrl+,); and after the first frame, which does not show the closed menu:
-        // 50 plugins' commands took 3.6 M instructions of the main thread before it.
-        frontend.window.afterFirstFrame { [weak frontend] in frontend?.addContributedMenuItems() }
         WindowStateKeeper.attach(to: frontend.window, application: app,
                                  file: WindowState.fileURL(application: Self.configName))
         ColorSchemeFollower.start()

@@ -19,14 +19,18 @@ final class DemoWindowApp {
     private var finishShell: (@MainActor () throws -> Void)?
     /// Why completing the shell failed: the window was not opened, and the command fails with it.
     private(set) var startFailure: (any Error)?
-    /// What the start leaves until the first frame is on screen (the plugins), unless the app
-    /// quits right after that frame.
-    private var afterFirstFrame: (@MainActor () -> Void)?
+    /// What the start leaves until the first frame is on screen, in order, unless the app
+    /// quits right after that frame: finding the plugins, when the start has not
+    /// (`joinPlugins`); then the plugins' menu items and the automation channel; then
+    /// `afterFirstFrame` (starting the plugins).
+    private var joinPlugins: (@MainActor () async -> Void)?
+    private var afterFirstFrame: (@MainActor () async -> Void)?
 
     init(shell: Shell, path: String, exitAfterFirstFrame: Bool, automation: Bool,
          applicationID: String? = nil, finishShell: (@MainActor () throws -> Void)? = nil,
-         afterFirstFrame: (@MainActor () -> Void)? = nil) {
+         joinPlugins: (@MainActor () async -> Void)? = nil, afterFirstFrame: (@MainActor () async -> Void)? = nil) {
         self.finishShell = finishShell
+        self.joinPlugins = joinPlugins
         self.afterFirstFrame = afterFirstFrame
         self.shell = shell
         self.path = path
@@ -68,24 +72,27 @@ final class DemoWindowApp {
             if let page = shell.navigator.top { page.message = String(describing: error) } else { frontend.show(error: error) }
         }
         routeLaunchNotification()
+        if automation { GtkFrontend.disableAnimations() }
         if exitAfterFirstFrame {
             frontend.window.afterFirstFrame { [app, window = frontend.window] in
                 Self.printFirstFrameMoment(window.firstFramePaintedAt ?? 0)
                 app.quit()
             }
-        } else if let afterFirstFrame {
-            self.afterFirstFrame = nil
-            frontend.window.afterFirstFrame(afterFirstFrame)
-        }
-        if automation {
-            GtkFrontend.disableAnimations()
-            // From the first frame on, when the window is complete (the plugins' menu items
-            // come just after it): a command never meets a window half made.
-            frontend.window.afterFirstFrame { [weak frontend, app] in
-                AutomationChannel(handler: { [weak frontend] command, argument, reply in
-                    guard let frontend else { return reply(["ok": false, "error": "no window"]) }
-                    frontend.automate(command, argument, reply)
-                }, onEndOfInput: { [app] in app.quit() }).start()
+        } else {
+            let (joinPlugins, afterFirstFrame) = (self.joinPlugins, self.afterFirstFrame)
+            (self.joinPlugins, self.afterFirstFrame) = (nil, nil)
+            frontend.window.afterFirstFrame { [weak self, weak frontend] in
+                Task { @MainActor in
+                    await joinPlugins?()
+                    guard let self, let frontend else { return }
+                    // After every action of the app's own, so that a plugin cannot take their
+                    // shortcuts (Ctrl+N, Ctrl+,); after the first frame, which does not show the
+                    // closed menu (50 plugins' commands took 3.6 M instructions before it).
+                    frontend.addContributedMenuItems()
+                    // Once the window is complete: a command never meets it half made.
+                    if self.automation { self.startAutomation(frontend) }
+                    await afterFirstFrame?()
+                }
             }
         }
         frontend.window.present()
@@ -93,6 +100,14 @@ final class DemoWindowApp {
 }
 
 extension DemoWindowApp {
+    /// Reads test commands from standard input (`--automation`); its end quits.
+    func startAutomation(_ frontend: GtkFrontend) {
+        AutomationChannel(handler: { [weak frontend] command, argument, reply in
+            guard let frontend else { return reply(["ok": false, "error": "no window"]) }
+            frontend.automate(command, argument, reply)
+        }, onEndOfInput: { [app] in app.quit() }).start()
+    }
+
     /// With `--exit-after-first-frame`: prints when the first frame was painted, as
     /// `first-frame-monotonic-us: N` (`CLOCK_MONOTONIC`, µs), the line `trellis-bench startup`
     /// reads, as from its C baseline.

@@ -91,14 +91,21 @@ struct ShellOptions: ParsableArguments {
     private static let developmentWatchers = LockedState<[PluginDevWatcher]>([])
 
     /// The part of start-up that needs no main thread: the data folder, the catalog, the
-    /// store (created, migrated and seeded on a first launch) and the plugins' manifests (the
-    /// plugins start in ``startDeferred(_:)``). The window runs it on another thread while GTK
-    /// starts.
-    func prepare(bus: EventBus, plugins: PluginHost) throws -> PreparedData {
+    /// store (created, migrated and seeded on a first launch) and, `findingPlugins`, the
+    /// plugins' manifests (``findPlugins(_:dataDirectory:)``; the plugins start in
+    /// ``startDeferred(_:)``). The window runs it on another thread while GTK starts.
+    func prepare(bus: EventBus, plugins: PluginHost, findingPlugins: Bool = true) throws -> PreparedData {
         let data = try Resources.dataDirectory()
         let catalog = try Resources.loadCatalog(from: data)
         let store = try DemoStore.open(at: database.map { URL(fileURLWithPath: $0) }, dataDirectory: data, bus: bus)
-        DemoServices.discoverPlugins(plugins, dataDirectory: data)
+        if findingPlugins { findPlugins(plugins, dataDirectory: data) }
+        return PreparedData(dataDirectory: data, catalog: catalog, store: store, pluginsFound: findingPlugins)
+    }
+
+    /// Finds the plugins and reads their manifests, running none of their code; follows the
+    /// plugin settings file and watches the `--plugin-dev` folders. On any thread.
+    func findPlugins(_ plugins: PluginHost, dataDirectory: URL) {
+        DemoServices.discoverPlugins(plugins, dataDirectory: dataDirectory)
         plugins.followSettings()  // trellis plugins --disable/--enable apply to this running app
         for folder in pluginsInDevelopment {
             // Ten looks a second: a rebuild shows about a tenth of a second after the linker is done.
@@ -107,17 +114,34 @@ struct ShellOptions: ParsableArguments {
             // Kept for the process's life: a watcher released stops watching.
             Self.developmentWatchers.withLock { $0.append(watcher) }
         }
-        return PreparedData(dataDirectory: data, catalog: catalog, store: store)
     }
 
-    /// The last, main-actor part: pages and routes, the built-in services, sync (whose passes
-    /// wait for ``startDeferred(_:)``).
+    /// The last, main-actor part: pages and routes, the built-in services, what the plugins
+    /// found contribute (``DemoServices/finish(on:)``; else ``joinPlugins(_:dataDirectory:)``
+    /// adds it later), sync (whose passes wait for ``startDeferred(_:)``).
     @MainActor
     func finishShell(_ shell: Shell, _ prepared: PreparedData, backgroundSync: Bool = true) throws -> Shell {
         try DemoApp.install(on: shell, catalog: prepared.catalog, store: prepared.store, syntheticRows: rows)
-        DemoServices.finish(on: shell)
+        if prepared.pluginsFound { DemoServices.finish(on: shell) }
         try DemoSync.start(on: shell, store: prepared.store, server: serverURL, background: backgroundSync, passesLater: true)
         return shell
+    }
+
+    /// For a start that left the plugins unfound (the window opening on the app's own home
+    /// page): finds them on another thread, then adds their pages, menu items, notices and
+    /// status items to the shell (``DemoServices/finish(on:)``).
+    @MainActor
+    func joinPlugins(_ shell: Shell, dataDirectory: URL) async {
+        guard let host = shell.resolve(PluginHost.self) else { return }
+        let options = self
+        await withCheckedContinuation { (found: CheckedContinuation<Void, Never>) in
+            // Reading files: a dispatch worker, not one of Swift concurrency's few threads.
+            DispatchQueue.global(qos: .userInitiated).async {
+                options.findPlugins(host, dataDirectory: dataDirectory)
+                found.resume()
+            }
+        }
+        DemoServices.finish(on: shell)
     }
 
     /// What start-up leaves until last (the window: until its first frame is on screen, so that
@@ -139,11 +163,13 @@ struct ShellOptions: ParsableArguments {
     }
 }
 
-/// What ``ShellOptions/prepare(bus:plugins:)`` reads and opens off the main thread.
+/// What ``ShellOptions/prepare(bus:plugins:findingPlugins:)`` reads and opens off the main thread.
 struct PreparedData: Sendable {
     let dataDirectory: URL
     let catalog: [String]
     let store: PersistentStore
+    /// Whether the plugins were found (``ShellOptions/findPlugins(_:dataDirectory:)``).
+    let pluginsFound: Bool
 }
 
 /// Work started on a dispatch worker now and waited for later: start-up overlaps it with GTK's
@@ -232,16 +258,25 @@ struct Open: ParsableCommand {
         let path = self.path ?? "/"
         // Before the start-up thread below reads the environment.
         RendererChoice.apply()
+        // Opening on the app's home page ("/", which no plugin can take), the window needs
+        // nothing of the plugins for its first frame: they are found after it (50 plugins'
+        // manifests took the second core from GTK's threads). Another path or a notification
+        // may open a plugin's page: then they are found first, as for every other command.
+        let pluginsFirst = path != "/" || payload != nil
         let (status, failure) = MainActor.assumeIsolated { () -> (Int32, (any Error)?) in
             let (shell, plugins) = shellOptions.beginShell()
             let bus = shell.bus
             let options = shellOptions
             // The store opens while GTK starts; the window is built once both are done.
-            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins) }
+            let preparing = BackgroundWork { try options.prepare(bus: bus, plugins: plugins, findingPlugins: pluginsFirst) }
             let app = DemoWindowApp(shell: shell, path: path, exitAfterFirstFrame: exitAfterFirstFrame,
                                     automation: automation, applicationID: applicationId,
                                     finishShell: { _ = try options.finishShell(shell, try preparing.wait()) },
-                                    afterFirstFrame: { Task { await ShellOptions.startDeferred(shell) } })
+                                    joinPlugins: {
+                                        guard !pluginsFirst, let prepared = try? preparing.wait() else { return }
+                                        await options.joinPlugins(shell, dataDirectory: prepared.dataDirectory)
+                                    },
+                                    afterFirstFrame: { await ShellOptions.startDeferred(shell) })
             app.launch = LaunchRequest(path: self.path, notification: payload)
             let status = app.run()
             // A second instance hands over without opening a window: let the start-up
