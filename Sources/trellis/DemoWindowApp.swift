@@ -67,9 +67,7 @@ final class DemoWindowApp {
             if path != "/" { try shell.navigate(to: path, external: true) }
         } catch {
             FileHandle.standardError.write(Data("trellis: \(error)\n".utf8))
-            // The page's message, which stays while the page does; the window's alone would go
-            // at the page's next update (its sections or badge changing as plugins start).
-            if let page = shell.navigator.top { page.message = String(describing: error) } else { frontend.show(error: error) }
+            frontend.show(error: error)
         }
         routeLaunchNotification()
         if automation { GtkFrontend.disableAnimations() }

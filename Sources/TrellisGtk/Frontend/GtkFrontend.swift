@@ -212,9 +212,16 @@ public final class GtkFrontend: Frontend {
         window.setSearchActive(!window.isSearchActive)
     }
 
-    /// Shows an error in the window's message area (navigation failures, unhandled errors).
+    /// Shows an error in the window's message area (navigation failures, unhandled errors): as
+    /// the message of the page on top, which stays while the page does (shown in the window
+    /// alone, it would go at the page's next update), or the window's when no page is open.
     public func show(error: any Error) {
-        window.showMessage(String(describing: error))
+        if let page = shell.navigator.top {
+            page.messageKind = .error
+            page.message = String(describing: error)
+        } else {
+            window.showMessage(String(describing: error))
+        }
     }
 
     // MARK: - Inspection (automation)

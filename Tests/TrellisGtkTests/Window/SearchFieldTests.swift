@@ -32,61 +32,65 @@ final class SearchFieldTests: InProcessWindowTestCase {
     /// toggle opens the search bar, the notice shows its text.
     func testTheSearchAndNoticeBarsAreMadeWhenFirstNeeded() throws {
         try MainActor.assumeIsolated {
-            let shell = Shell()
-            let application = Application(id: "io.github.trellis.LazyBarsTest", unique: false)
-            XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
-            let frontend = GtkFrontend(shell: shell, application: application)
-            let window = frontend.window
-            defer { gtk_window_destroy(window.window.object.as()) }
-            try shell.route("/plain", to: PlainPage.self, isPublic: true)
-            try shell.route("/list", to: ListPage.self, isPublic: true)
-            try shell.navigate(to: "/plain")
-            window.setSearchActive(false)
-            window.setSearchText("")
-            XCTAssertNil(window.search, "no page could be searched yet")
-            XCTAssertNil(window.noticeBar, "no notice was shown yet")
-            XCTAssertFalse(window.isSearchActive)
-            XCTAssertEqual(window.searchText, "")
+            try Self.withWindow("io.github.trellis.LazyBarsTest") { shell, window in
+                try shell.route("/plain", to: PlainPage.self, isPublic: true)
+                try shell.route("/list", to: ListPage.self, isPublic: true)
+                try shell.navigate(to: "/plain")
+                window.setSearchActive(false)
+                window.setSearchText("")
+                XCTAssertNil(window.search, "no page could be searched yet")
+                XCTAssertNil(window.noticeBar, "no notice was shown yet")
+                XCTAssertFalse(window.isSearchActive)
+                XCTAssertEqual(window.searchText, "")
 
-            try shell.navigate(to: "/list")
-            let search = try XCTUnwrap(window.search, "a page that can be searched makes the search bar")
-            XCTAssertNotNil(gtk_widget_get_parent(search.bar.widget), "the bar is in the window")
-            gtk_toggle_button_set_active(window.searchButton.object.as(), 1)
-            XCTAssertTrue(window.isSearchActive, "the header bar's toggle is bound to the bar made after it")
+                try shell.navigate(to: "/list")
+                let search = try XCTUnwrap(window.search, "a page that can be searched makes the search bar")
+                XCTAssertNotNil(gtk_widget_get_parent(search.bar.widget), "the bar is in the window")
+                gtk_toggle_button_set_active(window.searchButton.object.as(), 1)
+                XCTAssertTrue(window.isSearchActive, "the header bar's toggle is bound to the bar made after it")
 
-            shell.notices.post("Deleted “x”", undo: {})
-            try Self.waitUntil("the notice shown") { window.noticeBar?.text == "Deleted “x”" }
-            XCTAssertEqual(window.noticeBar?.undoLabel, "Undo")
+                shell.notices.post("Deleted “x”", undo: {})
+                try Self.waitUntil("the notice shown") { window.noticeBar?.text == "Deleted “x”" }
+                XCTAssertEqual(window.noticeBar?.undoLabel, "Undo")
+            }
         }
     }
 
     func testAPageChangeBeforeTheSearchIsAppliedKeepsWhatWasTyped() throws {
         try MainActor.assumeIsolated {
-            let shell = Shell()
-            let application = Application(id: "io.github.trellis.SearchFieldTest", unique: false)
-            XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
-            let frontend = GtkFrontend(shell: shell, application: application)
-            let window = frontend.window
-            defer { gtk_window_destroy(window.window.object.as()) }
-            try shell.route("/list", to: ListPage.self, isPublic: true)
-            try shell.navigate(to: "/list")
-            let page = try XCTUnwrap(shell.navigator.top)
-            guard case .table(let container) = page.content else { return XCTFail("not a table page") }
+            try Self.withWindow("io.github.trellis.SearchFieldTest") { shell, window in
+                try shell.route("/list", to: ListPage.self, isPublic: true)
+                try shell.navigate(to: "/list")
+                let page = try XCTUnwrap(shell.navigator.top)
+                guard case .table(let container) = page.content else { return XCTFail("not a table page") }
 
-            window.setSearchActive(true)
-            window.setSearchText("bet")
-            page.message = "Saved"  // the page changes; the list has not been searched yet
-            XCTAssertEqual(window.searchText, "bet", "the page's change put back the search of before")
+                window.setSearchActive(true)
+                window.setSearchText("bet")
+                page.message = "Saved"  // the page changes; the list has not been searched yet
+                XCTAssertEqual(window.searchText, "bet", "the page's change put back the search of before")
 
-            // GtkSearchEntry reports the text after its delay; the list is then searched.
-            let deadline = Date().addingTimeInterval(10)
-            while container.searchText != "bet" && Date() < deadline {
-                g_main_context_iteration(nil, 0)
-                RunLoop.main.run(until: Date().addingTimeInterval(0.01))
+                // GtkSearchEntry reports the text after its delay; the list is then searched.
+                let deadline = Date().addingTimeInterval(10)
+                while container.searchText != "bet" && Date() < deadline {
+                    g_main_context_iteration(nil, 0)
+                    RunLoop.main.run(until: Date().addingTimeInterval(0.01))
             }
             XCTAssertEqual(container.searchText, "bet")
             XCTAssertEqual(container.flatCount, 1, "only beta matches")
             XCTAssertEqual(window.searchText, "bet")
+            }
         }
+    }
+
+    /// Runs `body` with a shell and its window (an application registered as `id`), then
+    /// destroys the window.
+    @MainActor
+    private static func withWindow(_ id: String, _ body: (Shell, ShellWindow) throws -> Void) throws {
+        let shell = Shell()
+        let application = Application(id: id, unique: false)
+        XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
+        let frontend = GtkFrontend(shell: shell, application: application)
+        defer { gtk_window_destroy(frontend.window.window.object.as()) }
+        try body(shell, frontend.window)
     }
 }
