@@ -10,7 +10,7 @@ import Foundation
 /// the reverse of ``JSONTextReader``.
 ///
 /// The text is byte for byte what `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`
-/// writes for the value (`JSONTextWriterTests` compares the two on generated values): members
+/// writes for the value (`JSONWriterAgreementTests` compares the two on generated values): members
 /// sorted by name, `"`, `\`, and the control characters escaped (`\n`, `\u0001`), everything
 /// else as it is, in UTF-8; an integral number below 9 × 10¹⁵ without a fraction (`3`), any
 /// other as Swift prints a `Double` (`0.1`, `1e-07`); NaN and the infinities, which JSON
@@ -25,7 +25,7 @@ struct JSONTextWriter {
     /// `JSONValue.encode(to:)` hands them to an encoder.
     static let largestInteger = 9.0e15
 
-    private(set) var bytes: [UInt8] = []
+    private var bytes: [UInt8] = []
 
     /// `value` as JSON text.
     static func write(_ value: JSONValue) -> [UInt8] {
