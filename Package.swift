@@ -260,7 +260,7 @@ let package = Package(
         .testTarget(name: "TrellisTestingTests", dependencies: ["TrellisTesting", "TrellisCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TrellisGtkTests",
-            dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore"],
+            dependencies: ["TrellisGtk", "CGtk", "CTrellisGtk", "TrellisCore", "TrellisTesting"],
             // The AT-SPI clients the screen-reader tests run and the wrapper they run Orca through
             // (read from the source tree).
             exclude: ["Accessibility/atspi-names.py", "Support/atspi-driver.py", "Support/orca-flushing.py"]

@@ -17,4 +17,8 @@ public let testPatience = Double(ProcessEnvironment.current["TRELLIS_TEST_PATIEN
 /// ``Trace`` use it. It is a deadline for a failure, not a measurement: under `.ci/tsan` a
 /// trivial task may wait behind hundreds of other tests' tasks on the two threads of the
 /// cooperative pool.
-public let testDeadline: Duration = .seconds(30 * testPatience)
+public let testDeadline: Duration = .seconds(testDeadlineSeconds)
+
+/// ``testDeadline`` in seconds, for the waits that count in `TimeInterval` (`Date`, `RunLoop`,
+/// a process's exit).
+public let testDeadlineSeconds: TimeInterval = 30 * testPatience

@@ -150,7 +150,7 @@ final class ControlsWindowTests: XCTestCase {
         var before = 0
         for _ in 0..<2 {
             try click("push button", "Sync now", client, input)
-            let screen = try app.dump(until: { attempts($0).map { $0 > before } ?? false }, timeout: 20)
+            let screen = try app.dump(until: { attempts($0).map { $0 > before } ?? false })
             before = attempts(screen) ?? before
             XCTAssertEqual(screen["fields"]?["state"], "Sync failed: the server answered HTTP 501; 1 change waiting", "\(screen)")
         }

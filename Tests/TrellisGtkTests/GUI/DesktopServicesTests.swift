@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 import XCTest
 
 /// What the window asks of the desktop over D-Bus — desktop notifications, the light/dark
@@ -54,7 +55,7 @@ final class DesktopServicesTests: XCTestCase {
         try app.send("back")
         XCTAssertEqual(try app.send("dump")["path"], "/catalog")
         try server.emit("ActionInvoked", "(uint32 41, 'default')")
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
         var path = try app.send("dump")["path"]
         while path != "/people" && Date() < deadline {
             usleep(50_000)
@@ -148,7 +149,7 @@ final class DesktopServicesTests: XCTestCase {
     }
 
     private func waitForDarkTheme(_ app: AppDriver, _ expected: Bool) throws -> Bool? {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
         var dark = try app.send("dump")["darkTheme"]?.boolValue
         while dark != expected && Date() < deadline {
             usleep(50_000)

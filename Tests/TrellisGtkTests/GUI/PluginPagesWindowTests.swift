@@ -17,12 +17,12 @@ final class PluginPagesWindowTests: XCTestCase {
         try app.screenshot("plugin-page-location-history")
         // The plugin adds a row at the top at each update (every 2 s in the demo).
         let count = page["rows"]?.arrayValue?.count ?? 0
-        let grown = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 0) > count }, timeout: 20)
+        let grown = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 0) > count })
         // Its command placed on the page: Clear empties the history (new positions come after).
         XCTAssertEqual(grown["actions"], ["plugin-location-clear-history"], "\(grown)")
         let before = grown["rows"]?.arrayValue?.count ?? 0
         try app.send("page-action plugin-location-clear-history")
-        _ = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 99) < min(before, 2) }, timeout: 20)
+        _ = try app.dump(until: { ($0["rows"]?.arrayValue?.count ?? 99) < min(before, 2) })
         XCTAssertEqual(app.finish(), 0)
     }
 
@@ -44,7 +44,7 @@ final class PluginPagesWindowTests: XCTestCase {
         XCTAssertEqual(page["fields"]?["location/decimals"], "5", "\(page)")
         try app.screenshot("plugin-settings")
         try app.send("field location/decimals 3")
-        _ = try app.dump(until: { $0["status"]?.stringValue?.contains(#/Location: -?\d+\.\d{3}, /#) == true }, timeout: 20)
+        _ = try app.dump(until: { $0["status"]?.stringValue?.contains(#/Location: -?\d+\.\d{3}, /#) == true })
         let stored = app.home.appendingPathComponent("config/trellis/plugin-settings/location.json")
         XCTAssertEqual(try JSONValue(jsonData: Data(contentsOf: stored))["decimals"], 3)
         XCTAssertEqual(app.finish(), 0)
@@ -53,7 +53,7 @@ final class PluginPagesWindowTests: XCTestCase {
         let again = try AppDriver(path: "/settings", environment: ["XDG_CONFIG_HOME": app.home.appendingPathComponent("config").path])
         let reopened = try again.dump { $0["fields"]?["location/decimals"] != nil }
         XCTAssertEqual(reopened["fields"]?["location/decimals"], "3", "\(reopened)")
-        _ = try again.dump(until: { $0["status"]?.stringValue?.contains(#/Location: -?\d+\.\d{3}, /#) == true }, timeout: 20)
+        _ = try again.dump(until: { $0["status"]?.stringValue?.contains(#/Location: -?\d+\.\d{3}, /#) == true })
         XCTAssertEqual(again.finish(), 0)
     }
 

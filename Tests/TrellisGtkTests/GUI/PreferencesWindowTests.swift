@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 import XCTest
 
 /// Preferences edited as a person edits them — clicks on the fields AT-SPI shows, keys typed
@@ -17,7 +18,7 @@ final class PreferencesWindowTests: XCTestCase {
     @discardableResult
     private func stored(_ plugin: String, in app: AppDriver, until condition: (JSONValue?) -> Bool,
                         file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue? {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
         var value = stored(plugin, in: app)
         while !condition(value) && Date() < deadline {
             try app.send("dump")  // the app is alive and answering

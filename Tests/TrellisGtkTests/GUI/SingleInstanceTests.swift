@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 import XCTest
 
 /// A second `trellis PATH` hands PATH to the running window through the session bus and exits 0.
@@ -20,7 +21,7 @@ final class SingleInstanceTests: XCTestCase {
 
     /// Polls the first instance until `condition` holds for its `dump`.
     private func waitFor(_ app: AppDriver, _ condition: (JSONValue) -> Bool) throws -> JSONValue {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
         var screen = try app.send("dump")
         while !condition(screen) && Date() < deadline {
             usleep(50_000)

@@ -1,11 +1,14 @@
 import Foundation
+import TrellisTesting
 
 extension AppDriver {
     /// The number of the app's plugin-host processes running plugin `id`, once it is
-    /// `expected` (a process starts or ends shortly after it is told to), or as it is after 10 s.
+    /// `expected` (a process starts or ends shortly after it is told to), or as it is at the
+    /// deadline (`testDeadlineSeconds`).
     func pluginProcesses(_ id: String, expecting expected: Int) throws -> Int {
         var count = -1
-        for _ in 0..<100 {
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
+        while Date() < deadline {
             let found = try CommandRunner.tool("pgrep", ["-P", "\(process.processIdentifier)", "-f", "trellis-plugin-host .* \(id)$"])
             count = found.stdout.split(separator: "\n").count
             if count == expected { break }

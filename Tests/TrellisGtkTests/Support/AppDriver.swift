@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 import XCTest
 
 /// Drives the real `trellis` executable through its automation channel (`--automation`):
@@ -79,7 +80,7 @@ final class AppDriver {
     /// Dumps the window until `condition` holds (GTK binds new rows on a later frame), up to
     /// `timeout` seconds; returns the last dump.
     @discardableResult
-    func dump(until condition: (JSONValue) -> Bool, timeout: TimeInterval = 10,
+    func dump(until condition: (JSONValue) -> Bool, timeout: TimeInterval = testDeadlineSeconds,
               file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         try send("dump", until: condition, timeout: timeout, file: file, line: line)
     }
@@ -87,7 +88,7 @@ final class AppDriver {
     /// Sends `command` again until its reply satisfies `condition`, up to `timeout` seconds;
     /// returns the last reply.
     @discardableResult
-    func send(_ command: String, until condition: (JSONValue) -> Bool, timeout: TimeInterval = 10,
+    func send(_ command: String, until condition: (JSONValue) -> Bool, timeout: TimeInterval = testDeadlineSeconds,
               file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         let deadline = Date().addingTimeInterval(timeout)
         var screen = try send(command, file: file, line: line)
@@ -101,7 +102,7 @@ final class AppDriver {
 
     /// Sends one command and waits for its reply.
     @discardableResult
-    func send(_ command: String, timeout: TimeInterval = 20, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
+    func send(_ command: String, timeout: TimeInterval = testDeadlineSeconds, file: StaticString = #filePath, line: UInt = #line) throws -> JSONValue {
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
         guard let text = lines.next(timeout: timeout) else {
             XCTFail("no reply to '\(command)' within \(timeout) s (app running: \(process.isRunning))", file: file, line: line)
@@ -115,7 +116,7 @@ final class AppDriver {
     }
 
     /// Sends one command and returns its raw reply line, whether it succeeded or not.
-    func sendRaw(_ command: String, timeout: TimeInterval = 20) throws -> String {
+    func sendRaw(_ command: String, timeout: TimeInterval = testDeadlineSeconds) throws -> String {
         input.fileHandleForWriting.write(Data((command + "\n").utf8))
         guard let text = lines.next(timeout: timeout) else { throw DriverError.noReply(command) }
         return text
@@ -130,7 +131,7 @@ final class AppDriver {
     /// waits any more): for a test that triggers what a plugin answers, as sync does once
     /// they are.
     func waitForPlugins(file: StaticString = #filePath, line: UInt = #line) throws {
-        try dump(until: { $0["pendingWork"] == [] }, timeout: 20, file: file, line: line)
+        try dump(until: { $0["pendingWork"] == [] }, file: file, line: line)
         // The last one's `plugin:activated` follows its state; a dump after the next frame
         // comes after what that event queued on the main thread.
         try send("dump", file: file, line: line)
@@ -145,7 +146,7 @@ final class AppDriver {
     }
 
     /// Closes standard input (the app quits once it has answered everything) and waits.
-    func finish(timeout: TimeInterval = 20) -> Int32 {
+    func finish(timeout: TimeInterval = testDeadlineSeconds) -> Int32 {
         try? input.fileHandleForWriting.close()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(20_000) }

@@ -31,7 +31,7 @@ class InProcessWindowTestCase: XCTestCase {
     /// failure, not a measurement).
     @MainActor
     static func waitUntil(_ what: String, _ condition: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10 * testPatience)
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
         while !condition() {
             guard Date() < deadline else { throw NeverHappened(description: "never: \(what)") }
             g_main_context_iteration(nil, 0)

@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import TrellisCore
 @_spi(Testing) @testable import TrellisGtk
+import TrellisTesting
 import XCTest
 
 /// A screenshot shows the frame just painted even when something asks for a redraw before the
@@ -49,11 +50,11 @@ final class ScreenshotTests: InProcessWindowTestCase {
     /// Runs GLib's main loop and the main queue until `done` (the deadline is for a failure).
     @MainActor
     private static func spin(until done: () -> Bool) throws {
-        let deadline = Date().addingTimeInterval(10)
+        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
         while !done() && Date() < deadline {
             g_main_context_iteration(nil, 0)
             RunLoop.main.run(until: Date().addingTimeInterval(0.005))
         }
-        XCTAssertTrue(done(), "not done within 10 s")
+        XCTAssertTrue(done(), "not done within \(testDeadlineSeconds) s")
     }
 }

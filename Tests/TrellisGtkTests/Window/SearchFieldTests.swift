@@ -2,6 +2,7 @@ import CGtk
 import Foundation
 import TrellisCore
 @testable import TrellisGtk
+import TrellisTesting
 import XCTest
 
 /// The window's search field is made when first needed, and what is typed into it stays
@@ -70,7 +71,7 @@ final class SearchFieldTests: InProcessWindowTestCase {
                 XCTAssertEqual(window.searchText, "bet", "the page's change put back the search of before")
 
                 // GtkSearchEntry reports the text after its delay; the list is then searched.
-                let deadline = Date().addingTimeInterval(10)
+                let deadline = Date().addingTimeInterval(testDeadlineSeconds)
                 while container.searchText != "bet" && Date() < deadline {
                     g_main_context_iteration(nil, 0)
                     RunLoop.main.run(until: Date().addingTimeInterval(0.01))
