@@ -160,7 +160,8 @@ struct JSONWriterAgreementTests {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         let numbers: [Double] = [0, -0.0, 1, -3, 0.1, 1e-7, 1e21, 8_999_999_999_999_999, 9e15, -9e15, 9_007_199_254_740_991,
-                                 9_007_199_254_740_992, 1e16, 123_456_789_012.5, 5e-324, .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
+                                 9_007_199_254_740_992, 1e16, 123_456_789_012.5, .leastNonzeroMagnitude, .leastNormalMagnitude,
+                                 .greatestFiniteMagnitude, -.greatestFiniteMagnitude]
         for number in numbers {
             let value = JSONValue.array([.number(number)])
             #expect(value.jsonData() == (try encoder.encode(value)), "\(number): \(value.jsonString)")
