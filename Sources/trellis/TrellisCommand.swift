@@ -273,7 +273,7 @@ struct Open: ParsableCommand {
                                     automation: automation, applicationID: applicationId,
                                     finishShell: { _ = try options.finishShell(shell, try preparing.wait()) },
                                     joinPlugins: {
-                                        guard !pluginsFirst, let prepared = try? preparing.wait() else { return }
+                                        guard let prepared = try? preparing.wait(), !prepared.pluginsFound else { return }
                                         await options.joinPlugins(shell, dataDirectory: prepared.dataDirectory)
                                     },
                                     afterFirstFrame: { await ShellOptions.startDeferred(shell) })

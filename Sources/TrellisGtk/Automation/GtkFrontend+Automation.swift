@@ -209,8 +209,8 @@ extension GtkFrontend {
         // deferred start is done), or handling an event in their process.
         result["pendingWork"] = .array(shell.pendingWork.map { .string($0) })
         result["message"] = window.message.map { .string($0) } ?? .null
-        result["notice"] = window.noticeBar?.text.map { text in
-            ["text": .string(text), "undo": window.noticeBar?.undoLabel.map { .string($0) } ?? .null]
+        result["notice"] = window.noticeBar.flatMap { bar in
+            bar.text.map { text in ["text": .string(text), "undo": bar.undoLabel.map { .string($0) } ?? .null] }
         } ?? .null
         if case .text(let text)? = shell.navigator.top?.content { result["text"] = .string(text) }
         if let list = currentView?.list {
