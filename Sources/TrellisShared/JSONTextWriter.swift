@@ -11,10 +11,10 @@ import Foundation
 ///
 /// The text is byte for byte what `JSONEncoder` with `[.sortedKeys, .withoutEscapingSlashes]`
 /// writes for the value (`JSONWriterAgreementTests` compares the two on generated values): members
-/// sorted by name, `"`, `\`, and the control characters escaped (`\n`, `\u0001`), everything
-/// else as it is, in UTF-8; an integral number below 9 × 10¹⁵ without a fraction (`3`), any
-/// other as Swift prints a `Double` (`0.1`, `1e-07`); NaN and the infinities, which JSON
-/// lacks, as `null`.
+/// sorted by the UTF-8 bytes of their names, `"`, `\`, and the control characters escaped
+/// (`\n`, `\u0001`), everything else as it is, in UTF-8; an integral number below 9 × 10¹⁵
+/// without a fraction (`3`), any other as Swift prints a `Double` (`0.1`, `1e-07`); NaN and
+/// the infinities, which JSON lacks, as `null`.
 ///
 /// `JSONEncoder` reaches the value through `Encodable`, whose first use in a process looks up
 /// type metadata and protocol conformances: writing the store's model at its creation took
@@ -49,7 +49,10 @@ struct JSONTextWriter {
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            for (index, name) in members.keys.sorted().enumerated() {
+            // By their UTF-8 bytes, as `JSONEncoder` sorts them, not by `String`'s `<`, which
+            // compares canonical forms: "L\u{341}" (Ĺ) comes before "\u{81}" in one, after it
+            // in the other.
+            for (index, name) in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }).enumerated() {
                 if index > 0 { bytes.append(UInt8(ascii: ",")) }
                 writeString(name)
                 bytes.append(UInt8(ascii: ":"))

@@ -169,6 +169,16 @@ struct JSONWriterAgreementTests {
         #expect(JSONValue.array([.number(.nan), .number(.infinity), .number(-.infinity)]).jsonString == "[null,null,null]")
     }
 
+    /// Found by `generated()` in CI: names that `String`'s `<` orders by their canonical forms
+    /// ("L" and U+0341 compose to "Ĺ", U+0139, after U+0081), `JSONEncoder` by their bytes.
+    @Test("member names in the order of their UTF-8 bytes, as JSONEncoder writes them")
+    func memberOrder() throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        let value = JSONValue.object(["": .null, "\u{81}\u{0}\u{0}": .null, "L\u{341}": .null, "e\u{301}": 1, "é!": 2, "Z": 3, "a": 4])
+        #expect(value.jsonData() == (try encoder.encode(value)), "\(value.jsonString)")
+    }
+
     @Test("what the reader reads from token soup is written as JSONEncoder writes it")
     func readBack() async throws {
         let encoder = JSONEncoder()
