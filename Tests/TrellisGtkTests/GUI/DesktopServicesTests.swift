@@ -1,6 +1,5 @@
 import Foundation
 import TrellisCore
-import TrellisTesting
 import XCTest
 
 /// What the window asks of the desktop over D-Bus — desktop notifications, the light/dark
@@ -55,12 +54,7 @@ final class DesktopServicesTests: XCTestCase {
         try app.send("back")
         XCTAssertEqual(try app.send("dump")["path"], "/catalog")
         try server.emit("ActionInvoked", "(uint32 41, 'default')")
-        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
-        var path = try app.send("dump")["path"]
-        while path != "/people" && Date() < deadline {
-            usleep(50_000)
-            path = try app.send("dump")["path"]
-        }
+        let path = try app.dump(until: { $0["path"] == "/people" })["path"]
         XCTAssertEqual(path, "/people", "clicking the notification opens its show-view page")
         XCTAssertEqual(app.finish(), 0)
     }
@@ -149,12 +143,6 @@ final class DesktopServicesTests: XCTestCase {
     }
 
     private func waitForDarkTheme(_ app: AppDriver, _ expected: Bool) throws -> Bool? {
-        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
-        var dark = try app.send("dump")["darkTheme"]?.boolValue
-        while dark != expected && Date() < deadline {
-            usleep(50_000)
-            dark = try app.send("dump")["darkTheme"]?.boolValue
-        }
-        return dark
+        try app.dump(until: { $0["darkTheme"]?.boolValue == expected })["darkTheme"]?.boolValue
     }
 }

@@ -16,18 +16,7 @@ final class SingleInstanceTests: XCTestCase {
 
     /// Launches a second instance with `arguments`; returns its exit status.
     private func secondLaunch(_ arguments: [String]) throws -> CommandResult {
-        try CommandRunner.run(AppDriver.executable, ["--application-id", id] + arguments, timeout: 20)
-    }
-
-    /// Polls the first instance until `condition` holds for its `dump`.
-    private func waitFor(_ app: AppDriver, _ condition: (JSONValue) -> Bool) throws -> JSONValue {
-        let deadline = Date().addingTimeInterval(testDeadlineSeconds)
-        var screen = try app.send("dump")
-        while !condition(screen) && Date() < deadline {
-            usleep(50_000)
-            screen = try app.send("dump")
-        }
-        return screen
+        try CommandRunner.run(AppDriver.executable, ["--application-id", id] + arguments, timeout: testDeadlineSeconds)
     }
 
     func testASecondLaunchOpensItsPathInTheRunningWindowAndExitsZero() throws {
@@ -35,10 +24,10 @@ final class SingleInstanceTests: XCTestCase {
         XCTAssertEqual(try app.send("dump")["path"], "/catalog")
         let second = try secondLaunch(["/people"])
         XCTAssertEqual(second.status, 0, second.stderr)
-        XCTAssertEqual(try waitFor(app) { $0["path"] == "/people" }["path"], "/people")
+        XCTAssertEqual(try app.dump { $0["path"] == "/people" }["path"], "/people")
         let third = try secondLaunch(["/catalog/5"])
         XCTAssertEqual(third.status, 0, third.stderr)
-        let screen = try waitFor(app) { $0["path"] == "/catalog/5" }
+        let screen = try app.dump { $0["path"] == "/catalog/5" }
         XCTAssertEqual(screen["title"], "Фэнтези")
         XCTAssertEqual(screen["depth"], 4, "each link is pushed, so Back returns to where the user was")
         XCTAssertEqual(app.finish(), 0)
@@ -50,7 +39,7 @@ final class SingleInstanceTests: XCTestCase {
         for (path, expected) in [("/events", "not a public route"), ("/catalog/../etc", "invalid path"), ("/nowhere", "no route matches")] {
             let second = try secondLaunch([path])
             XCTAssertEqual(second.status, 0, second.stderr)
-            let screen = try waitFor(app) { $0["message"]?.stringValue?.contains(path) ?? false }
+            let screen = try app.dump { $0["message"]?.stringValue?.contains(path) ?? false }
             XCTAssertTrue(screen["message"]?.stringValue?.contains(expected) ?? false, "\(path): \(screen["message"] ?? .null)")
             XCTAssertEqual(screen["path"], "/people")
         }
@@ -66,7 +55,7 @@ final class SingleInstanceTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: payload) }
         let second = try secondLaunch(["--notification", payload.path])
         XCTAssertEqual(second.status, 0, second.stderr)
-        let screen = try waitFor(app) { $0["badge"] == 2 && $0["path"] == "/favourites" }
+        let screen = try app.dump { $0["badge"] == 2 && $0["path"] == "/favourites" }
         XCTAssertEqual(screen["title"], "Favourites (2)")
         XCTAssertEqual(app.finish(), 0)
     }
