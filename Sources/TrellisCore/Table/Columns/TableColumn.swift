@@ -58,23 +58,21 @@ public struct TableColumn: Sendable, Hashable {
 struct TypedColumnValue: Sendable {
     /// The cell's text for a row.
     @usableFromInline let text: @Sendable (Any) -> String?
-    /// An array of rows in the column's order, ties in their original order, as arrays of
-    /// `chunk` rows (a source's storage takes them as they are), with the original position of
-    /// each row.
-    @usableFromInline let sorted: @Sendable (_ rows: Any, _ ascending: Bool, _ chunk: Int) -> (chunks: Any, positions: [Int])?
+    /// The rows of a source's chunks (`[[Row]]`) in the column's order, ties in their original
+    /// order, as new chunks of `chunk` rows (the source's storage takes them as they are), with
+    /// the original position of each row.
+    @usableFromInline let sorted: @Sendable (_ chunks: Any, _ ascending: Bool, _ chunk: Int) -> (chunks: Any, positions: [Int])?
     /// Whether one row sorts before another in the column's ascending order.
     @usableFromInline let precedes: @Sendable (Any, Any) -> Bool?
 
     @inlinable
     init<Row, Value: Comparable & SendableMetatype>(_ value: @escaping @Sendable (Row) -> Value) {
         text = { ($0 as? Row).map { ColumnValueOrder.text(of: value($0)) } }
-        sorted = { rows, ascending, chunk in
-            guard let rows = rows as? [Row] else { return nil }
+        sorted = { chunks, ascending, chunk in
+            guard let chunks = chunks as? [[Row]] else { return nil }
+            let rows = ChunkedRows(chunks)
             let positions = ColumnValueOrder.stableOrder(of: rows.map(value), ascending: ascending)
-            let chunks = stride(from: 0, to: positions.count, by: chunk).map { start in
-                positions[start..<min(start + chunk, positions.count)].map { rows[$0] }
-            }
-            return (chunks, positions)
+            return (rows.gathered(at: positions, inChunksOf: chunk), positions)
         }
         precedes = { lhs, rhs in
             guard let lhs = lhs as? Row, let rhs = rhs as? Row else { return nil }

@@ -11,8 +11,7 @@ extension ArraySource: SortableTableSource {
     /// ```
     public func sort(by key: String, ascending: Bool) {
         reorder(ascending: ascending, by: { elements, ascending in
-            let positions = Self.order(of: elements, byKey: key, ascending: ascending)
-            return (ChunkedStorage(Self.gather(elements, at: positions)), positions)
+            Self.sorted(elements, byKey: key, ascending: ascending)
         }, precedes: { Self.precedes($0, $1, byKey: key) })
     }
 
@@ -28,13 +27,13 @@ extension ArraySource: SortableTableSource {
         let first = sections.first { $0.count > 0 }?.elements[0]
         guard let typed = column.typed, let first, typed.text(first) != nil else { return sort(by: key, ascending: ascending) }
         reorder(ascending: ascending, by: { elements, ascending in
-            // The rows are reordered, straight into chunks, where the column's row type is known.
-            if let (chunks, positions) = typed.sorted(elements, ascending, ChunkedStorage<Element>.maxChunkCount / 2),
+            // The rows are read from their chunks and reordered straight into new ones, where the
+            // column's row type is known.
+            if let (chunks, positions) = typed.sorted(elements.chunks, ascending, ChunkedStorage<Element>.maxChunkCount / 2),
                let chunks = chunks as? [[Element]] {
                 return (ChunkedStorage(chunks: chunks), positions)
             }
-            let positions = Self.order(of: elements, byKey: key, ascending: ascending)
-            return (ChunkedStorage(Self.gather(elements, at: positions)), positions)
+            return Self.sorted(elements, byKey: key, ascending: ascending)
         }, precedes: { a, b in typed.precedes(a, b) ?? Self.precedes(a, b, byKey: key) })
     }
 
@@ -49,9 +48,14 @@ extension ArraySource: SortableTableSource {
         positions.map { serials[$0] }
     }
 
-    /// The positions of `elements` in the order of their values of `key`, ties kept in order.
-    private static func order(of elements: [Element], byKey key: String, ascending: Bool) -> [Int] {
-        ColumnValueOrder.stableOrder(of: elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }, ascending: ascending)
+    /// `storage`'s elements in the order of their values of `key`, ties kept in order, with
+    /// the original position of each.
+    private static func sorted(_ storage: ChunkedStorage<Element>, byKey key: String,
+                               ascending: Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]) {
+        let elements = storage.array
+        let values = elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }
+        let positions = ColumnValueOrder.stableOrder(of: values, ascending: ascending)
+        return (ChunkedStorage(gather(elements, at: positions)), positions)
     }
 
     /// Whether `a`'s value of `key` sorts before `b`'s.
@@ -61,11 +65,11 @@ extension ArraySource: SortableTableSource {
 
     /// Reorders each section's rows by `sort` (the elements in order, and where each was),
     /// remembers `precedes` (the ascending order) for later inserts, and announces `.reload`.
-    private func reorder(ascending: Bool, by sort: ([Element], Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]),
+    private func reorder(ascending: Bool, by sort: (ChunkedStorage<Element>, Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]),
                          precedes: @escaping (Element, Element) -> Bool) {
         sections = sections.map { section in
-            // The elements are copied out of their chunks once, and each value is read once.
-            let sorted = sort(section.elements.array, ascending)
+            // Each value is read once.
+            let sorted = sort(section.elements, ascending)
             return Section(key: section.key, elements: sorted.elements,
                            serials: ChunkedStorage(Self.serials(section.serials.array, at: sorted.positions)))
         }

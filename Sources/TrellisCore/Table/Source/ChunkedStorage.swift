@@ -9,7 +9,8 @@ struct ChunkedStorage<Element>: Sequence {
     /// A chunk that grows past this splits in two.
     static var maxChunkCount: Int { 2048 }
 
-    private var chunks: [[Element]] = []
+    /// The elements in order, in arrays of at most ``maxChunkCount``, none empty.
+    private(set) var chunks: [[Element]] = []
     /// `ends[c]` is the number of elements in chunks `0...c`.
     private var ends: [Int] = []
 
