@@ -125,4 +125,37 @@ struct SearchTests {
         container.searchText = "лондон"
         #expect(container.texts() == ["Ада"])
     }
+
+    /// Shows a string row reversed, and searches what it shows.
+    private struct ReversedCells: CellProvider {
+        func cell(for item: TableItem, context: CellContext) -> Cell {
+            Cell(columns: [String((item.value(as: String.self) ?? "").reversed())])
+        }
+    }
+
+    @Test("rows of strings are searched as their cells show them, whatever the provider", arguments: [false, true])
+    func stringRowsThroughTheirProvider(selectable: Bool) {
+        let cells: any CellProvider = selectable ? SelectionCellProvider(wrapping: ReversedCells()) : ReversedCells()
+        let container = TableContainer(source: ArraySource(["abc", "cba", "xyz"]), cells: cells, searchable: true)
+        container.searchText = "ab"
+        // The row "cba" shows "abc"; the row "abc" shows "cba", which does not match.
+        #expect(container.texts() == ["abc"])
+    }
+
+    @Test("rows of strings are searched by a search key when there is one")
+    func stringRowsThroughTheirKey() {
+        let container = TableContainer(source: ArraySource(["Ада", "Алан"]), searchable: true,
+                                       searchKey: { $0.value(as: String.self) == "Ада" ? "Лондон" : "Уилмслоу" })
+        container.searchText = "лондон"
+        #expect(container.texts() == ["Ада"])
+    }
+
+    @Test("rows of strings in a selectable list are searched as they are shown")
+    func stringRowsInASelectableList() {
+        let container = TableContainer(source: ArraySource(catalog), cells: SelectionCellProvider(wrapping: DescriptionCellProvider()),
+                                       searchable: true)
+        container.searchText = "ёж"
+        #expect(container.texts() == catalog.filter { TableSearcher.fold($0).contains("еж") })
+        #expect(container.texts().contains("Ёжики в тумане"))
+    }
 }

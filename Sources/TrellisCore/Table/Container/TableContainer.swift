@@ -178,6 +178,12 @@ public final class TableContainer {
     /// The folded search texts of the rows `rows` of `section`: read here (a row's text comes
     /// from the cell provider), folded on all cores.
     func foldedTexts(inSection section: Int, rows: Range<Int>) -> ChunkedStorage<String> {
+        // Rows that are strings shown as themselves are folded as they are, without making an
+        // item of each and asking the cell provider: half of a million rows' first search.
+        if searchKey == nil, (cells as? any StringShowingCellProvider)?.showsStringsAsThemselves == true,
+           let strings = (source as? any StringRowsSource)?.strings(inSection: section, rows: rows) {
+            return TableSearcher.folded(strings)
+        }
         var texts: [String] = []
         texts.reserveCapacity(rows.count)
         source.forEachItem(inSection: section, rows: rows) { texts.append(searchText(of: $0)) }

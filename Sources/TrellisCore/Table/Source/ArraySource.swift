@@ -33,7 +33,7 @@
 /// Rows are kept in chunks, so an insertion or deletion anywhere in a million rows costs
 /// microseconds; reading a row is a binary search over the chunks.
 @MainActor
-public final class ArraySource<Element>: TableSource {
+public final class ArraySource<Element>: TableSource, StringRowsSource {
     /// An element with the serial number it got on entering the source.
     struct Entry {
         var element: Element
@@ -140,6 +140,17 @@ public final class ArraySource<Element>: TableSource {
             body(TableItem(id: identify?(element) ?? TableItemID(serials[index]), value: element))
             index += 1
         }
+    }
+
+    /// The rows of `section` in `rows` when the elements are strings, copied from their chunks
+    /// at once; `nil` for any other element type.
+    func strings(inSection section: Int, rows: Range<Int>) -> [String]? {
+        // One cast of the storage: the rows are then strings without a cast of each.
+        guard let strings = sections[section].elements as? ChunkedStorage<String> else { return nil }
+        var result: [String] = []
+        result.reserveCapacity(rows.count)
+        strings.forEach(in: rows) { result.append($0) }
+        return result
     }
 
     /// Finds `id` by scanning the rows (serial numbers or element identities): O(n).
