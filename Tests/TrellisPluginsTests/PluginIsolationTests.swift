@@ -354,7 +354,12 @@ struct PluginSettingsFollowingTests {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
         let clock = TestClock()
-        let harness = PluginHarness(sandbox: sandbox, clock: clock.plugin)
+        // The clock moves in steps until the settings' poll has seen the file, also while the
+        // plugin's process starts or stops on real time: with the product's deadlines, a slow
+        // start on a loaded machine would be "late" after 50 steps. This test is of following
+        // the settings; the deadlines have tests of their own above.
+        let patient = PluginDeadlines(start: .seconds(3600), stop: .seconds(3600), event: .seconds(3600))
+        let harness = PluginHarness(sandbox: sandbox, deadlines: patient, clock: clock.plugin)
         #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
         harness.host.followSettings(interval: .milliseconds(100))
         let events = EventRecorder(bus: harness.bus, pattern: "*")
