@@ -21,14 +21,8 @@ struct PluginFloodTests {
         try sandbox.installFlooding(kind)
         let clock = TestClock()
         // The flood never returns from its handler of `flood:go`, so the event's deadline runs
-        // all along, stopped only while the shell holds the flood back. A test that moves the
-        // clock in steps also moves it while the plugin's process, on real time, has not yet
-        // written its next calls; on a loaded machine those steps added up to the deadline once
-        // and the plugin was killed mid-test. These tests are of budgets, not deadlines (those
-        // are PluginIsolationTests'): a deadline of an hour of the clock keeps them apart.
-        let standard = PluginDeadlines.forTests
-        let deadlines = PluginDeadlines(start: standard.start, stop: standard.stop, event: .seconds(3600))
-        let harness = PluginHarness(sandbox: sandbox, deadlines: deadlines, limits: limits, clock: clock.plugin)
+        // whenever the shell is not holding the flood back: these tests are of budgets.
+        let harness = PluginHarness(sandbox: sandbox, deadlines: .patient, limits: limits, clock: clock.plugin)
         let report = await harness.load()[id: "flooder"]
         #expect(report?.state == .loaded, "\(String(describing: report))")
         beforeFlood(harness)

@@ -243,10 +243,8 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("flooding", .floodInHandler, autostart: true)
         let clock = TestClock()
-        // The handler floods while the clock moves in steps (below), also while the plugin's
-        // process has not yet written its next calls: an hour of the clock for the event keeps
-        // this a test of the budget, not of the deadline (see the settings-following test).
-        let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(3600)), clock: clock.plugin)
+        // The handler floods while the clock moves in steps (below): a test of the budget.
+        let harness = PluginHarness(sandbox: sandbox, deadlines: .patient, clock: clock.plugin)
         #expect(await harness.host.loadAll()[id: "flooding"]?.state == .loaded)
         let ticks = EventRecorder(bus: harness.bus, pattern: "crash:tick")
 
@@ -358,11 +356,8 @@ struct PluginSettingsFollowingTests {
         try sandbox.install("CHello")
         let clock = TestClock()
         // The clock moves in steps until the settings' poll has seen the file, also while the
-        // plugin's process starts or stops on real time: with the product's deadlines, a slow
-        // start on a loaded machine would be "late" after 50 steps. This test is of following
-        // the settings; the deadlines have tests of their own above.
-        let patient = PluginDeadlines(start: .seconds(3600), stop: .seconds(3600), event: .seconds(3600))
-        let harness = PluginHarness(sandbox: sandbox, deadlines: patient, clock: clock.plugin)
+        // plugin's process starts or stops: a test of following the settings.
+        let harness = PluginHarness(sandbox: sandbox, deadlines: .patient, clock: clock.plugin)
         #expect(await harness.load()[id: "c-hello"]?.state == .loaded)
         harness.host.followSettings(interval: .milliseconds(100))
         let events = EventRecorder(bus: harness.bus, pattern: "*")

@@ -179,4 +179,13 @@ extension PluginDeadlines {
         return PluginDeadlines(start: standard.start * testPatience, stop: standard.stop * testPatience,
                                event: standard.event * testPatience)
     }
+
+    /// An hour of the clock to start, stop and handle an event: for tests of something other
+    /// than deadlines that move a test clock in steps until a condition holds while a plugin's
+    /// process works. Those steps also move the clock while the process, on real time, has not
+    /// yet written what comes next; on a loaded machine they can add up to a product deadline
+    /// (a trigger flood's plugin was once killed so, mid-test).
+    static var patient: PluginDeadlines {
+        PluginDeadlines(start: .seconds(3600), stop: .seconds(3600), event: .seconds(3600))
+    }
 }

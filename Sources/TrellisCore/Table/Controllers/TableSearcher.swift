@@ -108,7 +108,7 @@ public final class TableSearcher {
     /// chunks of the storage's size, which the storage then takes as they are: the folded
     /// texts are written once, not copied into one array and again into chunks.
     nonisolated static func folded(_ texts: [String]) -> ChunkedStorage<String> {
-        let size = ChunkedStorage<String>.maxChunkCount / 2
+        let size = ChunkedStorage<String>.fillChunkCount
         let parts = inParts(texts.count) { range in
             stride(from: range.lowerBound, to: range.upperBound, by: size).map { start in
                 texts[start..<min(start + size, range.upperBound)].map(SearchQuery.fold)

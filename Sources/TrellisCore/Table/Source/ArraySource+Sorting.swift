@@ -29,18 +29,12 @@ extension ArraySource: SortableTableSource {
         reorder(ascending: ascending, by: { elements, ascending in
             // The rows are read from their chunks and reordered straight into new ones, where the
             // column's row type is known.
-            if let (chunks, positions) = typed.sorted(elements.chunks, ascending, ChunkedStorage<Element>.maxChunkCount / 2),
+            if let (chunks, positions) = typed.sorted(elements.chunks, ascending, ChunkedStorage<Element>.fillChunkCount),
                let chunks = chunks as? [[Element]] {
                 return (ChunkedStorage(chunks: chunks), positions)
             }
             return Self.sorted(elements, byKey: key, ascending: ascending)
         }, precedes: { a, b in typed.precedes(a, b) ?? Self.precedes(a, b, byKey: key) })
-    }
-
-    /// `values` at `positions`, in that order. Not isolated: Swift checks the actor of an
-    /// isolated closure each time it is called, here a million times.
-    nonisolated private static func gather(_ values: [Element], at positions: [Int]) -> [Element] {
-        positions.map { values[$0] }
     }
 
     /// `serials` at `positions`, in that order (not generic: compiled for `Int`).
@@ -52,10 +46,10 @@ extension ArraySource: SortableTableSource {
     /// the original position of each.
     private static func sorted(_ storage: ChunkedStorage<Element>, byKey key: String,
                                ascending: Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]) {
-        let elements = storage.array
-        let values = elements.map { KeyValueCellProvider.value(of: $0, forKey: key) }
-        let positions = ColumnValueOrder.stableOrder(of: values, ascending: ascending)
-        return (ChunkedStorage(gather(elements, at: positions)), positions)
+        let rows = ChunkedRows(storage.chunks)
+        let positions = ColumnValueOrder.stableOrder(of: rows.map { KeyValueCellProvider.value(of: $0, forKey: key) },
+                                                     ascending: ascending)
+        return (ChunkedStorage(chunks: rows.gathered(at: positions, inChunksOf: ChunkedStorage<Element>.fillChunkCount)), positions)
     }
 
     /// Whether `a`'s value of `key` sorts before `b`'s.

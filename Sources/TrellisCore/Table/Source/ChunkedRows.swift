@@ -1,6 +1,7 @@
-/// Rows in the chunks of a source's storage, read by their position in the whole: what a
-/// typed column's sort reads, without first copying a million rows into one array (each copy
-/// retains every row's strings, and on a small virtual machine that costs more than the sort).
+/// Rows in the chunks of a source's storage, read by their position in the whole: what an
+/// ``ArraySource``'s sort reads and gathers, without first copying a million rows into one
+/// array (each copy retains every row's strings, which costs more than the sort). Not isolated
+/// to an actor: Swift would check the actor of an isolated closure at each of a million calls.
 @usableFromInline
 struct ChunkedRows<Row> {
     @usableFromInline let chunks: [[Row]]

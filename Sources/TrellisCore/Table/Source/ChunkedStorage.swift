@@ -8,6 +8,9 @@
 struct ChunkedStorage<Element>: Sequence {
     /// A chunk that grows past this splits in two.
     static var maxChunkCount: Int { 2048 }
+    /// The size of the chunks a storage is made of from whole arrays: half the maximum, so that
+    /// inserts have room before a chunk splits.
+    static var fillChunkCount: Int { maxChunkCount / 2 }
 
     /// The elements in order, in arrays of at most ``maxChunkCount``, none empty.
     private(set) var chunks: [[Element]] = []
@@ -18,7 +21,7 @@ struct ChunkedStorage<Element>: Sequence {
 
     /// A storage of `elements`, in chunks of half the maximum size, each copied in bulk.
     init(_ elements: [Element]) {
-        let size = Self.maxChunkCount / 2
+        let size = Self.fillChunkCount
         chunks = stride(from: 0, to: elements.count, by: size).map { start in
             Array(elements[start..<Swift.min(start + size, elements.count)])
         }
