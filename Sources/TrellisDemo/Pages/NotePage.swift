@@ -27,6 +27,9 @@ final class NotePage: PageController {
     private var drafts: NoteDrafts?
     /// Set by a first press of Delete: the next press deletes.
     private var deleteArmed = false
+    /// Set when this editor sent the note's delete (until the next button pressed, should the
+    /// delete fail): its deletion is not news from elsewhere.
+    private var deleteSent = false
     private var draftKey: String { NoteDrafts.key(noteID: values.parameters["id"]) }
 
     required init(values: RouteValues, shell: Shell) {
@@ -82,7 +85,7 @@ final class NotePage: PageController {
             shell.bus.watchOnMainActor(PersistentStore.didSave, from: store, owner: self) { page, event in
                 if event.data["updated"]?["Note"]?.arrayValue?.contains(.string(id)) == true {
                     page.noteChangedElsewhere(store: store)
-                } else if event.data["deleted"]?["Note"]?.arrayValue?.contains(.string(id)) == true {
+                } else if event.data["deleted"]?["Note"]?.arrayValue?.contains(.string(id)) == true, !page.deleteSent {
                     page.message = tr("This note was deleted elsewhere; if the server deleted it, it is in the Trash.")
                 }
             }
@@ -144,6 +147,7 @@ final class NotePage: PageController {
         guard let shell else { return }
         finishTyping()
         message = nil
+        deleteSent = false
         if action == "delete" && !deleteArmed {
             deleteArmed = true
             messageKind = .information
@@ -161,6 +165,7 @@ final class NotePage: PageController {
         case ("save", _):
             _ = shell.controller.submit(SaveNote(id: id, title: form["title"] ?? "", body: form["body"] ?? ""), from: self.id)
         case ("delete", let id?):
+            deleteSent = true
             _ = shell.controller.submit(DeleteNote(id: id), from: self.id)
         default: break
         }

@@ -95,9 +95,11 @@ final class PageView {
         }
         if case .table(let container) = content, let list {
             observation = container.onFlatChanges { [weak self, weak list] changes in
+                let rowHadFocus = list?.focusTarget.focusIsInside == true
                 for change in changes {
                     list?.itemsChanged(position: change.position, removed: change.removed, added: change.added)
                 }
+                if rowHadFocus, changes.contains(where: { $0.removed > 0 }), let list { Self.keepFocus(in: list) }
                 self?.refreshPlaceholder()
                 self?.describeList()
                 self?.focusRequestedRow()
@@ -106,6 +108,16 @@ final class PageView {
             refreshPlaceholder()
             describeList()
         }
+    }
+
+    /// Keeps the keyboard focus in `list` after rows were removed while one of its rows had it:
+    /// if that row went, GTK 4.8 would, at its next layout, give the focus to the window's first
+    /// control (the header bar's Show Sections button), and a keyboard user would have to find
+    /// the way back. The list takes it back at once: the row now at the focused position (GTK's
+    /// focus tracker has moved past the removed rows), or the list itself when it has no row
+    /// there. A row that is still there keeps the focus (GTK gives it to the widget it is on).
+    private static func keepFocus(in list: any RowsWidget) {
+        gtk_widget_grab_focus(list.focusTarget.widget)
     }
 
     /// A wrapping, top-left aligned label with the margins of a text page.

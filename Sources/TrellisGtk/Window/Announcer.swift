@@ -61,9 +61,18 @@ final class Announcer {
         carried = text
     }
 
-    /// Called when the window's focus widget changed.
+    /// Called when the window's focus widget changed. An announcement moves on with the focus
+    /// when the widget carrying it left the screen (its row was removed, its page went): the
+    /// person did not move the focus, and the text may not have been spoken before the focus
+    /// moved (a deleted note's row had it for a frame before the list heard of the delete).
+    /// When the person moves the focus, the announcement stays behind, as spoken.
     func focusMoved() {
-        if let carrier, gtk_root_get_focus(window.object.opaque) != carrier.widget { restoreCarrier() }
+        let focus = gtk_root_get_focus(window.object.opaque)
+        if let carrier, focus != carrier.widget {
+            let text = carried
+            restoreCarrier()
+            if focus != nil, pending == nil, gtk_widget_get_mapped(carrier.widget) == 0 { pending = text }
+        }
         if pending != nil { deliver() }
     }
 

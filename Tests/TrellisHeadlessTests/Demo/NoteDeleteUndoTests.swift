@@ -31,6 +31,16 @@ struct NoteDeleteUndoTests {
         #expect(await eventually { screen.notice != nil })
     }
 
+    @Test("the editor that deleted its note does not say the note was deleted elsewhere")
+    func notNewsFromElsewhere() async throws {
+        let (shell, screen) = try await Fixtures.demo()
+        _ = try await saveNote("Здесь", shell: shell, screen: screen)
+        let editor = try #require(shell.navigator.top)
+        try await delete(screen: screen)
+        try await screen.settle()
+        #expect(editor.message == nil, "a screen reader would have read it out as the notes list came back")
+    }
+
     @Test("the notice's Undo brings the deleted note back with the same id and text")
     func undoButton() async throws {
         let (shell, screen) = try await Fixtures.demo()
