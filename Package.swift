@@ -72,8 +72,6 @@ let package = Package(
         .package(url: "https://github.com/vapor/routing-kit", from: "4.9.0"),
         // Test-only: the REST server TrellisSyncTests runs on 127.0.0.1.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.0"),
-        // Test-only: TestClock, which the plugin host's deadline and restart tests advance.
-        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.0.0"),
         // Docs-only: `swift package generate-documentation` (see README "Documentation").
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -224,7 +222,7 @@ let package = Package(
         .testTarget(name: "TrellisCoreTests", dependencies: ["TrellisCore", "TrellisTesting"]),
         .testTarget(
             name: "TrellisPluginsTests",
-            dependencies: ["TrellisPlugins", "TrellisCore", "TrellisTesting", .product(name: "Clocks", package: "swift-clocks")],
+            dependencies: ["TrellisPlugins", "TrellisCore", "TrellisTesting"],
             // A plugin as released for ABI 1 (header, source, manifest), compiled by a test.
             exclude: ["Fixtures"],
             // The plugin tests load the plugins' shared libraries. Under `--sanitize=thread` those
@@ -255,8 +253,7 @@ let package = Package(
             exclude: ["Support/drf_notes_server.py", "Support/chaos_proxy.py"]
         ),
         .testTarget(name: "TrellisHeadlessTests",
-                    dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisPlugins", "TrellisStore", "TrellisTesting",
-                                   .product(name: "Clocks", package: "swift-clocks")]),
+                    dependencies: ["TrellisHeadless", "TrellisDemo", "TrellisCore", "TrellisPlugins", "TrellisStore", "TrellisTesting"]),
         .testTarget(name: "TrellisTestingTests", dependencies: ["TrellisTesting", "TrellisCore", .product(name: "Logging", package: "swift-log")]),
         .testTarget(
             name: "TrellisGtkTests",

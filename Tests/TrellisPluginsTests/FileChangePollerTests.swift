@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import Testing
 @testable import TrellisPlugins
@@ -14,7 +13,7 @@ struct FileChangePollerTests {
         let file = sandbox.root.appendingPathComponent("watched.json")
         let looks = LockedState(0)
         let changes = LockedState(0)
-        let clock = TestClock()
+        let clock = ManualClock()
         let poller = FileChangePoller(interval: .milliseconds(20), clock: clock.plugin, files: {
             looks.withLock { $0 += 1 }
             return [file]
@@ -35,7 +34,7 @@ struct FileChangePollerTests {
         try Data("{}".utf8).write(to: file)
         let looks = LockedState(0)
         let changes = LockedState(0)
-        let clock = TestClock()
+        let clock = ManualClock()
         let poller = FileChangePoller(interval: .seconds(1), clock: clock.plugin, files: {
             looks.withLock { $0 += 1 }
             return [file]
@@ -52,7 +51,7 @@ struct FileChangePollerTests {
         let file = sandbox.root.appendingPathComponent("watched.json")
         try Data("{}".utf8).write(to: file)
         let changes = LockedState(0)
-        let clock = TestClock()
+        let clock = ManualClock()
         let poller = FileChangePoller(interval: .milliseconds(20), clock: clock.plugin, files: { [file] }, onChange: {
             let call = changes.withLock { count in
                 count += 1

@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import Testing
 @testable import TrellisPlugins
@@ -16,10 +15,10 @@ struct PluginFloodTests {
     /// `beforeFlood` runs before the flood begins (a recorder of what the flood sends).
     private func flooding(_ kind: FloodingPlugin.Kind, limits: PluginLimits = PluginLimits(),
                           beforeFlood: (PluginHarness) -> Void = { _ in }) async throws
-        -> (PluginHarness, TestClock<Duration>, PluginSandbox) {
+        -> (PluginHarness, ManualClock, PluginSandbox) {
         let sandbox = try PluginSandbox()
         try sandbox.installFlooding(kind)
-        let clock = TestClock()
+        let clock = ManualClock()
         // The flood never returns from its handler of `flood:go`, so the event's deadline runs
         // whenever the shell is not holding the flood back: these tests are of budgets.
         let harness = PluginHarness(sandbox: sandbox, deadlines: .patient, limits: limits, clock: clock.plugin)
@@ -41,7 +40,7 @@ struct PluginFloodTests {
         let count = { harness.navigations.withLock { $0.count } }
         #expect(await eventually { count() >= 10 })
         #expect(count() <= 11, "\(count()) navigations before the clock moved")
-        await clock.advance(by: .seconds(1))
+        clock.advance(by: .seconds(1))
         #expect(await eventually { count() >= 15 })
         #expect(count() <= 16, "\(count()) navigations in one second of the clock")
         #expect(slowedDownWarnings(harness) == 1)
@@ -78,7 +77,7 @@ struct PluginFloodTests {
         }
         #expect(await eventually { lines().count >= 200 })  // 100 calls at once, 2 lines each
         #expect(lines().count <= 202)
-        await clock.advance(by: .seconds(1))
+        clock.advance(by: .seconds(1))
         #expect(await eventually { lines().count >= 300 })
         #expect(lines().count <= 302)
         let texts = Set(lines().map(\.message))
@@ -112,7 +111,7 @@ struct PluginFloodTests {
         let burst = Int(PluginStderr.burstBytes), chunk = PluginStderr.chunkSize
         #expect(await eventually { connection.outputBytesRead >= burst })
         #expect(connection.outputBytesRead <= burst + chunk, "\(connection.outputBytesRead) bytes read before the clock moved")
-        await clock.advance(by: .seconds(1))
+        clock.advance(by: .seconds(1))
         #expect(await eventually { connection.outputBytesRead >= burst + Int(PluginStderr.bytesPerSecond) })
         #expect(connection.outputBytesRead <= burst + Int(PluginStderr.bytesPerSecond) + chunk)
 

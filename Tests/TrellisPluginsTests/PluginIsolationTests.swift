@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import Testing
 @testable import TrellisPlugins
@@ -18,12 +17,12 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", fault, autostart: true)
         try sandbox.install("CHello")
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(), clock: clock.plugin)  // the product's own, named below
         let loading = Task { await harness.host.loadAll() }
         if fault == .loopInStart {
             #expect(await harness.waits(for: #"plugin "crashing": waiting for the start of service "crashy""#))
-            await clock.advance(by: .seconds(6))
+            clock.advance(by: .seconds(6))
         }
         let reports = await loading.value
 
@@ -47,7 +46,7 @@ struct PluginIsolationTests {
     func restartAfterStartCrash() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .abortInStart, autostart: true)
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PluginHarness(sandbox: sandbox, clock: clock.plugin)
         let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:crashed")
         #expect(await harness.host.loadAll()[id: "crashing"]?.state.failure?.isCrash == true)
@@ -140,14 +139,14 @@ struct PluginIsolationTests {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("stubborn", .loopInStop, autostart: true)
         try sandbox.install("CHello")
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(), clock: clock.plugin)  // the product's own, named below
         #expect(await harness.host.loadAll()[id: "stubborn"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
 
         let disabling = Task { try await harness.host.setEnabled("stubborn", false) }
         #expect(await harness.waits(for: #"plugin "stubborn": waiting for the stop of service "crashy""#))
-        await clock.advance(by: .seconds(3))
+        clock.advance(by: .seconds(3))
         let report = try await disabling.value
 
         #expect(report?.state == .disabled)
@@ -206,13 +205,13 @@ struct PluginIsolationTests {
     func hungHandler() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("hanging", .loopInHandler, autostart: true)
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(1)), clock: clock.plugin)
         #expect(await harness.host.loadAll()[id: "hanging"]?.state == .loaded)
         let crashes = EventRecorder(bus: harness.bus, pattern: "plugin:*")
 
         harness.bus.trigger("crash:now")  // returns at once: the event is queued for the process
-        await clock.advance(by: .seconds(2))
+        clock.advance(by: .seconds(2))
 
         let crash = try #require(try await crashes.wait(for: "plugin:crashed").first)
         let reason = crash.data["reason"]?.stringValue ?? ""
@@ -242,7 +241,7 @@ struct PluginIsolationTests {
     func floodIsSlowedNotDropped() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("flooding", .floodInHandler, autostart: true)
-        let clock = TestClock()
+        let clock = ManualClock()
         // The handler floods while the clock moves in steps (below): a test of the budget.
         let harness = PluginHarness(sandbox: sandbox, deadlines: .patient, clock: clock.plugin)
         #expect(await harness.host.loadAll()[id: "flooding"]?.state == .loaded)
@@ -270,7 +269,7 @@ struct PluginIsolationTests {
         // deadline is 2 s per event, from when the plugin could begin it. The plugin's handler
         // waits for the test's word (a file `go-N`) while the test advances the clock: each
         // 1.5 s passes inside one handler, whatever either side's speed.
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PluginHarness(sandbox: sandbox, deadlines: PluginDeadlines(event: .seconds(2)), clock: clock.plugin)
         #expect(await harness.host.loadAll()[id: "slow"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "*")
@@ -280,7 +279,7 @@ struct PluginIsolationTests {
             // The plugin is inside its handler of event N: the one before is done.
             _ = try await events.wait(for: "crash:handling", count: handling)
             #expect(harness.eventsPending(of: "slow") == 6 - handling)
-            await clock.advance(by: .milliseconds(1_500))
+            clock.advance(by: .milliseconds(1_500))
             #expect(FileManager.default.createFile(atPath: folder.appendingPathComponent("go-\(handling)").path, contents: nil))
             _ = try await events.wait(for: "crash:handled", count: handling)
         }
@@ -294,7 +293,7 @@ struct PluginIsolationTests {
     func restartPolicy() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.installCrashing("crashing", .nullInHandler, autostart: true)
-        let clock = TestClock()
+        let clock = ManualClock()
         let harness = PluginHarness(sandbox: sandbox, clock: clock.plugin)
         #expect(await harness.host.loadAll()[id: "crashing"]?.state == .loaded)
         let events = EventRecorder(bus: harness.bus, pattern: "plugin:*")
@@ -304,7 +303,7 @@ struct PluginIsolationTests {
             if round == 2 {
                 // The second restart waits a second of the clock.
                 #expect(harness.host.report(for: "crashing")?.state.failure?.isCrash == true)
-                await clock.advance(by: .seconds(1))
+                clock.advance(by: .seconds(1))
             }
             _ = try await events.wait(for: "plugin:restarted", count: round)
             #expect(harness.host.report(for: "crashing")?.state == .loaded)
@@ -354,7 +353,7 @@ struct PluginSettingsFollowingTests {
     func followsTheSettingsFile() async throws {
         let sandbox = try PluginSandbox()
         try sandbox.install("CHello")
-        let clock = TestClock()
+        let clock = ManualClock()
         // The clock moves in steps until the settings' poll has seen the file, also while the
         // plugin's process starts or stops: a test of following the settings.
         let harness = PluginHarness(sandbox: sandbox, deadlines: .patient, clock: clock.plugin)

@@ -1,7 +1,7 @@
 /// The time the plugin host keeps: deadlines of plugin calls, the back-off of restarts, call
 /// budgets. Any `Clock` counting in `Duration` drives it — the system's continuous clock in an
 /// app, a test clock in tests, which crosses a 5 s deadline in microseconds
-/// (`TestClock.advance(by:)` of swift-clocks, as NIO's `EmbeddedEventLoop.advanceTime(by:)`).
+/// (TrellisTesting's `ManualClock.advance(by:)`, as NIO's `EmbeddedEventLoop.advanceTime(by:)`).
 ///
 /// ```swift
 /// let host = PluginHost(bus: bus, services: services, searchPaths: paths, settings: settings,

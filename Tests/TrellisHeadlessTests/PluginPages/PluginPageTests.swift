@@ -1,4 +1,3 @@
-import Clocks
 import Foundation
 import Testing
 import TrellisCore
@@ -123,11 +122,11 @@ struct PluginPageTests {
     func hang() async throws {
         // The page's deadline well before the process's own event deadline, so that the page's
         // is the one that stops the plugin.
-        let clock = TestClock()
+        let clock = ManualClock()
         let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(1), eventDeadline: .seconds(30))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
-        await clock.advance(by: .seconds(2))
+        clock.advance(by: .seconds(2))
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
         #expect(await eventually { !crashes.all.isEmpty })
         #expect(crashes.all.first?.data["reason"]?.stringValue?.contains("no answer to “open” of page /pages/hang") == true, "\(crashes.all)")
@@ -140,11 +139,11 @@ struct PluginPageTests {
 
     @Test("a page request whose handler hangs past the process's event deadline: stopped once, and the page says so")
     func handlerHang() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(30), eventDeadline: .seconds(1))
         let crashes = EventRecorder(bus: app.shell.bus, pattern: "plugin:crashed")
         try app.shell.navigate(to: "/pages/hang")
-        await clock.advance(by: .seconds(2))
+        clock.advance(by: .seconds(2))
         #expect(await app.waitFor("The plugin “Pages” stopped"), "\(app.screen.render())")
         #expect(app.screen.render().contains("pages:page:open"), "\(app.screen.render())")
         try app.shell.navigate(to: "/pages/hello")
@@ -154,14 +153,14 @@ struct PluginPageTests {
 
     @Test("rows asked for and never sent: the page says the plugin did not answer, after the page opened fine")
     func rowsNeverSent() async throws {
-        let clock = TestClock()
+        let clock = ManualClock()
         let app = try await App.started(clock: PluginClock(clock), deadline: .seconds(1), eventDeadline: .seconds(30))
         try app.shell.navigate(to: "/pages/mute")
         // The page opens as a table, then asks for the rows it shows when they are read (as
         // the render does), "…" until they come; they never do.
         #expect(await eventually { app.screen.table != nil }, "\(app.screen.render())")
         _ = app.screen.render()
-        await clock.advance(by: .seconds(2))
+        clock.advance(by: .seconds(2))
         #expect(await app.waitFor("did not answer in time"), "\(app.screen.render())")
         #expect(app.screen.render().contains("no answer to “fetch 0” of page /pages/mute"), "\(app.screen.render())")
     }

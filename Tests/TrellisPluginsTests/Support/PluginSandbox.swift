@@ -89,7 +89,7 @@ final class PluginHarness: Sendable {
     let requests = LockedState<[String]>([])
 
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
-    /// `clock`: the time the host's deadlines and back-off run on (a `TestClock` for the tests
+    /// `clock`: the time the host's deadlines and back-off run on (a `ManualClock` for the tests
     /// of deadlines, which then pass in microseconds).
     init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
          routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = .forTests, limits: PluginLimits = PluginLimits(),
