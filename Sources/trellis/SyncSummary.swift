@@ -40,7 +40,7 @@ enum SyncSummary {
                 ?? change.attributes["title"]?.stringValue ?? change.object.uuid.uuidString
             var line = "  \(change.operation.rawValue) \"\(title)\""
             var notes: [String] = []
-            if change.attempts > 0 { notes.append("\(counted(change.attempts, "attempt"))") }
+            if change.attempts > 0 { notes.append(counted(change.attempts, "attempt")) }
             if change.awaitsOutcome { notes.append("create sent, outcome unknown") }
             if !notes.isEmpty { line += " (\(notes.joined(separator: "; ")))" }
             if let error = change.lastError { line += ": \(error)" }
