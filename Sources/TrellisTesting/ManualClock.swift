@@ -79,18 +79,15 @@ public final class ManualClock: Clock, Sendable {
     /// Gives up after `testDeadline` of real time, so that a broken sync fails its test's
     /// expectations rather than hanging it.
     public func waitForSleeper(dueIn duration: Duration) async {
-        let giveUp = ContinuousClock.now + testDeadline
-        while !state.withLock({ state in
-            state.sleepers.values.contains { $0.deadline == state.now.advanced(by: duration) }
-        }), ContinuousClock.now < giveUp {
-            try? await Task.sleep(for: .milliseconds(1))
+        _ = await eventually {
+            state.withLock { state in state.sleepers.values.contains { $0.deadline == state.now.advanced(by: duration) } }
         }
     }
 
     /// Moves the clock on by `step` at a time until `condition` holds, for work that takes
-    /// real time between the steps (another process answering, a task polling): a millisecond
-    /// of real time between steps paces it, and measures nothing. False if `condition` still
-    /// does not hold after ``testDeadline`` of real time.
+    /// real time between the steps (another process answering, a task polling): the pause of
+    /// ``eventually(isolation:timeout:_:)`` between steps paces it, and measures nothing. False
+    /// if `condition` still does not hold after ``testDeadline`` of real time.
     ///
     /// ```swift
     /// let clock = ManualClock()
@@ -102,12 +99,10 @@ public final class ManualClock: Clock, Sendable {
     /// poller.cancel()
     /// ```
     public func advance(by step: Duration, until condition: @Sendable () -> Bool) async -> Bool {
-        let giveUp = ContinuousClock.now + testDeadline
-        while !condition() {
-            guard ContinuousClock.now < giveUp else { return false }
+        await eventually {
+            if condition() { return true }
             advance(by: step)
-            try? await Task.sleep(for: .milliseconds(1))
+            return false
         }
-        return true
     }
 }
