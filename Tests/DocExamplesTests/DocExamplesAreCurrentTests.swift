@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisTesting
 
 /// The files in Generated/ are what `.ci/doc-examples` extracts from README.md, the DocC
 /// articles and the doc comments of Sources/ today: an example edited or added without running
@@ -17,7 +18,7 @@ struct DocExamplesAreCurrentTests {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.runOneAtATime()
         let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         #expect(process.terminationStatus == 0, "\(text)")

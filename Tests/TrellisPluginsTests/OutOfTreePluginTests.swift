@@ -139,7 +139,7 @@ struct OutOfTreePluginTests {
         process.environment = environment
         process.standardOutput = output
         process.standardError = output
-        try process.run()
+        try process.runOneAtATime()
         while process.isRunning { try await Task.sleep(for: .milliseconds(100)) }
         return process.terminationStatus
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 import XCTest
 
 /// The real `trellis` window under a display: first frame, catalog rows on screen, screenshots.
@@ -38,7 +39,7 @@ final class CatalogWindowTests: XCTestCase {
         process.environment = ProcessInfo.processInfo.environment.merging(
             ["XDG_DATA_HOME": home.appendingPathComponent("data").path, "XDG_CONFIG_HOME": home.appendingPathComponent("config").path]
         ) { _, new in new }
-        try process.run()
+        try process.runOneAtATime()
         let deadline = Date().addingTimeInterval(30)
         while process.isRunning && Date() < deadline { usleep(20_000) }
         XCTAssertFalse(process.isRunning, "trellis did not quit after its first frame")

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 import XCTest
 
 /// A real AT-SPI client on the app's accessibility tree, as a screen reader is: a persistent
@@ -18,7 +19,7 @@ final class AccessibilityClient {
         process.arguments = [Self.script.path, "\(driver.process.processIdentifier)"]
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try process.runOneAtATime()
         lines.start(output.fileHandleForReading)
         let ready = try reply(timeout: 30, file: file, line: line)
         guard ready["ready"] == true else { throw Failure.notReady(ready.jsonString) }

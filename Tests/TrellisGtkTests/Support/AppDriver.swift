@@ -65,7 +65,7 @@ final class AppDriver {
         process.environment = env
         process.standardInput = input
         process.standardOutput = output
-        try process.run()
+        try process.runOneAtATime()
         lines.start(output.fileHandleForReading)
     }
 

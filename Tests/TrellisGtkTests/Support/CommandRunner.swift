@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 
 /// Runs a program to its end and captures what it printed: for command-line and install tests.
 struct CommandResult {
@@ -35,12 +36,14 @@ enum CommandRunner {
         process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: output.path + ".out"))
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: output.path + ".err"))
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         let deadline = Date().addingTimeInterval(timeout)
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             process.terminate()
-            throw Failure.timedOut(command: ([executable.path] + arguments).joined(separator: " "), seconds: timeout)
+            let printed = (try? String(contentsOfFile: output.path + ".err", encoding: .utf8)) ?? ""
+            throw Failure.timedOut(command: ([executable.path] + arguments).joined(separator: " "), seconds: timeout,
+                                   standardError: String(printed.suffix(4000)))
         }
         return CommandResult(status: process.terminationStatus,
                              stdout: (try? String(contentsOfFile: output.path + ".out", encoding: .utf8)) ?? "",
@@ -78,13 +81,14 @@ enum CommandRunner {
 
     enum Failure: Error, CustomStringConvertible {
         case missingTool(String)
-        case timedOut(command: String, seconds: TimeInterval)
+        case timedOut(command: String, seconds: TimeInterval, standardError: String)
         case failed(command: String, output: String)
 
         var description: String {
             switch self {
             case .missingTool(let name): return "\(name) is not installed (the README's test command installs it)"
-            case .timedOut(let command, let seconds): return "\(command) did not finish within \(Int(seconds)) s"
+            case .timedOut(let command, let seconds, let printed):
+                return "\(command) did not finish within \(Int(seconds)) s; the end of its standard error:\n\(printed)"
             case .failed(let command, let output): return "\(command) failed:\n\(output)"
             }
         }

@@ -1,5 +1,6 @@
 import Foundation
 import TrellisCore
+import TrellisTesting
 
 /// json-server-py (PyPI; `bash .ci/test` installs it), a REST server Trellis did not write,
 /// serving `/notes` from a `db.json` on a free loopback port, for the window's tests with a
@@ -33,7 +34,7 @@ final class JSONServerPy {
             _ = FileManager.default.createFile(atPath: log.path, contents: nil)
             return log
         }())
-        try process.run()
+        try process.runOneAtATime()
         let deadline = Date().addingTimeInterval(60)
         while (try? request("GET", "/notes")) == nil {
             guard process.isRunning, Date() < deadline else {

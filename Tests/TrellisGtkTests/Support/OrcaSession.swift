@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 import XCTest
 
 /// Orca, the screen reader of GNOME (Debian's `orca`), running against the test's window on the
@@ -36,7 +37,7 @@ final class OrcaSession {
         process.environment = environment
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         try waitFor(timeout: 60, file: file, line: line) { $0.contains("Screen reader on.") }
         mark()
     }

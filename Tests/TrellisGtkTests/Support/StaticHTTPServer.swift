@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 
 /// Python's own `http.server` serving the files of a folder on a free loopback port: a server
 /// Trellis did not write (an empty `notes` collection is a file `notes` holding `[]`).
@@ -21,7 +22,7 @@ final class StaticHTTPServer {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
-        try process.run()
+        try process.runOneAtATime()
         let firstLine = String(decoding: output.fileHandleForReading.availableData, as: UTF8.self)
         guard let port = Int(firstLine.trimmingCharacters(in: .whitespacesAndNewlines)) else {
             process.terminate()

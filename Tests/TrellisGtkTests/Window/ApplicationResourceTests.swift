@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+import TrellisTesting
 @testable import TrellisGtk
 import XCTest
 
@@ -53,7 +54,7 @@ final class ApplicationResourceTests: InProcessWindowTestCase {
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/glib-compile-resources")
         compiler.arguments = ["--sourcedir", folder.path, "--target", folder.appendingPathComponent("test.gresource").path,
                               folder.appendingPathComponent("test.gresource.xml").path]
-        try compiler.run()
+        try compiler.runOneAtATime()
         compiler.waitUntilExit()
         XCTAssertEqual(compiler.terminationStatus, 0, "glib-compile-resources (libglib2.0-dev-bin) failed")
         return folder.appendingPathComponent("test.gresource")

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 
 /// A plugin in C that contributes pages, written from `trellis_plugin.h` and the page messages
 /// of `PluginPage` alone, compiled with `cc` at test time: a text page, a table of 1,000 rows
@@ -126,7 +127,7 @@ enum PagesPlugin {
         let cc = Process()
         cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         cc.arguments = ["cc", "-shared", "-fPIC", "-I", include, "-o", folder.appendingPathComponent("libpages.so").path, sourceFile.path]
-        try cc.run()
+        try cc.runOneAtATime()
         cc.waitUntilExit()
         guard cc.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
     }

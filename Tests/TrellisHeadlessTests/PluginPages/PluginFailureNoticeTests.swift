@@ -27,7 +27,7 @@ struct PluginFailureNoticeTests {
         cc.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         cc.arguments = ["cc", "-std=c11", "-shared", "-fPIC", "-fvisibility=hidden", "-I", include,
                         "-o", folder.appendingPathComponent("libshelf.so").path, template.appendingPathComponent("shelf.c").path]
-        try cc.run()
+        try cc.runOneAtATime()
         cc.waitUntilExit()
         try #require(cc.terminationStatus == 0, "cc failed on the C Shelf template")
         return folder

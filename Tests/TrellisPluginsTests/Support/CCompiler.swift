@@ -35,7 +35,7 @@ enum CCompiler {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = ["cc", "-shared", "-fPIC", "-I", include] + definitions + ["-o", output.path, sourceFile.path]
-        try process.run()
+        try process.runOneAtATime()
         process.waitUntilExit()
         guard process.terminationStatus == 0 else { throw Failure(status: process.terminationStatus) }
         let kept = try TestFolder.make("cc").appendingPathComponent(output.lastPathComponent)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TrellisTesting
 @testable import TrellisStore
 
 @Suite("Crash safety")
@@ -18,7 +19,7 @@ struct CrashSafetyTests {
         let errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        try process.runOneAtATime()
         let reader = output.fileHandleForReading
         var poller = pollfd(fd: reader.fileDescriptor, events: Int16(POLLIN), revents: 0)
         let ready = poll(&poller, 1, 10_000)

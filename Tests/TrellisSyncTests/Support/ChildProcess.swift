@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -52,7 +53,7 @@ final class ChildProcess: Sendable {
         let envp = merged.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp)
+        let spawned = ChildProcessLaunch.oneAtATime { posix_spawnp(&pid, arguments[0], &actions, nil, argv, envp) }
         guard spawned == 0 else { throw Failure.spawn(program: arguments[0], errno: spawned) }
         self.pid = pid
     }

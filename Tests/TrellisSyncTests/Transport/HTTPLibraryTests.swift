@@ -79,7 +79,7 @@ struct HTTPLibraryTests {
         let compiler = Process()
         compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         compiler.arguments = ["cc", "-shared", "-fPIC", "-I", include] + definitions.map { "-D\($0)" } + ["-o", library, source.path]
-        try compiler.run()
+        try compiler.runOneAtATime()
         compiler.waitUntilExit()
         #expect(compiler.terminationStatus == 0, "cc failed")
         return library

@@ -1,4 +1,5 @@
 import Foundation
+import TrellisTesting
 
 /// Runs an executable with arguments given as raw bytes, which `Foundation.Process` cannot do
 /// (it takes `String`s, so bytes that are not UTF-8 never reach the child). Standard output and
@@ -64,7 +65,9 @@ enum RawProcess {
         let argv = CStrings([Array(executable.path.utf8)] + arguments)
         let envp = CStrings(merged.map { Array("\($0.key)=\($0.value)".utf8) })
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, executable.path, &actions, nil, argv.pointers, envp.pointers)
+        let spawned = ChildProcessLaunch.oneAtATime {
+            posix_spawn(&pid, executable.path, &actions, nil, argv.pointers, envp.pointers)
+        }
         guard spawned == 0 else { throw Failure.spawn(errno: spawned) }
 
         let termination = try await wait(for: pid, timeout: timeout)

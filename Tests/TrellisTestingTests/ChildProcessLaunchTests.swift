@@ -1,0 +1,63 @@
+import Foundation
+import Synchronization
+import Testing
+import TrellisTesting
+
+@Suite("child processes launched one at a time")
+struct ChildProcessLaunchTests {
+    /// `count` long-lived children started one after the other on a thread of their own, as a
+    /// test beside this one starts a window or a server; all killed by `stop()`.
+    final class Sleepers: Sendable {
+        private let state = Mutex<(stopping: Bool, started: [Process])>((false, []))
+        private let done = DispatchSemaphore(value: 0)
+
+        var launching: Bool { state.withLock { !$0.stopping } }
+
+        func start(count: Int) {
+            Thread.detachNewThread { [self] in
+                for _ in 0..<count where launching {
+                    let process = Process()
+                    process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+                    process.arguments = ["600"]
+                    process.environment = [:]
+                    // Holding none of the test run's output, so a crashed run is not kept waiting.
+                    (process.standardInput, process.standardOutput, process.standardError) =
+                        (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
+                    guard (try? process.runOneAtATime()) != nil else { break }
+                    state.withLock { $0.started.append(process) }
+                }
+                state.withLock { $0.stopping = true }
+                done.signal()
+            }
+        }
+
+        func stop() {
+            state.withLock { $0.stopping = true }
+            done.wait()
+            for process in state.withLock({ $0.started }) {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+            }
+        }
+    }
+
+    // Without the lock, about one `/bin/true` in a hundred started beside the sleepers inherited
+    // one's socket and stayed "running" for the sleeper's 600 s (measured on 2 cores: 3 of 272),
+    // so this fails most times without it.
+    @Test("a command that exits is seen to end while other children are started beside it")
+    func endSeenBesideOtherLaunches() async throws {
+        let sleepers = Sleepers()
+        sleepers.start(count: 300)
+        defer { sleepers.stop() }
+        var run = 0
+        while run < 100 || sleepers.launching {
+            run += 1
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/true")
+            process.environment = [:]
+            try process.runOneAtATime()
+            let ended = await eventually { !process.isRunning }
+            try #require(ended, "run \(run): /bin/true is still seen running: it shares a sibling's end-of-process socket")
+        }
+    }
+}
