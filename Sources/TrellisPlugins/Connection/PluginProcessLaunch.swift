@@ -95,8 +95,19 @@ enum PluginProcessLaunch {
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         let envp: [UnsafeMutablePointer<CChar>?] = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { (argv + envp).forEach { free($0) } }
+        // The process starts with no signal blocked, as any program does. posix_spawn would
+        // hand on the mask of the thread calling it, and the shell's threads block most
+        // signals (libdispatch's workers do, and a thread inherits its creator's mask): a
+        // plugin's alarm, or a SIGTERM to it or from it to a program it runs, would never come.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK))
         var pid: pid_t = 0
-        let status = posix_spawn(&pid, executable, &actions, nil, argv, envp)
+        let status = posix_spawn(&pid, executable, &actions, &attributes, argv, envp)
         close(sockets[1])
         close(errors[1])
         guard status == 0 else {

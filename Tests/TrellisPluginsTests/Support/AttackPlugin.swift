@@ -6,7 +6,8 @@ import TrellisCore
 /// attacker would write it: on `<id>:attack` with `{"attack": NAME, …}` it tries that attack
 /// and answers `<id>:result` with `{"attack": NAME, "ok": true|false, "errno": N, "text": …}`
 /// (`ok`: the attack did what it meant to). Arguments: `path` (a file), `pid` (the shell's),
-/// `port` (a loopback TCP port), `program`, `variable`, `bytes`.
+/// `port` (a loopback TCP port), `program`, `variable`, `bytes`. One query is no attack:
+/// `signals` answers the signals its process has blocked.
 enum AttackPlugin {
     static let source = #"""
         #define _GNU_SOURCE
@@ -153,6 +154,16 @@ enum AttackPlugin {
                 trellis_json_end_array (&out);
                 answer (name, 1, 0, trellis_json_writer_text (&out));
                 trellis_json_writer_free (&out);
+            } else if (strcmp (name, "signals") == 0) {
+                /* Not an attack: which signals this process has blocked, by number ("" for none). */
+                sigset_t blocked;
+                sigprocmask (SIG_BLOCK, NULL, &blocked);
+                size_t used = 0;
+                text[0] = 0;
+                for (int number = 1; number < 65 && used + 8 < sizeof text; number++)
+                    if (sigismember (&blocked, number) == 1)
+                        used += (size_t) snprintf (text + used, sizeof text - used, used ? " %d" : "%d", number);
+                answer (name, 1, 0, text);
             } else if (strcmp (name, "name") == 0) {
                 char *huge = malloc ((size_t) bytes + 1);
                 memset (huge, 'x', (size_t) bytes);
