@@ -11,6 +11,11 @@ import Foundation
 /// command that exits at once looks stuck for as long as a window started beside it lives.
 /// Tests run in parallel, so every test that starts a process goes through here.
 ///
+/// The child also starts with no signal blocked. A child inherits the signal mask of the
+/// thread that started it, and the threads Swift Testing runs tests on block most signals
+/// (libdispatch's workers do): without this, `terminate()` would not end a child a test
+/// started, and a server or window left behind would outlive its test.
+///
 /// ```swift
 /// let process = Process()
 /// process.executableURL = URL(fileURLWithPath: "/bin/true")
@@ -21,9 +26,15 @@ public enum ChildProcessLaunch {
     private static let launching = NSLock()
 
     /// Runs `launch` (a `posix_spawn`, a `Process.run()`) while no other launch of this
-    /// process is under way.
+    /// process is under way, with no signal blocked on the calling thread meanwhile.
     public static func oneAtATime<Launched>(_ launch: () throws -> Launched) rethrows -> Launched {
-        try launching.withLock { try launch() }
+        try launching.withLock {
+            var none = sigset_t(), before = sigset_t()
+            sigemptyset(&none)
+            pthread_sigmask(SIG_SETMASK, &none, &before)
+            defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+            return try launch()
+        }
     }
 }
 

@@ -41,6 +41,21 @@ struct ChildProcessLaunchTests {
         }
     }
 
+    @Test("a child started from a test's thread ends on SIGTERM: it starts with no signal blocked")
+    func childEndsOnTerminate() async throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
+        process.arguments = ["600"]
+        (process.standardInput, process.standardOutput, process.standardError) =
+            (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
+        try process.runOneAtATime()
+        defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
+        process.terminate()
+        let ended = await eventually { !process.isRunning }
+        #expect(ended, "/bin/sleep outlived its SIGTERM")
+        if ended { #expect(process.terminationReason == .uncaughtSignal && process.terminationStatus == SIGTERM) }
+    }
+
     // Without the lock, about one `/bin/true` in a hundred started beside the sleepers inherited
     // one's socket and stayed "running" for the sleeper's 600 s (measured on 2 cores: 3 of 272),
     // so this fails most times without it.
