@@ -39,7 +39,8 @@ public enum ChildProcessLaunch {
 }
 
 extension Process {
-    /// `run()`, while no other launch through ``ChildProcessLaunch`` is under way.
+    /// `run()` through ``ChildProcessLaunch/oneAtATime(_:)``: no other launch meanwhile, and
+    /// the child starts with no signal blocked.
     public func runOneAtATime() throws {
         try ChildProcessLaunch.oneAtATime { try run() }
     }

@@ -198,11 +198,8 @@ struct PluginAttackTests {
         // secrets first. (Not one set here: `setenv` while other tests start processes frees
         // the array they read.)
         let allowed = Set(PluginConfinement.inheritedEnvironment + ["HOME", "TMPDIR", "TRELLIS_SHELL_PID", "SWIFT_BACKTRACE"])
-        let grantable = { (name: String) in
-            name.first?.isNumber == false && name.allSatisfy { $0 == "_" || ($0.isASCII && ($0.isLetter || $0.isNumber)) }
-        }
         let shell = ProcessInfo.processInfo.environment.filter {
-            !allowed.contains($0.key) && !$0.key.hasPrefix("LC_") && grantable($0.key) && !$0.value.isEmpty
+            !allowed.contains($0.key) && !$0.key.hasPrefix("LC_") && PluginResourceGrants.isGrantableVariable($0.key) && !$0.value.isEmpty
         }
         let preferred = ["DBUS_SESSION_BUS_ADDRESS", "SSH_AUTH_SOCK", "XDG_RUNTIME_DIR", "DISPLAY", "USER", "PWD"]
         let secret = try #require(preferred.first { shell[$0] != nil } ?? shell.keys.sorted().first,

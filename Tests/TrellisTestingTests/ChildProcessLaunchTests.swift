@@ -5,6 +5,18 @@ import TrellisTesting
 
 @Suite("child processes launched one at a time")
 struct ChildProcessLaunchTests {
+    /// `program` with `arguments`, an empty environment, and none of the test run's input or
+    /// output (so a crashed run is not kept waiting by a child that holds it).
+    static func child(_ program: String, _ arguments: [String] = []) -> Process {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: program)
+        process.arguments = arguments
+        process.environment = [:]
+        (process.standardInput, process.standardOutput, process.standardError) =
+            (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
+        return process
+    }
+
     /// `count` long-lived children started one after the other on a thread of their own, as a
     /// test beside this one starts a window or a server; all killed by `stop()`.
     final class Sleepers: Sendable {
@@ -16,13 +28,7 @@ struct ChildProcessLaunchTests {
         func start(count: Int) {
             Thread.detachNewThread { [self] in
                 for _ in 0..<count where launching {
-                    let process = Process()
-                    process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-                    process.arguments = ["600"]
-                    process.environment = [:]
-                    // Holding none of the test run's output, so a crashed run is not kept waiting.
-                    (process.standardInput, process.standardOutput, process.standardError) =
-                        (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
+                    let process = ChildProcessLaunchTests.child("/bin/sleep", ["600"])
                     guard (try? process.runOneAtATime()) != nil else { break }
                     state.withLock { $0.started.append(process) }
                 }
@@ -43,11 +49,7 @@ struct ChildProcessLaunchTests {
 
     @Test("a child started from a test's thread ends on SIGTERM: it starts with no signal blocked")
     func childEndsOnTerminate() async throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sleep")
-        process.arguments = ["600"]
-        (process.standardInput, process.standardOutput, process.standardError) =
-            (FileHandle.nullDevice, FileHandle.nullDevice, FileHandle.nullDevice)
+        let process = Self.child("/bin/sleep", ["600"])
         try process.runOneAtATime()
         defer { if process.isRunning { kill(process.processIdentifier, SIGKILL) } }
         process.terminate()
@@ -67,9 +69,7 @@ struct ChildProcessLaunchTests {
         var run = 0
         while run < 100 || sleepers.launching {
             run += 1
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/bin/true")
-            process.environment = [:]
+            let process = Self.child("/bin/true")
             try process.runOneAtATime()
             let ended = await eventually { !process.isRunning }
             try #require(ended, "run \(run): /bin/true is still seen running: it shares a sibling's end-of-process socket")

@@ -99,10 +99,14 @@ public struct PluginResourceGrants: Sendable, Hashable {
             return port == "*" || Int(port).map { (1...65535).contains($0) } == true
         }
         exec = try Self.strings(object["exec"], key: "permissions.exec", file: file) { $0.hasPrefix("/") && !$0.contains("/../") }
-        environment = try Self.strings(object["environment"], key: "permissions.environment", file: file) { name in
-            guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
-            return name.unicodeScalars.allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
-        }
+        environment = try Self.strings(object["environment"], key: "permissions.environment", file: file, valid: Self.isGrantableVariable)
+    }
+
+    /// Whether `name` may be granted as an environment variable: letters, digits and `_`, not
+    /// starting with a digit.
+    static func isGrantableVariable(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, !("0"..."9").contains(first) else { return false }
+        return name.unicodeScalars.allSatisfy { $0 == "_" || ("A"..."Z").contains($0) || ("a"..."z").contains($0) || ("0"..."9").contains($0) }
     }
 
     private static func strings(_ value: JSONValue?, key: String, file: String,
