@@ -131,6 +131,43 @@ struct TypedColumnTests {
         #expect(path == TableIndexPath(row: 2), "a later insert goes to its place in the typed order (after Борис)")
     }
 
+    @Test("rows over many chunks and sections move to their places with their identities, both ways, and back")
+    func manyRows() throws {
+        // 5,000 rows fill five chunks of the source's storage; names in an order unrelated to it,
+        // sharing a long prefix, and each twice (ties keep their order).
+        let count = 5_000
+        let many = (0..<count).map { Reader(name: "Читатель \(($0 * 7_919) % (count / 2))", age: $0 % 3, score: Double($0)) }
+        let source = ArraySource(many, sectionedBy: { $0.age == 0 ? "ноль" : "не ноль" })
+        let table = TableContainer.records(source, columns: columns)
+        for ascending in [true, false, true] {
+            try table.sort(by: "name", ascending: ascending)
+            for section in 0..<source.numberOfSections {
+                let rows = (0..<source.numberOfRows(inSection: section)).map { TableIndexPath(section: section, row: $0) }
+                let shown = rows.map { source.element(at: $0) }
+                // Swift's sort is stable: ties in their original order, as the source keeps them.
+                let expected = many.filter { ($0.age == 0 ? "ноль" : "не ноль") == source.title(forSection: section) }
+                    .sorted { a, b in
+                        ascending ? a.name.utf8.lexicographicallyPrecedes(b.name.utf8) : b.name.utf8.lexicographicallyPrecedes(a.name.utf8)
+                    }
+                #expect(shown.map(\.name) == expected.map(\.name), "section \(section), ascending \(ascending)")
+                // The score is each row's original position, and its identity the serial number it came with.
+                #expect(rows.allSatisfy { source.item(at: $0).id == TableItemID(Int(source.element(at: $0).score)) })
+            }
+        }
+        #expect(source.numberOfRows(inSection: 0) + source.numberOfRows(inSection: 1) == count, "no row lost or doubled")
+    }
+
+    @Test("rows of which only some are the typed column's fall back to the key, every row kept")
+    func mixedRows() throws {
+        let rows: [Any] = [Reader(name: "Вера", age: 30, score: 2.5), ["name": "Дина"] as JSONValue,
+                           Reader(name: "Борис", age: 30, score: 3), ["name": "Ада"] as JSONValue]
+        let source = ArraySource(rows)
+        try TableContainer.records(source, columns: columns).sort(by: "name")
+        let names = source.elements.map { row in (row as? Reader)?.name ?? (row as? JSONValue)?["name"]?.stringValue }
+        // By key, a Reader (not Encodable) has no name: missing values first, in their order.
+        #expect(names == ["Вера", "Борис", "Ада", "Дина"])
+    }
+
     @Test("a typed column over another row type, or rows it cannot read, falls back to the key")
     func otherRows() throws {
         let json: [JSONValue] = [["name": "Вера", "age": 30], ["name": "Ада", "age": 36]]

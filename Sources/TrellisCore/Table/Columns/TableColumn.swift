@@ -60,8 +60,9 @@ struct TypedColumnValue: Sendable {
     @usableFromInline let text: @Sendable (Any) -> String?
     /// The rows of a source's chunks (`[[Row]]`) in the column's order, ties in their original
     /// order, as new chunks of `chunk` rows (the source's storage takes them as they are), with
-    /// the original position of each row.
-    @usableFromInline let sorted: @Sendable (_ chunks: Any, _ ascending: Bool, _ chunk: Int) -> (chunks: Any, positions: [Int])?
+    /// the original position of each row. The rows are taken out of `chunks` (left empty) and
+    /// moved, not copied; `nil`, with `chunks` untouched, when they are not the column's rows.
+    @usableFromInline let sorted: @Sendable (_ chunks: inout Any, _ ascending: Bool, _ chunk: Int) -> (chunks: Any, positions: [Int])?
     /// Whether one row sorts before another in the column's ascending order.
     @usableFromInline let precedes: @Sendable (Any, Any) -> Bool?
 
@@ -69,10 +70,12 @@ struct TypedColumnValue: Sendable {
     init<Row, Value: Comparable & SendableMetatype>(_ value: @escaping @Sendable (Row) -> Value) {
         text = { ($0 as? Row).map { ColumnValueOrder.text(of: value($0)) } }
         sorted = { chunks, ascending, chunk in
-            guard let chunks = chunks as? [[Row]] else { return nil }
-            let rows = ChunkedRows(chunks)
+            guard let taken = chunks as? [[Row]] else { return nil }
+            // `rows` is then the only reference to the rows the source gave away: they are moved.
+            chunks = ()
+            var rows = ChunkedRows(taken)
             let positions = ColumnValueOrder.stableOrder(of: rows.map(value), ascending: ascending)
-            return (rows.gathered(at: positions, inChunksOf: chunk), positions)
+            return (rows.removeAll(inOrderOf: positions, inChunksOf: chunk), positions)
         }
         precedes = { lhs, rhs in
             guard let lhs = lhs as? Row, let rhs = rhs as? Row else { return nil }

@@ -41,7 +41,8 @@ enum UTF8Order {
         let shared = sharedPrefixLength(strings)
         var keyed: [(key: UInt64, position: Int)] = []
         keyed.reserveCapacity(strings.count)
-        for (position, string) in strings.enumerated() { keyed.append((key(of: string, after: shared), position)) }
+        // By index, not `enumerated()`: each string is read where it is, not copied (retained).
+        for position in strings.indices { keyed.append((key(of: strings[position], after: shared), position)) }
         // The standard library's sort is stable: equal strings keep their order.
         keyed.sort { a, b in
             if a.key != b.key { return ascending ? a.key < b.key : a.key > b.key }
@@ -72,9 +73,9 @@ enum UTF8Order {
         guard let first = strings.first else { return 0 }
         let prefix = Array(first.utf8)
         var length = prefix.count
-        for string in strings.dropFirst() where length > 0 {
+        for position in strings.indices.dropFirst() where length > 0 {
             // Safe: the bytes are only read, within their count, inside the closure that lends them.
-            length = string.utf8.withContiguousStorageIfAvailable { bytes in
+            length = strings[position].utf8.withContiguousStorageIfAvailable { bytes in
                 var shared = 0
                 while shared < min(length, bytes.count) && bytes[shared] == prefix[shared] { shared += 1 }
                 return shared

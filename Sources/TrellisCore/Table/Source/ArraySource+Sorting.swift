@@ -11,7 +11,7 @@ extension ArraySource: SortableTableSource {
     /// ```
     public func sort(by key: String, ascending: Bool) {
         reorder(ascending: ascending, by: { elements, ascending in
-            Self.sorted(elements, byKey: key, ascending: ascending)
+            Self.sorted(&elements, byKey: key, ascending: ascending)
         }, precedes: { Self.precedes($0, $1, byKey: key) })
     }
 
@@ -27,13 +27,16 @@ extension ArraySource: SortableTableSource {
         let first = sections.first { $0.count > 0 }?.elements[0]
         guard let typed = column.typed, let first, typed.text(first) != nil else { return sort(by: key, ascending: ascending) }
         reorder(ascending: ascending, by: { elements, ascending in
-            // The rows are read from their chunks and reordered straight into new ones, where the
+            // The rows are read from their chunks and moved straight into new ones, where the
             // column's row type is known.
-            if let (chunks, positions) = typed.sorted(elements.chunks, ascending, ChunkedStorage<Element>.fillChunkCount),
-               let chunks = chunks as? [[Element]] {
-                return (ChunkedStorage(chunks: chunks), positions)
+            var rows: Any = elements.removeAllChunks()
+            if let (chunks, positions) = typed.sorted(&rows, ascending, ChunkedStorage<Element>.fillChunkCount) {
+                // The source's own rows, as the column's `Row`s: each is an `Element`.
+                return (ChunkedStorage(chunks: chunks as! [[Element]]), positions)
             }
-            return Self.sorted(elements, byKey: key, ascending: ascending)
+            // Not the column's rows after all (`rows` is untouched): sorted by key.
+            elements = ChunkedStorage(chunks: rows as? [[Element]] ?? [])
+            return Self.sorted(&elements, byKey: key, ascending: ascending)
         }, precedes: { a, b in typed.precedes(a, b) ?? Self.precedes(a, b, byKey: key) })
     }
 
@@ -42,14 +45,14 @@ extension ArraySource: SortableTableSource {
         positions.map { serials[$0] }
     }
 
-    /// `storage`'s elements in the order of their values of `key`, ties kept in order, with
-    /// the original position of each.
-    private static func sorted(_ storage: ChunkedStorage<Element>, byKey key: String,
+    /// `storage`'s elements (moved out of it) in the order of their values of `key`, ties kept
+    /// in order, with the original position of each.
+    private static func sorted(_ storage: inout ChunkedStorage<Element>, byKey key: String,
                                ascending: Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]) {
-        let rows = ChunkedRows(storage.chunks)
+        var rows = ChunkedRows(storage.removeAllChunks())
         let positions = ColumnValueOrder.stableOrder(of: rows.map { KeyValueCellProvider.value(of: $0, forKey: key) },
                                                      ascending: ascending)
-        return (ChunkedStorage(chunks: rows.gathered(at: positions, inChunksOf: ChunkedStorage<Element>.fillChunkCount)), positions)
+        return (ChunkedStorage(chunks: rows.removeAll(inOrderOf: positions, inChunksOf: ChunkedStorage<Element>.fillChunkCount)), positions)
     }
 
     /// Whether `a`'s value of `key` sorts before `b`'s.
@@ -57,15 +60,21 @@ extension ArraySource: SortableTableSource {
         ColumnValueOrder.areInIncreasingOrder(KeyValueCellProvider.value(of: a, forKey: key), KeyValueCellProvider.value(of: b, forKey: key))
     }
 
-    /// Reorders each section's rows by `sort` (the elements in order, and where each was),
-    /// remembers `precedes` (the ascending order) for later inserts, and announces `.reload`.
-    private func reorder(ascending: Bool, by sort: (ChunkedStorage<Element>, Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]),
+    /// Reorders each section's rows by `sort` (given the elements to move out, it answers them
+    /// in order, and where each was), remembers `precedes` (the ascending order) for later
+    /// inserts, and announces `.reload`.
+    private func reorder(ascending: Bool, by sort: (inout ChunkedStorage<Element>, Bool) -> (elements: ChunkedStorage<Element>, positions: [Int]),
                          precedes: @escaping (Element, Element) -> Bool) {
-        sections = sections.map { section in
+        // The source lets go of its sections first, so that the sort holds the only reference
+        // to their rows and moves them rather than copying them.
+        var unsorted = sections
+        sections = []
+        for index in unsorted.indices {
             // Each value is read once.
-            let sorted = sort(section.elements, ascending)
-            return Section(key: section.key, elements: sorted.elements,
-                           serials: ChunkedStorage(Self.serials(section.serials.array, at: sorted.positions)))
+            var elements = unsorted[index].removeAllElements()
+            let sorted = sort(&elements, ascending)
+            sections.append(Section(key: unsorted[index].key, elements: sorted.elements,
+                                    serials: ChunkedStorage(Self.serials(unsorted[index].serials.array, at: sorted.positions))))
         }
         areInIncreasingOrder = ascending ? precedes : { precedes($1, $0) }
         changes.announce(.reload)

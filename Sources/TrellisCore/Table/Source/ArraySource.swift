@@ -75,6 +75,12 @@ public final class ArraySource<Element>: TableSource, StringRowsSource {
         mutating func replaceElement(at row: Int, with element: Element) {
             elements[row] = element
         }
+
+        /// The elements, leaving none (the serials stay): a sort moves them out and back.
+        mutating func removeAllElements() -> ChunkedStorage<Element> {
+            defer { elements = ChunkedStorage() }
+            return elements
+        }
     }
 
     var sections: [Section] = []

@@ -1,31 +1,19 @@
 /// Rows in the chunks of a source's storage, read by their position in the whole: what an
-/// ``ArraySource``'s sort reads and gathers, without first copying a million rows into one
-/// array (each copy retains every row's strings, which costs more than the sort). Not isolated
-/// to an actor: Swift would check the actor of an isolated closure at each of a million calls.
+/// ``ArraySource``'s sort reads and then moves into their new order, without first copying a
+/// million rows into one array (each copy retains every row's strings, which costs more than
+/// the sort). Not isolated to an actor: Swift would check the actor of an isolated closure at
+/// each of a million calls.
 @usableFromInline
 struct ChunkedRows<Row> {
-    @usableFromInline let chunks: [[Row]]
-    /// The chunk holding each position.
-    @usableFromInline let chunkOfPosition: [Int32]
-    /// The position of each chunk's first row.
-    @usableFromInline let starts: [Int]
+    @usableFromInline private(set) var chunks: [[Row]]
+    /// The number of rows.
+    @usableFromInline let count: Int
 
     @inlinable
     init(_ chunks: [[Row]]) {
         self.chunks = chunks
-        var chunkOfPosition: [Int32] = []
-        var starts: [Int] = []
-        starts.reserveCapacity(chunks.count)
-        for (index, chunk) in chunks.enumerated() {
-            starts.append(chunkOfPosition.count)
-            chunkOfPosition.append(contentsOf: repeatElement(Int32(index), count: chunk.count))
-        }
-        self.chunkOfPosition = chunkOfPosition
-        self.starts = starts
+        count = chunks.reduce(0) { $0 + $1.count }
     }
-
-    @inlinable
-    var count: Int { chunkOfPosition.count }
 
     /// `value` of every row, in order.
     @inlinable
@@ -38,14 +26,39 @@ struct ChunkedRows<Row> {
         return values
     }
 
-    /// The rows at `positions`, in that order, as new chunks of `size` rows.
+    /// Empties the rows into new chunks of `size` rows in the order of `positions` (a
+    /// permutation of `0..<count`).
+    ///
+    /// The rows are moved, not copied, when these chunks are their only reference (the
+    /// source gives its storage away before sorting): a copy retains each row's strings in the
+    /// new order, which the processor's cache does not follow, and that cost more than the
+    /// sort itself (``Benchmarks``, `ratio sort-array`). Arrays give elements away without
+    /// copying them from their end (`popLast`), and optionals wherever they are (`take`): the
+    /// rows go, last first, into slots, and out of them in the new order.
     @inlinable
-    func gathered(at positions: [Int], inChunksOf size: Int) -> [[Row]] {
-        stride(from: 0, to: positions.count, by: size).map { start in
-            positions[start..<min(start + size, positions.count)].map { position in
-                let chunk = Int(chunkOfPosition[position])
-                return chunks[chunk][position - starts[chunk]]
+    mutating func removeAll(inOrderOf positions: [Int], inChunksOf size: Int) -> [[Row]] {
+        var slots = [Row?](repeating: nil, count: count)
+        var filled = 0
+        while var chunk = chunks.popLast() {
+            while let row = chunk.popLast() {
+                slots[filled] = row
+                filled += 1
             }
         }
+        // `slots[last - position]` holds the row at `position`; a permutation takes each once.
+        let last = count - 1
+        var reordered: [[Row]] = []
+        reordered.reserveCapacity(positions.count / size + 1)
+        var start = 0
+        while start < positions.count {
+            var chunk: [Row] = []
+            chunk.reserveCapacity(Swift.min(size, positions.count - start))
+            for position in positions[start..<Swift.min(start + size, positions.count)] {
+                if let row = slots[last - position].take() { chunk.append(row) }
+            }
+            reordered.append(chunk)
+            start += size
+        }
+        return reordered
     }
 }

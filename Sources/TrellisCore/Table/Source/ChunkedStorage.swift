@@ -44,6 +44,14 @@ struct ChunkedStorage<Element>: Sequence {
 
     var count: Int { ends.last ?? 0 }
 
+    /// The chunks, leaving the storage empty: with no other copy of the storage, the caller
+    /// then holds the only reference to its elements and may move them.
+    mutating func removeAllChunks() -> [[Element]] {
+        ends = []
+        defer { chunks = [] }
+        return chunks
+    }
+
     /// The elements as one array, copied a chunk at a time.
     var array: [Element] {
         var elements: [Element] = []
