@@ -54,6 +54,7 @@ enum UTF8Order {
 
     /// The bytes `offset ..< offset + 8` of `string`'s UTF-8 as a big-endian integer, zeros
     /// past its end.
+    @inline(__always)
     private static func key(of string: String, after offset: Int) -> UInt64 {
         // Safe: the bytes are only read, within their count, inside the closure that lends them.
         string.utf8.withContiguousStorageIfAvailable { bytes in

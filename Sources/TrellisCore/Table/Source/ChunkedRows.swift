@@ -21,7 +21,8 @@ struct ChunkedRows<Row> {
         var values: [Value] = []
         values.reserveCapacity(count)
         for chunk in chunks {
-            for row in chunk { values.append(value(row)) }
+            // By index, not `for row in chunk`: each row is lent to `value`, not copied (retained).
+            for index in chunk.indices { values.append(value(chunk[index])) }
         }
         return values
     }
