@@ -147,9 +147,21 @@ static void *serve (void *argument)
     }
 }
 
+/* SIGPIPE's handler: nothing to do (the write that raised it fails with EPIPE). */
+static void on_broken_pipe (int number)
+{
+    (void) number;
+}
+
 int main (int argc, char **argv)
 {
-    signal (SIGPIPE, SIG_IGN);
+    /* Caught, not ignored: a write to a closed pipe or socket fails with EPIPE instead of
+     * ending the plugin, and a program the plugin runs starts with SIGPIPE at its default, as
+     * exec resets a caught signal (an ignored one would stay ignored, and `yes | head` in a
+     * script the plugin runs would print "Broken pipe" errors instead of ending quietly). */
+    struct sigaction broken_pipe = { .sa_handler = on_broken_pipe, .sa_flags = SA_RESTART };
+    sigemptyset (&broken_pipe.sa_mask);
+    sigaction (SIGPIPE, &broken_pipe, NULL);
     if (argc == 2 && strcmp (argv[1], "--probe") == 0) return confine_probe_print (stdout);
     close_inherited ();
     if (argc != 3 || fcntl (HOST_SOCKET, F_GETFD) == -1) {

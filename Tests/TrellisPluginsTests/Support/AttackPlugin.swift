@@ -6,8 +6,9 @@ import TrellisCore
 /// attacker would write it: on `<id>:attack` with `{"attack": NAME, …}` it tries that attack
 /// and answers `<id>:result` with `{"attack": NAME, "ok": true|false, "errno": N, "text": …}`
 /// (`ok`: the attack did what it meant to). Arguments: `path` (a file), `pid` (the shell's),
-/// `port` (a loopback TCP port), `program`, `variable`, `bytes`. One query is no attack:
-/// `signals` answers the signals its process has blocked.
+/// `port` (a loopback TCP port), `program`, `variable`, `bytes`. Three queries are no attack:
+/// `signals` answers the signals its process has blocked, `ignored` those it ignores, and
+/// `brokenpipe` whether a write to a pipe nobody reads fails with EPIPE.
 enum AttackPlugin {
     static let source = #"""
         #define _GNU_SOURCE
@@ -164,6 +165,27 @@ enum AttackPlugin {
                     if (sigismember (&blocked, number) == 1)
                         used += (size_t) snprintf (text + used, sizeof text - used, used ? " %d" : "%d", number);
                 answer (name, 1, 0, text);
+            } else if (strcmp (name, "ignored") == 0) {
+                /* Not an attack: which signals this process ignores, by number ("" for none):
+                 * a program it runs starts with these ignored too. */
+                size_t used = 0;
+                text[0] = 0;
+                for (int number = 1; number < 65 && used + 8 < sizeof text; number++) {
+                    struct sigaction current;
+                    if (sigaction (number, NULL, &current) == 0 && current.sa_handler == SIG_IGN)
+                        used += (size_t) snprintf (text + used, sizeof text - used, used ? " %d" : "%d", number);
+                }
+                answer (name, 1, 0, text);
+            } else if (strcmp (name, "brokenpipe") == 0) {
+                /* Not an attack: a write to a pipe nobody reads; ok if it fails with EPIPE and
+                 * the process lives on to answer. */
+                int ends[2];
+                if (pipe (ends) != 0) { answer (name, 0, errno, "pipe"); return; }
+                close (ends[0]);
+                ssize_t written = write (ends[1], "x", 1);
+                int error = errno;
+                close (ends[1]);
+                answer (name, written < 0 && error == EPIPE, written < 0 ? error : 0, "");
             } else if (strcmp (name, "name") == 0) {
                 char *huge = malloc ((size_t) bytes + 1);
                 memset (huge, 'x', (size_t) bytes);
