@@ -1,13 +1,12 @@
-/// Rows in the chunks of a source's storage, read by their position in the whole: what an
-/// ``ArraySource``'s sort reads and then moves into their new order, without first copying a
-/// million rows into one array (each copy retains every row's strings, which costs more than
-/// the sort). Not isolated to an actor: Swift would check the actor of an isolated closure at
-/// each of a million calls.
+/// Rows in the chunks of a source's storage: what an ``ArraySource``'s sort reads in order and
+/// then moves into their new order, without first copying a million rows into one array (each
+/// copy retains every row's strings, which costs more than the sort). Not isolated to an actor:
+/// Swift would check the actor of an isolated closure at each of a million calls.
 @usableFromInline
 struct ChunkedRows<Row> {
     @usableFromInline private(set) var chunks: [[Row]]
     /// The number of rows.
-    @usableFromInline let count: Int
+    @usableFromInline private(set) var count: Int
 
     @inlinable
     init(_ chunks: [[Row]]) {
@@ -48,6 +47,7 @@ struct ChunkedRows<Row> {
         }
         // `slots[last - position]` holds the row at `position`; a permutation takes each once.
         let last = count - 1
+        count = 0
         var reordered: [[Row]] = []
         reordered.reserveCapacity(positions.count / size + 1)
         var start = 0
