@@ -133,8 +133,8 @@ struct TypedColumnTests {
 
     @Test("rows over many chunks and sections move to their places with their identities, both ways, and back")
     func manyRows() throws {
-        // 5,000 rows fill five chunks of the source's storage; names in an order unrelated to it,
-        // sharing a long prefix, and each twice (ties keep their order).
+        // 5,000 rows fill several chunks of each section's storage (1,024 rows each); names in an
+        // order unrelated to it, sharing a long prefix, and each twice (ties keep their order).
         let count = 5_000
         let many = (0..<count).map { Reader(name: "Читатель \(($0 * 7_919) % (count / 2))", age: $0 % 3, score: Double($0)) }
         let source = ArraySource(many, sectionedBy: { $0.age == 0 ? "ноль" : "не ноль" })
