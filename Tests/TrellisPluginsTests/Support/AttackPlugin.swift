@@ -49,6 +49,29 @@ enum AttackPlugin {
             trellis_json_writer_free (&out);
         }
 
+        /* Whether signal `number` is blocked in this thread, or ignored in this process. */
+        static int is_blocked (int number)
+        {
+            sigset_t blocked;
+            sigprocmask (SIG_BLOCK, NULL, &blocked);
+            return sigismember (&blocked, number) == 1;
+        }
+
+        static int is_ignored (int number)
+        {
+            struct sigaction current;
+            return sigaction (number, NULL, &current) == 0 && current.sa_handler == SIG_IGN;
+        }
+
+        /* The signals for which `included` holds, by number ("" for none), into `text`. */
+        static void list_signals (char *text, size_t size, int (*included) (int))
+        {
+            size_t used = 0;
+            text[0] = 0;
+            for (int number = 1; number < 65 && used + 8 < size; number++)
+                if (included (number)) used += (size_t) snprintf (text + used, size - used, used ? " %d" : "%d", number);
+        }
+
         static void attack (void *user_data, const char *message, const char *data_json)
         {
             (void) user_data; (void) message;
@@ -156,25 +179,13 @@ enum AttackPlugin {
                 answer (name, 1, 0, trellis_json_writer_text (&out));
                 trellis_json_writer_free (&out);
             } else if (strcmp (name, "signals") == 0) {
-                /* Not an attack: which signals this process has blocked, by number ("" for none). */
-                sigset_t blocked;
-                sigprocmask (SIG_BLOCK, NULL, &blocked);
-                size_t used = 0;
-                text[0] = 0;
-                for (int number = 1; number < 65 && used + 8 < sizeof text; number++)
-                    if (sigismember (&blocked, number) == 1)
-                        used += (size_t) snprintf (text + used, sizeof text - used, used ? " %d" : "%d", number);
+                /* Not an attack: which signals this process has blocked. */
+                list_signals (text, sizeof text, is_blocked);
                 answer (name, 1, 0, text);
             } else if (strcmp (name, "ignored") == 0) {
-                /* Not an attack: which signals this process ignores, by number ("" for none):
-                 * a program it runs starts with these ignored too. */
-                size_t used = 0;
-                text[0] = 0;
-                for (int number = 1; number < 65 && used + 8 < sizeof text; number++) {
-                    struct sigaction current;
-                    if (sigaction (number, NULL, &current) == 0 && current.sa_handler == SIG_IGN)
-                        used += (size_t) snprintf (text + used, sizeof text - used, used ? " %d" : "%d", number);
-                }
+                /* Not an attack: which signals this process ignores (a program it runs starts
+                 * with these ignored too). */
+                list_signals (text, sizeof text, is_ignored);
                 answer (name, 1, 0, text);
             } else if (strcmp (name, "brokenpipe") == 0) {
                 /* Not an attack: a write to a pipe nobody reads; ok if it fails with EPIPE and
