@@ -7,20 +7,41 @@ struct ObjectRow: Sendable {
     let id: ObjectID
     let values: [AttributeValue]
 
-    /// `SELECT "id", <every column> FROM <entity>` followed by `tail` (WHERE, ORDER BY ...).
-    static func selectSQL(_ entity: EntityDescription, _ tail: String = "") -> String {
-        let columns = ([EntityDescription.idKey] + entity.keys).map(SchemaSQL.quote).joined(separator: ", ")
-        return "SELECT \(columns) FROM \(SchemaSQL.quote(entity.name))" + (tail.isEmpty ? "" : " " + tail)
+    /// `SELECT "id", <the columns> FROM <entity>` followed by `tail` (WHERE, ORDER BY ...);
+    /// every column unless `columns` (indexes into the entity's columns) says which.
+    static func selectSQL(_ entity: EntityDescription, _ tail: String = "", columns: [Int]? = nil) -> String {
+        let names = [EntityDescription.idKey] + (columns.map { $0.map { entity.columns[$0].name } } ?? entity.keys)
+        return "SELECT \(names.map(SchemaSQL.quote).joined(separator: ", ")) FROM \(SchemaSQL.quote(entity.name))"
+            + (tail.isEmpty ? "" : " " + tail)
     }
 
-    /// Runs a statement made with ``selectSQL(_:_:)`` and reads its rows. Throws
+    /// Reads every column of the rows `tail` selects. Throws
     /// ``ContextError/invalidStoredValue(object:key:)`` for a value the model cannot hold.
     static func fetch(_ db: Database, _ entity: EntityDescription, _ tail: String = "",
                       arguments: [AttributeValue] = []) throws -> [ObjectRow]
     {
-        let statement = try RawStatement(db, sql: selectSQL(entity, tail))
-        try statement.bind(arguments)
         var rows: [ObjectRow] = []
+        try read(db, entity, Array(entity.columns.indices), tail, arguments: arguments) { rows.append(ObjectRow(id: $0, values: $1)) }
+        return rows
+    }
+
+    /// Reads the id and the column at `column` of the rows `tail` selects, and nothing else
+    /// (``ManagedObjectContext/fetchValues(of:_:)``).
+    static func fetch(_ db: Database, _ entity: EntityDescription, column: Int, _ tail: String,
+                      arguments: [AttributeValue]) throws -> [(id: ObjectID, value: AttributeValue)]
+    {
+        var rows: [(id: ObjectID, value: AttributeValue)] = []
+        try read(db, entity, [column], tail, arguments: arguments) { rows.append(($0, $1[0])) }
+        return rows
+    }
+
+    /// Runs ``selectSQL(_:_:columns:)`` and hands each row's id and values (of `columns`, in
+    /// their order) to `row`.
+    private static func read(_ db: Database, _ entity: EntityDescription, _ columns: [Int], _ tail: String,
+                             arguments: [AttributeValue], row: (ObjectID, [AttributeValue]) -> Void) throws
+    {
+        let statement = try RawStatement(db, sql: selectSQL(entity, tail, columns: columns))
+        try statement.bind(arguments)
         while try statement.step() {
             guard let uuid = statement.uuid(0) else {
                 let text = statement.text(0) ?? "NULL"
@@ -29,16 +50,16 @@ struct ObjectRow: Sendable {
             }
             let id = ObjectID(entityName: entity.name, uuid: uuid)
             var values: [AttributeValue] = []
-            values.reserveCapacity(entity.columns.count)
-            for (index, column) in entity.columns.enumerated() {
-                guard let value = statement.value(Int32(index + 1), as: column.type) else {
+            values.reserveCapacity(columns.count)
+            for (position, index) in columns.enumerated() {
+                let column = entity.columns[index]
+                guard let value = statement.value(Int32(position + 1), as: column.type) else {
                     statement.reset()
                     throw ContextError.invalidStoredValue(object: id, key: column.name)
                 }
                 values.append(value)
             }
-            rows.append(ObjectRow(id: id, values: values))
+            row(id, values)
         }
-        return rows
     }
 }

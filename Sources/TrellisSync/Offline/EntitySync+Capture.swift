@@ -7,15 +7,13 @@ import TrellisStore
 extension EntitySync {
     /// Queues a creation for every object of the entity that has neither a server record
     /// nor a queued change: objects saved before a server was configured, or whose
-    /// `store:did-save` was missed (no bus, a crash right after the save). Keeps the records
-    /// read (``recordsThisPass``) and whether every record's object is there (see
-    /// ``hasLocalObject(_:)``) for the pull. With up to 30,000 notes both questions are asked
-    /// of SQLite (`id IN`, and `id NOT IN` only when the objects outnumber the known ones
-    /// present), not by reading every note.
+    /// `store:did-save` was missed (no bus, a crash right after the save). Keeps whether every
+    /// record's object is there (see ``hasLocalObject(_:)``) for the pull. Reads only the
+    /// records' local ids (the pull reads the records when a list has something new); with up
+    /// to 30,000 notes both questions are asked of SQLite (`id IN`, and `id NOT IN` only when
+    /// the objects outnumber the known ones present), not by reading every note.
     func adoptUnsyncedObjects() throws {
-        let all = try records.all()
-        recordsThisPass = all
-        let synced = Set(all.map(\.localID))
+        let synced = try records.localIDs()
         let known = synced.union(try outbox.entries().map(\.localID))
         let strays: [ManagedObject]
         if known.count <= 30_000 {

@@ -55,7 +55,7 @@ extension EntitySync {
             report.failure = error
             return
         }
-        var known = KnownRecords(try recordsThisPass ?? records.all(), entries: try outbox.entries())
+        var known = KnownRecords(try records.all(), entries: try outbox.entries())
         if !listed.isEmpty { try learn { $0.versions = listed.contains { $0.version != nil } } }
         let listedIDs = Set(listed.compactMap(\.id))
         var incomplete: [RemoteResource] = []
@@ -87,11 +87,13 @@ extension EntitySync {
     /// `GET <collection>`, with `If-None-Match` when the server gave the last list an ETag:
     /// `nil` when it answers 304 (nothing changed since), or, from a server without ETags,
     /// when the pass is `quiet` and the list is the same, byte for byte, as the last one taken
-    /// in whole (its digest stands for the ETag the server does not give).
+    /// in whole (its digest stands for the ETag the server does not give; the transport then
+    /// leaves the list unparsed, ``SyncRequest/knownBodyDigest``).
     private func fetchCollection(quiet: Bool) async throws(SyncError) -> [RemoteResource]? {
         let stored = (try? profile.listETag()) ?? nil
         let tag = capabilities.listETags == true ? stored : nil
-        let response = try await send(SyncRequest(.get, collection.url, ifNoneMatch: tag))
+        let digest = stored.flatMap { quiet && $0.hasPrefix(Self.listDigestPrefix) ? String($0.dropFirst(Self.listDigestPrefix.count)) : nil }
+        let response = try await send(SyncRequest(.get, collection.url, ifNoneMatch: tag, knownBodyDigest: digest))
         if response.status == 304 {
             pendingListETag = tag
             return nil

@@ -32,7 +32,6 @@ extension EntitySync {
     /// holds back the rest.
     func push(into report: inout SyncReport) async throws {
         while let entry = try outbox.first(excluding: heldThisPass) {
-            recordsThisPass = nil
             let outcome: PushOutcome
             do {
                 outcome = try await push(entry, into: &report)

@@ -127,8 +127,6 @@ public final class EntitySync {
     /// The ids of the synced entity's objects at the start of the running pass, when some
     /// record's object was missing; `nil` when every record's object was there.
     var localIDsThisPass: Set<UUID>?
-    /// The records read at the start of the running pass, while nothing has changed them.
-    var recordsThisPass: [SyncRecords.Record]?
     /// The objects whose changes the server refused in the running pass: their entries wait
     /// for the next pass.
     var heldThisPass: Set<UUID> = []

@@ -116,6 +116,13 @@ struct SyncRecords {
         try fetch(.equal("entity", .string(entityName)), sortKeys: [.ascending("remoteID")])
     }
 
+    /// The local ids of every record of the entity, read without the records (their bases
+    /// are JSON to parse: a pass with nothing to do needs only these).
+    func localIDs() throws -> Set<UUID> {
+        let request = FetchRequest(entityName: Self.entityName, predicate: .equal("entity", .string(entityName)))
+        return Set(try context.fetchValues(of: "localID", request).compactMap(\.uuidValue))
+    }
+
     /// Inserts or replaces the record of `localID` (`isNew`: an object just inserted, which
     /// has none to look up).
     @discardableResult

@@ -20,6 +20,11 @@ struct HTTPAnswer {
         guard (200..<300).contains(status) else {
             throw .httpStatus(method: request.method, url: request.url, status: status, body: errorBody(source: source))
         }
+        let version = etag.flatMap(SyncResponse.version(fromETag:))
+        let digest = data.isEmpty ? nil : SyncResponse.digest(of: data)
+        if version == nil, let digest, digest == request.knownBodyDigest {
+            return SyncResponse(status: status, body: .null, bodyDigest: digest)
+        }
         let body: JSONValue
         if data.isEmpty || status == 204 {
             body = .null
@@ -33,9 +38,7 @@ struct HTTPAnswer {
                                      parseError: .malformed(source: source, reason: String(describing: error)))
             }
         }
-        let version = etag.flatMap(SyncResponse.version(fromETag:))
-        return SyncResponse(status: status, body: body, version: version,
-                            bodyDigest: data.isEmpty ? nil : SyncResponse.digest(of: data))
+        return SyncResponse(status: status, body: body, version: version, bodyDigest: digest)
     }
 
     /// An error answer's body: its JSON, else its text (shortened), else null.

@@ -45,10 +45,16 @@ public struct SyncRequest: Sendable, Hashable {
     /// that checks it answers 304 (a ``SyncResponse`` with status 304, no body and this
     /// version) when nothing changed.
     public var ifNoneMatch: String?
+    /// The ``SyncResponse/bodyDigest`` of an answer the client holds already, for a server
+    /// that sends no `ETag`: an answer without one whose body has this digest is not parsed
+    /// (``SyncResponse/body`` is `.null`, ``SyncResponse/bodyDigest`` is this). ``EntitySync``
+    /// sends the digest of the last list it took in whole when nothing else could have changed.
+    /// A transport that cannot tell may parse the body all the same.
+    public var knownBodyDigest: String?
 
     /// A request of `method` to `url`.
     public init(_ method: Method, _ url: URL, body: JSONValue? = nil, ifMatch: String? = nil,
-                idempotencyKey: String? = nil, ifNoneMatch: String? = nil)
+                idempotencyKey: String? = nil, ifNoneMatch: String? = nil, knownBodyDigest: String? = nil)
     {
         self.method = method
         self.url = url
@@ -56,6 +62,7 @@ public struct SyncRequest: Sendable, Hashable {
         self.ifMatch = ifMatch
         self.idempotencyKey = idempotencyKey
         self.ifNoneMatch = ifNoneMatch
+        self.knownBodyDigest = knownBodyDigest
     }
 }
 

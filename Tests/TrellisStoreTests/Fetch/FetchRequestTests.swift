@@ -125,4 +125,44 @@ struct FetchRequestTests {
         }
         #expect(try context.count(for: FetchRequest(entityName: "Note")) == 2)
     }
+
+    @Test("fetchValues reads one attribute in the request's order, as fetch sees the context's changes")
+    func fetchValues() throws {
+        let (fixture, context) = try peopleStore()
+        let byAge = FetchRequest(entityName: "Person", predicate: .notEqual("firstName", "Gleb"), sortKeys: [.descending("age")])
+        #expect(try context.fetchValues(of: "firstName", byAge) == ["Anna", "Vera", "Boris"])
+        #expect(try context.fetchValues(of: "age", byAge) == [.integer(30), .integer(25), .null])
+        var firstTwo = byAge
+        firstTwo.limit = 2
+        firstTwo.offset = 1
+        #expect(try context.fetchValues(of: "firstName", firstTwo) == ["Vera", "Boris"])
+
+        // Unsaved here: Vera renamed, Anna deleted, a new person inserted.
+        let people = try context.fetch(FetchRequest(entityName: "Person"))
+        let vera = try #require(people.first { $0["firstName"] == "Vera" })
+        vera["firstName"] = "Vera Ivanovna"
+        try context.delete(try #require(people.first { $0["firstName"] == "Anna" }))
+        try StoreFixture.insertPerson(context, "Zoya", "Orlova", age: 19)
+        let everyone = FetchRequest(entityName: "Person", sortKeys: [.ascending("lastName"), .ascending("firstName")])
+        let fetched = try context.fetch(everyone).map { $0["firstName"] }
+        #expect(fetched == ["Boris", "Vera Ivanovna", "Gleb"])
+        #expect(try context.fetchValues(of: "firstName", everyone) == fetched)
+
+        // Another context sees the store as saved; a save elsewhere is read, not a stale copy.
+        let other = fixture.store.newContext()
+        #expect(try other.fetchValues(of: "firstName", everyone) == ["Anna", "Boris", "Vera", "Gleb"])
+        try context.save()
+        #expect(try other.fetchValues(of: "firstName", everyone) == ["Boris", "Zoya", "Vera Ivanovna", "Gleb"])
+    }
+
+    @Test("fetchValues names the key the entity does not have")
+    func fetchValuesOfAnUnknownKey() throws {
+        let (_, context) = try peopleStore()
+        #expect(throws: ContextError.unknownKey(entity: "Person", key: "nickname")) {
+            try context.fetchValues(of: "nickname", FetchRequest(entityName: "Person"))
+        }
+        #expect(throws: ContextError.unknownEntity("Robot")) {
+            try context.fetchValues(of: "name", FetchRequest(entityName: "Robot"))
+        }
+    }
 }

@@ -129,6 +129,31 @@ struct BasicSyncTests {
         }
     }
 
+    @Test("an answer whose body has the digest the request names is not parsed, unless it carries an ETag")
+    func knownBodyDigest() async throws {
+        try await SyncFixtures.withServer { server in
+            let sync = BasicSync(settings: SyncFixtures.settings())
+            let note = server.seed(["title": "kept"])
+            let list = try await sync.send(SyncRequest(.get, server.notesURL))
+            let digest = try #require(list.bodyDigest)
+            #expect(list.body.arrayValue?.count == 1 && list.version == nil)
+
+            let same = try await sync.send(SyncRequest(.get, server.notesURL, knownBodyDigest: digest))
+            #expect(same == SyncResponse(status: 200, body: .null, bodyDigest: digest))
+            #expect(try await sync.send(SyncRequest(.get, server.notesURL, knownBodyDigest: "2-0")) == list)
+
+            server.edit(note.id, ["title": "changed"])
+            let changed = try await sync.send(SyncRequest(.get, server.notesURL, knownBodyDigest: digest))
+            #expect(changed.body.arrayValue?.first?["title"] == "changed" && changed.bodyDigest != digest)
+
+            // A note's answer has an ETag: its body is read whatever digest the request names.
+            let noteURL = server.notesURL.appendingPathComponent(note.id)
+            let read = try await sync.send(SyncRequest(.get, noteURL))
+            let again = try await sync.send(SyncRequest(.get, noteURL, knownBodyDigest: read.bodyDigest))
+            #expect(read.version != nil && again == read)
+        }
+    }
+
     @Test("cancelling the task cancels the request, reported as cancelled")
     func cancellation() async throws {
         try await SyncFixtures.withServer { server in
