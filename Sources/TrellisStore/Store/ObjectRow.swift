@@ -21,7 +21,9 @@ struct ObjectRow: Sendable {
                       arguments: [AttributeValue] = []) throws -> [ObjectRow]
     {
         var rows: [ObjectRow] = []
-        try read(db, entity, Array(entity.columns.indices), tail, arguments: arguments) { rows.append(ObjectRow(id: $0, values: $1)) }
+        try read(db, entity, Array(entity.columns.indices), tail, arguments: arguments) { id, values in
+            rows.append(ObjectRow(id: id, values: values))
+        }
         return rows
     }
 

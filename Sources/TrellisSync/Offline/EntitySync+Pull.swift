@@ -92,7 +92,8 @@ extension EntitySync {
     private func fetchCollection(quiet: Bool) async throws(SyncError) -> [RemoteResource]? {
         let stored = (try? profile.listETag()) ?? nil
         let tag = capabilities.listETags == true ? stored : nil
-        let digest = stored.flatMap { quiet && $0.hasPrefix(Self.listDigestPrefix) ? String($0.dropFirst(Self.listDigestPrefix.count)) : nil }
+        let digest = quiet && stored?.hasPrefix(Self.listDigestPrefix) == true
+            ? stored.map { String($0.dropFirst(Self.listDigestPrefix.count)) } : nil
         let response = try await send(SyncRequest(.get, collection.url, ifNoneMatch: tag, knownBodyDigest: digest))
         if response.status == 304 {
             pendingListETag = tag

@@ -16,12 +16,17 @@ extension AgainstRealServers {
         @Test("the same list is not compared again; a change elsewhere, an edit here and a lost write are")
         func sameListSkipped() async throws {
             try await JSONServerPy.with { server in
-                let local = try SyncedStore(serverURL: server.baseURL, settings: SyncFixtures.settings(timeout: 5, retries: 0))
+                let settings = SyncFixtures.settings(timeout: 5, retries: 0)
+                let lists = ListReads(BasicSync(settings: settings))
+                let local = try SyncedStore(serverURL: server.baseURL, settings: settings, transport: lists)
                 try local.write(["Plan"], body: "v1")
                 let created = try await local.sync.syncNow()
                 #expect(created.pushed == 1 && !created.listUnchanged)
                 #expect(try await !local.sync.syncNow().listUnchanged)  // sees the create kept, remembers the list
+                #expect(lists.last?.parsed == true)
                 #expect(try await local.sync.syncNow().listUnchanged)
+                // That list was asked for with the digest of the one before, and not parsed.
+                #expect(lists.last?.namedDigest == true && lists.last?.parsed == false, "\(String(describing: lists.last))")
 
                 // Another client's change makes another list: compared, pulled.
                 let id = try #require(try await server.notes().first?.id)
@@ -42,6 +47,7 @@ extension AgainstRealServers {
                 try local.edit("Plan", body: "v2")
                 let pushed = try await local.sync.syncNow()
                 #expect(pushed.pushed == 1 && !pushed.listUnchanged)
+                #expect(lists.last?.namedDigest == false && lists.last?.parsed == true, "\(String(describing: lists.last))")
                 // The server dies before writing its file: back at the very list remembered
                 // before the write, it has lost the write, which is sent again.
                 server.kill()
@@ -55,5 +61,33 @@ extension AgainstRealServers {
                 #expect(try local.sync.conflicts().isEmpty)
             }
         }
+    }
+}
+
+/// A transport that sends through another and keeps, for the last `GET` of a collection (a URL
+/// ending in `/notes`), whether it named a digest (``SyncRequest/knownBodyDigest``) and whether
+/// its answer came parsed.
+private final class ListReads: Sync {
+    struct Read: Sendable, CustomStringConvertible {
+        let namedDigest: Bool
+        let parsed: Bool
+        var description: String { "digest named: \(namedDigest), parsed: \(parsed)" }
+    }
+
+    private let transport: any Sync
+    private let reads = LockedState<[Read]>([])
+
+    init(_ transport: any Sync) {
+        self.transport = transport
+    }
+
+    var last: Read? { reads.withLock { $0.last } }
+
+    func send(_ request: SyncRequest) async throws(SyncError) -> SyncResponse {
+        let response = try await transport.send(request)
+        if request.method == .get, request.url.path.hasSuffix("/notes") {
+            reads.withLock { $0.append(Read(namedDigest: request.knownBodyDigest != nil, parsed: response.body != .null)) }
+        }
+        return response
     }
 }

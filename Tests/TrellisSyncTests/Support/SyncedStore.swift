@@ -20,12 +20,15 @@ struct SyncedStore {
         try self.init(serverURL: server.baseURL, url: url, settings: settings)
     }
 
-    /// Opens (or creates) the store at `url` and syncs it with the server at `serverURL`.
-    init(serverURL: URL, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(retries: 0)) throws {
+    /// Opens (or creates) the store at `url` and syncs it with the server at `serverURL`
+    /// (through `transport`, else a `BasicSync` with `settings`).
+    init(serverURL: URL, url: URL? = nil, settings: SyncSettings = SyncFixtures.settings(retries: 0),
+         transport: (any Sync)? = nil) throws
+    {
         self.url = try url ?? SyncFixtures.storeURL()
         store = try PersistentStore(url: self.url, model: try SyncFixtures.demoModel(), bus: bus)
         context = store.newContext()
-        sync = try EntitySync(store: store, bus: bus, server: serverURL, settings: settings)
+        sync = try EntitySync(store: store, bus: bus, server: serverURL, settings: settings, sync: transport)
     }
 
     /// Inserts and saves (through the sync) one note per title, with `body` as its text.
