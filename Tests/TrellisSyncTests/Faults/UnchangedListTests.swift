@@ -64,9 +64,9 @@ extension AgainstRealServers {
     }
 }
 
-/// A transport that sends through another and keeps, for the last `GET` of a collection (a URL
+/// A transport that sends through another and keeps, for each `GET` of the collection (a URL
 /// ending in `/notes`), whether it named a digest (``SyncRequest/knownBodyDigest``) and whether
-/// its answer came parsed.
+/// its answer came parsed; `last` is the latest.
 private final class ListReads: Sync {
     struct Read: Sendable, CustomStringConvertible {
         let namedDigest: Bool
