@@ -9,7 +9,8 @@ import Foundation
 /// opens its own socket, which the first child then inherits too: the second `Process` then
 /// stays `isRunning`, and `waitUntilExit()` waits, until *both* children have ended. A
 /// command that exits at once looks stuck for as long as a window started beside it lives.
-/// Tests run in parallel, so every test that starts a process goes through here.
+/// Tests run in parallel, so every test that starts a process goes through here (Trellis's
+/// own tests are checked for any other launch: `ChildProcessLaunchTests`).
 ///
 /// The child also starts with no signal blocked. A child inherits the signal mask of the
 /// thread that started it, and the threads Swift Testing runs tests on block most signals

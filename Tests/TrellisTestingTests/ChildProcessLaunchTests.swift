@@ -75,4 +75,33 @@ struct ChildProcessLaunchTests {
             try #require(ended, "run \(run): /bin/true is still seen running: it shares a sibling's end-of-process socket")
         }
     }
+
+    /// The project's tests, read as text: each Swift file under Tests/ but the generated doc
+    /// examples, with its lines.
+    static func testSources() throws -> [(path: String, lines: [Substring])] {
+        let tests = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        guard let files = FileManager.default.enumerator(at: tests, includingPropertiesForKeys: nil) else { return [] }
+        return try files.compactMap { $0 as? URL }
+            .filter { $0.pathExtension == "swift" && !$0.path.contains("/Generated/") }
+            .map { ($0.path, try String(contentsOf: $0, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)) }
+    }
+
+    @Test("every test starts its processes through ChildProcessLaunch: no Process.run(), no posix_spawn outside oneAtATime")
+    func everyLaunchGoesThroughTheLock() throws {
+        let sources = try Self.testSources()
+        #expect(sources.count > 100, "the tests were not found: \(sources.count) files")
+        // `try await server.run()` starts a server in this process, not a child.
+        let run = /\b\w+\.run\(\)/
+        let spawn = /\bposix_spawnp?\(/
+        var stray: [String] = []
+        for (path, lines) in sources where !path.hasSuffix("/ChildProcessLaunchTests.swift") {
+            for (number, line) in lines.enumerated() where !line.trimmingCharacters(in: .whitespaces).hasPrefix("//") {
+                let nearby = lines[max(0, number - 2)...number].joined(separator: " ")
+                if (line.contains(run) && !line.contains("await")) || (line.contains(spawn) && !nearby.contains("oneAtATime")) {
+                    stray.append("\(path.split(separator: "/Tests/").last ?? ""):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+                }
+            }
+        }
+        #expect(stray.isEmpty, "start these through ChildProcessLaunch (runOneAtATime, oneAtATime):\n\(stray.joined(separator: "\n"))")
+    }
 }
