@@ -48,7 +48,7 @@ extension EntitySync {
         try context.count(for: FetchRequest(entityName: entity.name, predicate: .oneOf("id", ids.map(AttributeValue.uuid))))
     }
 
-    /// Whether the object of a record read at the start of the pass is in the store.
+    /// Whether a record's object (`localID`) was in the store at the start of the pass.
     func hasLocalObject(_ localID: UUID) -> Bool {
         localIDsThisPass?.contains(localID) ?? true
     }
