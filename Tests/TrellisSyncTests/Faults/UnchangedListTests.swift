@@ -16,7 +16,7 @@ extension AgainstRealServers {
         @Test("the same list is not compared again; a change elsewhere, an edit here and a lost write are")
         func sameListSkipped() async throws {
             try await JSONServerPy.with { server in
-                let settings = SyncFixtures.settings(timeout: 5, retries: 0)
+                let settings = SyncFixtures.settings(retries: 0)
                 let lists = ListReads(BasicSync(settings: settings))
                 let local = try SyncedStore(serverURL: server.baseURL, settings: settings, transport: lists)
                 try local.write(["Plan"], body: "v1")
