@@ -55,7 +55,8 @@ struct SaveWriter {
         }
         for id in effects.cascaded { changes.delete(id) }
 
-        // Inserts come in runs of one entity: one statement lookup per run.
+        // Inserts come in runs of one entity, written up to 32 rows per statement: SQLite's
+        // work of starting, halting and resetting a statement is paid once per 32 rows.
         var insertStatements: [String: RawStatement] = [:]
         let inserts = batch.inserts
         var start = 0
@@ -63,18 +64,27 @@ struct SaveWriter {
             let entity = inserts[start].entity
             var end = start + 1
             while end < inserts.count && inserts[end].entity === entity { end += 1 }
-            let statement = try cached(&insertStatements, entity.name) {
-                let columns = ([EntityDescription.idKey] + entity.keys).map(SchemaSQL.quote).joined(separator: ", ")
-                let marks = Array(repeating: "?", count: entity.columns.count + 1).joined(separator: ", ")
-                return "INSERT INTO \(SchemaSQL.quote(entity.name)) (\(columns)) VALUES (\(marks))"
-            }
             var ids: [ObjectID] = []
             ids.reserveCapacity(end - start)
-            for insert in inserts[start..<end] {
-                try statement.bind(.uuid(insert.id), at: 1)
-                for (offset, value) in insert.values.enumerated() { try statement.bind(value, at: Int32(offset + 2)) }
+            let rowsPerStatement = Self.insertRowsPerStatement(columns: entity.columns.count + 1)
+            var first = start
+            while first < end {
+                let rows = min(rowsPerStatement, end - first)
+                let statement = try cached(&insertStatements, "\(entity.name):\(rows)") {
+                    Self.insertSQL(entity, rows: rows)
+                }
+                var parameter: Int32 = 1
+                for insert in inserts[first..<first + rows] {
+                    try statement.bind(.uuid(insert.id), at: parameter)
+                    parameter += 1
+                    for value in insert.values {
+                        try statement.bind(value, at: parameter)
+                        parameter += 1
+                    }
+                    ids.append(ObjectID(entityName: entity.name, uuid: insert.id))
+                }
                 try statement.execute()
-                ids.append(ObjectID(entityName: entity.name, uuid: insert.id))
+                first += rows
             }
             changes.inserted[entity.name, default: []] += ids
             start = end
@@ -99,6 +109,18 @@ struct SaveWriter {
         let alreadyUpdated = Set(batch.updates.map(\.id))
         for id in effects.nullified where !alreadyUpdated.contains(id.uuid) { changes.update(id) }
         return changes
+    }
+
+    /// Rows per `INSERT`: up to 32, within the 999 parameters older SQLite builds allow.
+    static func insertRowsPerStatement(columns: Int) -> Int { max(1, min(32, 999 / columns)) }
+
+    /// `INSERT INTO "Entity" ("id", ...) VALUES (?, ...), (?, ...)` for `rows` rows: the id, then
+    /// every column in entity column order.
+    static func insertSQL(_ entity: EntityDescription, rows: Int) -> String {
+        let columns = ([EntityDescription.idKey] + entity.keys).map(SchemaSQL.quote).joined(separator: ", ")
+        let row = "(" + Array(repeating: "?", count: entity.columns.count + 1).joined(separator: ", ") + ")"
+        return "INSERT INTO \(SchemaSQL.quote(entity.name)) (\(columns)) VALUES "
+            + Array(repeating: row, count: rows).joined(separator: ", ")
     }
 
     private func cached(_ statements: inout [String: RawStatement], _ key: String, sql: () -> String) throws -> RawStatement {
