@@ -27,6 +27,39 @@ void trellis_accessible_set_checked (GtkAccessible *accessible, GtkAccessibleTri
 void trellis_accessible_set_selected (GtkAccessible *accessible, gboolean selected);
 
 /**
+ * TrellisRowSelection:
+ * @TRELLIS_ROW_SELECTED: "selected" (AT-SPI: selectable, selected). What GTK says of every
+ *   row of a Trellis list, since every row is selected to it (TrellisAllSelection).
+ * @TRELLIS_ROW_NOT_SELECTED: "not selected" (AT-SPI: selectable). Orca says "not selected"
+ *   after the row's name.
+ * @TRELLIS_ROW_NOT_SELECTABLE: neither (a section header).
+ *
+ * What assistive technologies are told of a row's selection.
+ */
+typedef enum {
+  TRELLIS_ROW_SELECTED,
+  TRELLIS_ROW_NOT_SELECTED,
+  TRELLIS_ROW_NOT_SELECTABLE,
+} TrellisRowSelection;
+
+/**
+ * trellis_accessible_set_row_selection:
+ * @row: GTK's widget of a list row or column-view cell (a GtkListItemWidget).
+ * @selection: what to tell of its selection.
+ *
+ * Sets GTK_ACCESSIBLE_STATE_SELECTED of @row to @selection (TRUE, FALSE, or reset).
+ *
+ * GTK 4.8 sets that state itself, to its own selection of the row widget, whenever that
+ * changes: right after the first bind of a new widget, which is after the bind that calls
+ * this. So whenever GTK's selection of the widget changes (its "state-flags-changed" with
+ * GTK_STATE_FLAG_SELECTED), and after the first call, @selection is applied again from a
+ * high-priority idle, which runs once GTK is done with the widget and before the main loop
+ * answers any request from the accessibility bus. A call that changes nothing does nothing
+ * (each change is a message on that bus, and a keystroke in a search binds some 200 rows).
+ */
+void trellis_accessible_set_row_selection (GtkWidget *row, TrellisRowSelection selection);
+
+/**
  * trellis_accessible_set_invalid:
  * @accessible: a GtkAccessible.
  * @message: (nullable): the widget describing why, or NULL to mark @accessible valid again.

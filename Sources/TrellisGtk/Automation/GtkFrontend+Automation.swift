@@ -11,6 +11,7 @@ import TrellisCore
 /// | `dump` | after the next frame: title, depth, path, rows on screen, spinner, status, message, notice, question asked (`dialog`), search, fields, buttons, content width, plugins still waiting to load |
 /// | `activate N` | activates row N of the list (`GtkListView::activate`, as a click) |
 /// | `toggle N` | clicks the checkbox of row N |
+/// | `select N`, `select none` | selects row N of the page's table as the app would (`TableContainer.select(flatIndex:)`), or deselects every row |
 /// | `back` | clicks the header bar's back button |
 /// | `action NAME` | activates a GAction (`win.search`, `win.back`, `app.quit`, …) |
 /// | `accels NAME` | the keyboard accelerators bound to a GAction |
@@ -60,6 +61,12 @@ extension GtkFrontend {
             } else if !list.clickCheckbox(position: position) {
                 return fail("row \(position) has no checkbox on screen")
             }
+            done()
+        case "select":
+            guard let container = currentView?.container else { return fail("the page on top has no table") }
+            if argument == "none" { container.clearSelection(); return done() }
+            guard let position = Int(argument) else { return fail("select needs a row number or none, not '\(argument)'") }
+            do { try container.select(flatIndex: position) } catch { return fail(String(describing: error)) }
             done()
         case "back":
             guard window.backButton.isVisible else { return fail("the back button is hidden (root page)") }

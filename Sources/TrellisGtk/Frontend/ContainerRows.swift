@@ -10,6 +10,8 @@ final class ContainerRows: ListRowSource {
 
     var rowCount: Int { container.flatCount }
 
+    var tellsSelection: Bool { container.selection.mode != .none && container.selection.count > 0 }
+
     func listRow(at position: Int) -> ListRow {
         switch container.flatRow(at: position) {
         case .header(let title, _)?:

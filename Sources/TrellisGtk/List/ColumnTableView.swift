@@ -33,6 +33,8 @@ final class ColumnTableView: RowsWidget {
     /// The cells bound now, per column: GTK's list items of that column.
     private(set) var bound: [Set<GObjectPointer>]
     private var binding = false
+    /// The source's ``ListRowSource/tellsSelection`` when the rows were last bound.
+    private var tellsSelection = false
     /// How many rows GTK had the factory build (their first column's cells).
     private(set) var rowWidgetsBuilt = 0
     /// How many rows GTK was told of.
@@ -100,6 +102,8 @@ final class ColumnTableView: RowsWidget {
     /// ``VirtualListView/itemsChanged(position:removed:added:)`` does), instead of GTK tearing
     /// down and building again every shown row, its cells and their accessible objects.
     func itemsChanged(position: Int, removed: Int, added: Int) {
+        // GTK binds new rows while the model announces the change: compared with before it.
+        let toldSelection = tellsSelection
         shownCount += added - removed
         let replaced = position..<position + min(removed, added)
         // The first column's cells carry the row items GTK holds, one per row.
@@ -112,9 +116,11 @@ final class ColumnTableView: RowsWidget {
         while let item = byPosition[position + items.count] { items.append(item) }
         model.itemsChanged(position: position, removed: removed, added: added, reusing: items)
         // GTK kept these rows with the same items, now carrying the new rows: show them.
+        // The first row selected or the last one deselected: every row says so again.
         let reused = position..<position + items.count
+        let retell = model.source.tellsSelection != toldSelection
         for (column, cells) in bound.enumerated() {
-            for listItem in cells where reused.contains(Int(gtk_list_item_get_position(listItem.opaque))) {
+            for listItem in cells where retell || reused.contains(Int(gtk_list_item_get_position(listItem.opaque))) {
                 bind(listItem, column: column)
             }
         }
@@ -189,6 +195,11 @@ final class ColumnTableView: RowsWidget {
         binding = true
         defer { binding = false }
         bound[column].insert(listItem)
+        tellsSelection = model.source.tellsSelection
+        // Said of the row and of each of its cells alike (GTK 4.8 selects each cell too).
+        let told = SelectedRow.selection(of: row, tellsSelection: tellsSelection)
+        if let cell = gtk_widget_get_parent(box) { trellis_accessible_set_row_selection(cell, told) }
+        if let rowWidget = Self.rowWidget(of: box) { trellis_accessible_set_row_selection(rowWidget, told) }
         switch row {
         case .header(let title):
             gtk_label_set_text(label.as(), column == 0 ? title : "")

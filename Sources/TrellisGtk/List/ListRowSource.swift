@@ -22,6 +22,13 @@ enum ListRow: Equatable, Sendable {
 protocol ListRowSource: AnyObject {
     var rowCount: Int { get }
     func listRow(at position: Int) -> ListRow
+    /// Whether a screen reader is told which rows are selected and which are not (see
+    /// ``SelectedRow``): while the table can select and has a row selected.
+    var tellsSelection: Bool { get }
+}
+
+extension ListRowSource {
+    var tellsSelection: Bool { false }
 }
 
 /// A fixed list of strings, or `count` synthetic rows "row 0", "row 1", … computed on demand.

@@ -43,6 +43,8 @@ final class VirtualListView {
     /// How many row widgets GTK had the factory build (automation: a search keeps them).
     private(set) var rowWidgetsBuilt = 0
     private var binding = false
+    /// The source's ``ListRowSource/tellsSelection`` when the rows were last bound.
+    private var tellsSelection = false
 
     init(source: any ListRowSource) {
         model = VirtualListModel(source: source)
@@ -84,6 +86,7 @@ final class VirtualListView {
     /// The row widgets at the first replaced positions are kept and filled with the new rows
     /// (``VirtualListModel/itemsChanged(position:removed:added:reusing:)``).
     func itemsChanged(position: Int, removed: Int, added: Int) {
+        let toldSelection = tellsSelection
         let replaced = min(removed, added)
         var byPosition: [Int: GObjectPointer] = [:]
         for listItem in bound {
@@ -98,6 +101,9 @@ final class VirtualListView {
         model.itemsChanged(position: position, removed: removed, added: added, reusing: items)
         // GTK kept these widgets with the same items, now carrying the new rows: show them.
         for listItem in listItems where bound.contains(listItem) { bind(listItem) }
+        // The first row selected or the last one deselected: every row says so again.
+        // (GTK binds new rows while the model announces the change: compared with before it.)
+        if model.source.tellsSelection != toldSelection { for listItem in bound { bind(listItem) } }
     }
 
     /// Hides the widgets of the rows at `positions`, which GTK is about to tear down. GTK 4.8
@@ -211,6 +217,7 @@ final class VirtualListView {
         binding = true
         defer { binding = false }
         bound.insert(listItem)
+        tellsSelection = model.source.tellsSelection
         let rowWidget = widgets.rowWidget
         // Opening the row, or ticking a checklist's, as a click does: the row widget (GTK's list
         // item widget, the child's parent) exists once the row is bound.
@@ -227,6 +234,7 @@ final class VirtualListView {
             if let rowWidget {
                 ListAccessibility.setChecked(rowWidget, nil)
                 SelectedRow.mark(rowWidget, selected: false)
+                SelectedRow.tell(rowWidget, row, tellsSelection: tellsSelection)
             }
         case .item(let columns, let checkbox, let selected):
             gtk_label_set_text(widgets.title.as(), columns.first ?? "")
@@ -257,6 +265,7 @@ final class VirtualListView {
             if let rowWidget {
                 ListAccessibility.setChecked(rowWidget, checkbox)
                 SelectedRow.mark(rowWidget, selected: selected && checkbox == nil)
+                SelectedRow.tell(rowWidget, row, tellsSelection: tellsSelection)
             }
         }
     }

@@ -42,6 +42,69 @@ final class ScreenReaderTests: XCTestCase {
         XCTAssertEqual(app.finish(), 0)
     }
 
+    /// A row the table selects (drawn tinted) is "selected" to a screen reader and the others
+    /// "not selected", in a table with columns (People) and in a list (Notes), cells included;
+    /// with nothing selected every row is "selected", as GTK has it, so that Orca does not say
+    /// "not selected" after each (it does after any row without that state).
+    func testARowTheTableSelectsIsTheOneSelectedToAScreenReader() throws {
+        let app = try AppDriver(path: "/people")
+        try app.dump { ($0["count"]?.doubleValue ?? 0) == 5 }
+        let client = try AccessibilityClient(app)
+        func states(_ node: JSONValue) -> Set<String> { Set(node["states"]?.arrayValue?.compactMap(\.stringValue) ?? []) }
+        let selected: Set<String> = ["selectable", "selected"]
+        func isSelected(_ node: JSONValue) -> Bool { states(node).isSuperset(of: selected) }
+        func isNotSelected(_ node: JSONValue) -> Bool { states(node).contains("selectable") && !states(node).contains("selected") }
+
+        XCTAssertTrue(isSelected(try client.find("table row", containing: "Lovelace", within: "People") { $0["found"] == true }),
+                      "nothing selected: every row as GTK has it")
+        let rows = try app.dump { _ in true }["rows"]?.arrayValue ?? []
+        let ada = try XCTUnwrap(rows.firstIndex { $0["text"]?.stringValue?.contains("Lovelace") == true })
+        try app.send("select \(ada)")
+        XCTAssertTrue(isSelected(try client.find("table row", containing: "Lovelace", within: "People", until: isSelected)))
+        XCTAssertTrue(isSelected(try client.find("table cell", "Lovelace", within: "People", until: isSelected)), "its cell")
+        let grace = try client.find("table row", containing: "Hopper", within: "People", until: isNotSelected)
+        XCTAssertTrue(isNotSelected(grace), "\(grace)")
+        XCTAssertTrue(isNotSelected(try client.find("table cell", "Hopper", within: "People", until: isNotSelected)), "its cell")
+        // Rows shown again after a search get new row widgets, which GTK calls selected once
+        // more after binding them: each says what the table says.
+        try app.send("search Hopper")
+        try app.dump { $0["count"] == 1 }
+        try app.send("search")
+        try app.dump { $0["count"] == 5 }
+        XCTAssertTrue(isNotSelected(try client.find("table row", containing: "Толстой", within: "People", until: isNotSelected)))
+        XCTAssertTrue(isSelected(try client.find("table row", containing: "Lovelace", within: "People", until: isSelected)))
+        try app.send("select none")
+        XCTAssertTrue(isSelected(try client.find("table row", containing: "Hopper", within: "People", until: isSelected)),
+                      "the selection cleared: every row as GTK has it again")
+        XCTAssertEqual(try JSONValue(jsonString: try app.sendRaw("select x"))["error"],
+                       "select needs a row number or none, not 'x'")
+
+        try app.send("navigate /notes")
+        for title in ["Shopping", "Letters"] {
+            try app.send("page-action new")
+            try app.dump { $0["path"] == "/notes/new" }
+            try app.send("field title \(title)")
+            try app.send("press save")
+            try app.dump { $0["path"] == "/notes" && $0["rows"]?.arrayValue?.contains { $0["text"]?.stringValue?.hasPrefix(title) == true } == true }
+        }
+        let notes = try app.dump { ($0["rows"]?.arrayValue?.count ?? 0) >= 2 }["rows"]?.arrayValue ?? []
+        let letters = try XCTUnwrap(notes.firstIndex { $0["text"]?.stringValue?.hasPrefix("Letters") == true })
+        XCTAssertTrue(isSelected(try client.find("list item", containing: "Shopping", within: "Notes") { $0["found"] == true }))
+        try app.send("select \(letters)")
+        XCTAssertTrue(isSelected(try client.find("list item", containing: "Letters", within: "Notes", until: isSelected)))
+        XCTAssertTrue(isNotSelected(try client.find("list item", containing: "Shopping", within: "Notes", until: isNotSelected)))
+        // A note added while another is selected gets a new row widget, which GTK calls
+        // selected once more after binding it: it says what the table says.
+        try app.send("page-action new")
+        try app.dump { $0["path"] == "/notes/new" }
+        try app.send("field title Receipts")
+        try app.send("press save")
+        try app.dump { $0["path"] == "/notes" && ($0["rows"]?.arrayValue?.count ?? 0) >= 3 }
+        XCTAssertTrue(isNotSelected(try client.find("list item", containing: "Receipts", within: "Notes", until: isNotSelected)))
+        XCTAssertTrue(isSelected(try client.find("list item", containing: "Letters", within: "Notes", until: isSelected)))
+        XCTAssertEqual(app.finish(), 0)
+    }
+
     func testTheSidebarsSectionsAreNamedAndOpenThroughATSPI() throws {
         let app = try AppDriver(path: "/catalog")
         try app.dump { ($0["count"]?.doubleValue ?? 0) > 100 }

@@ -34,6 +34,47 @@ final class SelectedRowTests: InProcessWindowTestCase {
         }
     }
 
+    /// A section header and three rows, row 2 selected, of a table that tells its selection.
+    final class TellingRows: ListRowSource {
+        var rowCount: Int { 4 }
+        var tellsSelection: Bool { true }
+        func listRow(at position: Int) -> ListRow {
+            position == 0 ? .header("Section") : .item(columns: ["Row \(position)"], checkbox: nil, selected: position == 2)
+        }
+    }
+
+    /// GTK 4.8 calls every new row widget selected right after its first bind: a header of a
+    /// table that tells its selection must then be made neither selected nor selectable again
+    /// (`trellis_accessible_set_row_selection`). Read from GTK's own accessible state, as its
+    /// accessibility bus reads it, once the main loop has nothing left to do.
+    func testANewHeaderRowIsNotSelectableOnceGTKIsDoneWithIt() throws {
+        try MainActor.assumeIsolated {
+            let application = Application(id: "io.github.trellis.SelectedRowStateTest", unique: false)
+            XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
+            for (kind, view) in [("list", VirtualListView(source: TellingRows()) as any RowsWidget),
+                                 ("column table", ColumnTableView(source: TellingRows(), titles: ["Name"]))] {
+                let window = gtk_window_new()!
+                let gtkWindow: UnsafeMutablePointer<GtkWindow> = GObjectPointer(window).as()
+                defer { gtk_window_destroy(gtkWindow) }
+                gtk_window_set_default_size(gtkWindow, 400, 300)
+                gtk_window_set_child(gtkWindow, view.widget.widget)
+                gtk_window_present(gtkWindow)
+                try Self.waitUntil("\(kind): four rows shown") { view.visibleRows().count >= 3 }
+                try Self.waitUntil("\(kind): the main loop has nothing left to do") { g_main_context_pending(nil) == 0 }
+                let rows = Self.rowWidgets(under: view.focusTarget.widget)
+                XCTAssertEqual(rows.count, 4, kind)
+                let states = rows.map { gtk_test_accessible_has_state(OpaquePointer($0), GTK_ACCESSIBLE_STATE_SELECTED) != 0 }
+                XCTAssertEqual(states, [false, true, true, true], "\(kind): the header has no selected state, the rows one each")
+                // A column view's cells are list items of their own, told as their row.
+                let cells = rows.map { row in
+                    sequence(first: gtk_widget_get_first_child(row), next: { gtk_widget_get_next_sibling($0!) }).prefix { $0 != nil }
+                        .map { gtk_test_accessible_has_state(OpaquePointer($0!), GTK_ACCESSIBLE_STATE_SELECTED) != 0 }
+                }
+                if kind == "column table" { XCTAssertEqual(cells, [[false], [true], [true], [true]], "\(kind): the cells") }
+            }
+        }
+    }
+
     /// Shows `content` in a window and compares the rows' backgrounds, before and after the
     /// selection moves from row 1 to row 3.
     @MainActor
