@@ -246,7 +246,7 @@ let package = Package(
         .testTarget(
             name: "TrellisSyncTests",
             dependencies: [
-                "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless", "TrellisTesting",
+                "TrellisSync", "TrellisStore", "TrellisCore", "TrellisDemo", "TrellisHeadless", "TrellisPlugins", "TrellisTesting",
                 .product(name: "FlyingFox", package: "FlyingFox"),
             ],
             // The Django REST Framework server and the chaos proxy the tests run (read from the source tree).

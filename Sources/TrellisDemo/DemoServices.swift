@@ -8,11 +8,13 @@ import TrellisPlugins
 public enum DemoServices {
     /// Starts the plugins from the standard places and `pluginDirectories`, and returns their
     /// reports once each has loaded or failed. `settings`: which plugins are off, and (beside its
-    /// file) the plugins' own settings.
+    /// file) the plugins' own settings. `environment`: where the plugins keep their data (see
+    /// `PluginHost`), the process's own by default.
     @discardableResult
     public static func start(on shell: Shell, pluginDirectories: [String], dataDirectory: URL,
-                             settings: PluginSettings = PluginSettings()) async -> [PluginReport] {
-        let host = makeHost(on: shell, pluginDirectories: pluginDirectories, settings: settings)
+                             settings: PluginSettings = PluginSettings(),
+                             environment: [String: String] = ProcessEnvironment.current) async -> [PluginReport] {
+        let host = makeHost(on: shell, pluginDirectories: pluginDirectories, settings: settings, environment: environment)
         discoverPlugins(host, dataDirectory: dataDirectory)
         finish(on: shell)
         await host.finishStartup()
@@ -20,11 +22,13 @@ public enum DemoServices {
         return host.reports
     }
 
-    /// The first step of ``start(on:pluginDirectories:dataDirectory:)``: the shell's plugin
+    /// The first step of ``start(on:pluginDirectories:dataDirectory:settings:environment:)``: the shell's plugin
     /// host, and the watches that show location updates in the window's status area.
-    public static func makeHost(on shell: Shell, pluginDirectories: [String], settings: PluginSettings = PluginSettings()) -> PluginHost {
+    public static func makeHost(on shell: Shell, pluginDirectories: [String], settings: PluginSettings = PluginSettings(),
+                                environment: [String: String] = ProcessEnvironment.current) -> PluginHost {
         let host = shell.pluginHost(
             searchPaths: PluginSearchPath.standard(pluginDirectories: pluginDirectories), settings: settings,
+            environment: environment,
             handleRequest: { [weak shell] command, parameters in
                 Task { @MainActor in _ = shell?.controller.submit(command, parameters: parameters.objectValue ?? [:]) }
             })

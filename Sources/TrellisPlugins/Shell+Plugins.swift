@@ -21,13 +21,16 @@ extension Shell {
     ///     task (hop to the main actor to submit them).
     ///   - deadlines: how long a plugin may take (see ``PluginDeadlines``).
     ///   - clock: the time the host's deadlines and back-off run on (a test clock in tests).
+    ///   - environment: where the plugins' data and temporary folders are found from (see
+    ///     ``PluginHost``); the process's own by default.
     public func pluginHost(searchPaths: [PluginSearchPath], settings: PluginSettings = PluginSettings(),
                            deadlines: PluginDeadlines = PluginDeadlines(), clock: PluginClock = .continuous,
+                           environment: [String: String] = ProcessEnvironment.current,
                            handleRequest: @escaping @Sendable (String, JSONValue) -> Void) -> PluginHost {
         let logger = Logger(trellis: "trellis.plugins")
         let host = PluginHost(
             bus: bus, services: services, searchPaths: searchPaths, settings: settings, routes: routes,
-            deadlines: deadlines, clock: clock,
+            deadlines: deadlines, clock: clock, environment: environment,
             navigate: { [weak self] request in
                 Task { @MainActor in
                     guard let self else { return }

@@ -16,6 +16,21 @@ public enum TestFolder {
         return folder
     }
 
+    /// The process's environment with `XDG_DATA_HOME`, `XDG_CACHE_HOME` and `XDG_CONFIG_HOME`
+    /// set to new folders of the test's own (`data`, `cache`, `config` inside a ``make(_:)``
+    /// folder named `name`): for a `PluginHost(environment:)`, so that the plugins of a test keep
+    /// their data there and not in the user's, whichever way the tests were started.
+    public static func environment(_ name: String = "environment") throws -> [String: String] {
+        let folder = try make(name)
+        var environment = ProcessInfo.processInfo.environment
+        for (variable, subfolder) in [("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config")] {
+            let path = folder.appendingPathComponent(subfolder, isDirectory: true)
+            try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)
+            environment[variable] = path.path
+        }
+        return environment
+    }
+
     /// The folder of this process's test folders; created when first asked for, removed at
     /// the process's exit (a crashed test process leaves it, named by its pid).
     public static var root: URL {

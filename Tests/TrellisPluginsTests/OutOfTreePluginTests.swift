@@ -48,7 +48,7 @@ struct OutOfTreePluginTests {
         try manifest.jsonData().write(to: package.appendingPathComponent("plugin.json"))
 
         let harness = PluginHarness(searchPaths: [PluginSearchPath(directory: package, origin: .commandLine)],
-                                    settingsURL: sandbox.settingsURL)
+                                    settingsURL: sandbox.settingsURL, environment: sandbox.environment)
         let pongs = harness.record("echo:pong")
         let report = try #require(await harness.load()[id: "echo"])
         #expect(report.state == .loaded, "\(report)")

@@ -43,7 +43,7 @@ struct PluginAttackTests {
         let secret = home.appendingPathComponent(".ssh/id_rsa")
         try FileManager.default.createDirectory(at: secret.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("-----BEGIN SECRET KEY-----".utf8).write(to: secret)
-        let appData = PluginConfinement.protectedFolders(ProcessInfo.processInfo.environment)[0]
+        let appData = PluginConfinement.protectedFolders(sandbox.environment)[0]
         let store = URL(fileURLWithPath: appData).appendingPathComponent("attack-test-\(UUID().uuidString).sqlite")
         try FileManager.default.createDirectory(at: store.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("SQLite format 3\0 a note's title".utf8).write(to: store)
@@ -282,7 +282,7 @@ struct PluginAttackTests {
         let sandbox = try PluginSandbox()
         let folder = try sandbox.installAttacker("weather", permissions: #"{"network": ["api.example.org:443"]}"#)
         let user = [PluginSearchPath(directory: sandbox.root, origin: .user)]
-        var harness = PluginHarness(searchPaths: user, settingsURL: sandbox.settingsURL)
+        var harness = PluginHarness(searchPaths: user, settingsURL: sandbox.settingsURL, environment: sandbox.environment)
 
         var report = await harness.load()[id: "weather"]
         #expect(report?.state == .awaitingApproval(grants: ["connect to api.example.org:443"], more: false), "\(String(describing: report))")
@@ -294,7 +294,7 @@ struct PluginAttackTests {
         var manifest = try JSONValue(jsonData: Data(contentsOf: folder.appendingPathComponent("plugin.json")))
         manifest["permissions"] = ["network": ["api.example.org:443"], "exec": ["/bin/sh"]]
         try manifest.jsonData().write(to: folder.appendingPathComponent("plugin.json"))
-        harness = PluginHarness(searchPaths: user, settingsURL: sandbox.settingsURL)
+        harness = PluginHarness(searchPaths: user, settingsURL: sandbox.settingsURL, environment: sandbox.environment)
         report = await harness.load()[id: "weather"]
         #expect(report?.state.description.contains("waiting for approval: now also asks for run the programs /bin/sh") == true,
                 "\(String(describing: report))")

@@ -20,6 +20,23 @@ struct PluginHostTests {
         #expect(try await pongs.settled(count: 1) == [#"template:pong {"greeting":"pong","ping":{"n":1}}"#])
     }
 
+    @Test("a host's plugins keep their data and temporary files in the folders of the environment it was given, not the process's")
+    func givenEnvironment() async throws {
+        let sandbox = try PluginSandbox()
+        let id = "keeper-\(UInt32.random(in: 0...UInt32.max))"
+        try sandbox.install("Template", as: id)
+        let harness = PluginHarness(sandbox: sandbox)
+        #expect(await harness.load()[id: id]?.state == .loaded)
+
+        let given = try #require(sandbox.environment["XDG_DATA_HOME"])
+        let data = URL(fileURLWithPath: given).appendingPathComponent("trellis/plugin-data/\(id)")
+        #expect(FileManager.default.fileExists(atPath: data.path), "\(data.path)")
+        let cache = try #require(sandbox.environment["XDG_CACHE_HOME"])
+        #expect(FileManager.default.fileExists(atPath: cache + "/trellis/plugin-tmp/\(id)"))
+        let own = PluginConfinement.dataFolder(of: id, environment: ProcessInfo.processInfo.environment)
+        #expect(own.path != data.path && !FileManager.default.fileExists(atPath: own.path), "\(own.path) was made")
+    }
+
     @Test("the build's own plugins load from the source tree, with their libraries from the build folder")
     func buildTreePlugins() async throws {
         let (harness, reports, sandbox) = try await Self.loadBuildTreePlugins()
@@ -54,7 +71,7 @@ struct PluginHostTests {
         let sandbox = try PluginSandbox()
         let paths = PluginSearchPath.standard(environment: ["XDG_DATA_HOME": sandbox.root.path, "HOME": sandbox.root.path],
                                               executable: RunningExecutable.url)
-        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL)
+        let harness = PluginHarness(searchPaths: paths, settingsURL: sandbox.settingsURL, environment: sandbox.environment)
         let reports = await harness.load(serviceOptions: ["location": ["interval": 3600, "latitude": 1, "longitude": 2]])
         return (harness, reports, sandbox)
     }
@@ -204,7 +221,7 @@ struct ShellPluginHostTests {
         let visits = Trace()
         try shell.route("/hello", isPublic: true) { values in visits.record("\(values.path) \(values.data) main=\(MainQueueProbe.isOnMainQueue)") }
         let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                                    settings: PluginSettings(url: sandbox.settingsURL),
+                                    settings: PluginSettings(url: sandbox.settingsURL), environment: sandbox.environment,
                                     handleRequest: { _, _ in })
         #expect(await host.loadAll()[id: "c-hello"]?.state == .loaded)
 
@@ -224,7 +241,7 @@ struct ShellPluginHostTests {
         let visits = Trace()
         try shell.route("/hello") { values in visits.record(values.path) }
         let host = shell.pluginHost(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                                    settings: PluginSettings(url: sandbox.settingsURL),
+                                    settings: PluginSettings(url: sandbox.settingsURL), environment: sandbox.environment,
                                     handleRequest: { _, _ in })
         #expect(await host.loadAll()[id: "c-hello"]?.state == .loaded)
         let pongs = EventRecorder(bus: shell.bus, pattern: "hello:pong")

@@ -35,6 +35,7 @@ struct TypedCommandPluginTests {
             bus: bus, services: ServiceRegistry(bus: bus, logger: logs.logger(label: "trellis.services")),
             searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
             settings: PluginSettings(url: sandbox.settingsURL), deadlines: .forTests,
+            environment: sandbox.environment,
             navigate: { _ in },
             handleRequest: { command, parameters in _ = controller.submit(command, parameters: parameters.objectValue ?? [:]) },
             logger: logs.logger(label: "trellis.plugins"))

@@ -55,7 +55,7 @@ public final class PluginHost: Sendable {
         var connections: [String: PluginConnection] = [:]
     }
 
-    /// The default ``init(bus:services:searchPaths:settings:security:routes:deadlines:limits:clock:memoryLimit:navigate:handleRequest:logger:)``
+    /// The default ``init(bus:services:searchPaths:settings:security:routes:deadlines:limits:clock:memoryLimit:landlockABI:environment:navigate:handleRequest:logger:)``
     /// memory limit of a plugin process: 1 GiB.
     public static let defaultMemoryLimit = 1 << 30
 
@@ -93,6 +93,10 @@ public final class PluginHost: Sendable {
     ///   - landlockABI: the newest Landlock ABI the plugin processes use; nil: the kernel's.
     ///     A lower one confines as an older kernel does (2: Debian 12's Linux 6.1, without
     ///     network rules or scoping), so that a newer machine can test what an older one enforces.
+    ///   - environment: where each plugin's data folder (`$XDG_DATA_HOME/trellis/plugin-data/ID`)
+    ///     and temporary folder (`$XDG_CACHE_HOME/trellis/plugin-tmp/ID`) are, and Trellis's own
+    ///     data and settings that no grant may reach: the process's own by default; a test passes
+    ///     folders of its own, so that its plugins keep nothing in the user's.
     ///   - navigate: called when a plugin may navigate: hop to the main actor to drive the
     ///     navigator, as a link from outside unless the request ``PluginNavigationRequest/isGranted``.
     ///   - handleRequest: called when a plugin sends a front-controller request (command,
@@ -101,7 +105,7 @@ public final class PluginHost: Sendable {
                 security: PluginFileSecurity = PluginFileSecurity(), routes: RouteTable<RouteTarget>? = nil,
                 deadlines: PluginDeadlines = PluginDeadlines(), limits: PluginLimits = PluginLimits(),
                 clock: PluginClock = .continuous, memoryLimit: Int? = PluginHost.defaultMemoryLimit,
-                landlockABI: Int? = nil,
+                landlockABI: Int? = nil, environment: [String: String] = ProcessEnvironment.current,
                 navigate: @escaping @Sendable (PluginNavigationRequest) -> Void,
                 handleRequest: @escaping @Sendable (String, JSONValue) -> Void,
                 logger: Logger = Logger(trellis: "trellis.plugins")) {
@@ -112,7 +116,8 @@ public final class PluginHost: Sendable {
         let state = LockedState(State())
         self.state = state
         self.loader = PluginLoader(bus: bus, services: services, logger: logger, routes: routes, deadlines: deadlines,
-                                   limits: limits, clock: clock, memoryLimit: memoryLimit, landlockABI: landlockABI, navigate: navigate,
+                                   limits: limits, clock: clock, memoryLimit: memoryLimit, landlockABI: landlockABI,
+                                   environment: environment, navigate: navigate,
                                    handleRequest: handleRequest, settingValues: settingValues,
                                    onStart: { id, connection in state.withLock { $0.connections[id] = connection } })
         self.logger = logger

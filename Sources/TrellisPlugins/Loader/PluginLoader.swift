@@ -22,6 +22,9 @@ struct PluginLoader: Sendable {
     let memoryLimit: Int?
     /// The newest Landlock ABI a plugin process uses; nil for the kernel's.
     let landlockABI: Int?
+    /// Where the plugins' data and temporary folders, and Trellis's own folders no grant may
+    /// reach, are found from (`XDG_DATA_HOME`, `XDG_CACHE_HOME`, `XDG_CONFIG_HOME`, `HOME`).
+    let environment: [String: String]
     let navigate: @Sendable (PluginNavigationRequest) -> Void
     let handleRequest: @Sendable (String, JSONValue) -> Void
     /// Where the plugins' setting values are kept: a new context starts with them.
@@ -122,7 +125,8 @@ struct PluginLoader: Sendable {
         grants["limits"] = limits.grantsValue
         // What the process may reach (PluginConfinement), enforced there before the library opens.
         let confinement = PluginConfinement(manifest: manifest, library: url, settings: settings.objectValue ?? [:],
-                                            options: manifest.autostart.merging(options) { _, given in given })
+                                            options: manifest.autostart.merging(options) { _, given in given },
+                                            environment: environment)
         grants["confinement"] = confinement.json
         if let landlockABI { grants["confinement"]?["landlockABI"] = .number(Double(landlockABI)) }
         for problem in confinement.problems { context.logger.warning("plugin \(manifest.id): \(problem)") }

@@ -56,6 +56,7 @@ struct PluginFailureNoticeTests {
         let host = PluginHost(bus: shell.bus, services: shell.services,
                               searchPaths: [PluginSearchPath(directory: folder, origin: .commandLine)],
                               settings: PluginSettings(url: root.appendingPathComponent("settings.json")), routes: shell.routes,
+                              environment: try TestFolder.environment("plugin-host"),
                               navigate: { _ in }, handleRequest: { _, _ in })
         host.discover()
         let pages = PluginPageRoutes(shell: shell, host: host)
@@ -115,6 +116,7 @@ struct PluginFailureNoticeTests {
         let host = PluginHost(bus: shell.bus, services: shell.services,
                               searchPaths: [PluginSearchPath(directory: root, origin: .commandLine)],
                               settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
+                              environment: try TestFolder.environment("plugin-host"),
                               navigate: { _ in }, handleRequest: { _, _ in })
         host.discover()
         try shell.navigate(to: "/")

@@ -33,7 +33,7 @@ struct PluginPageTests {
                               settings: PluginSettings(url: root.appendingPathComponent("settings.json")),
                               routes: shell.routes,
                               deadlines: PluginDeadlines(start: .seconds(5 * testPatience), stop: .seconds(2 * testPatience), event: eventDeadline),
-                              clock: clock,
+                              clock: clock, environment: try TestFolder.environment("plugin-host"),
                               navigate: { _ in }, handleRequest: { _, _ in })
             screen = HeadlessFrontend(shell: shell)
             pages = PluginPageRoutes(shell: shell, host: host, deadline: deadline)

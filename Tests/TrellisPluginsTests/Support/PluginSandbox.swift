@@ -35,11 +35,15 @@ enum BuiltPlugins {
 /// installed as copies (a fresh file per copy, so `dlopen` really loads each one).
 final class PluginSandbox: Sendable {
     let root: URL
+    /// The environment its hosts find the plugins' data and temporary folders from: folders of
+    /// its own (`TestFolder.environment`), not the user's.
+    let environment: [String: String]
 
     init() throws {
         // Inside the test process's folder (TestFolder), so that a sandbox a plugin host keeps
         // alive to the end of the run is removed then.
         root = try TestFolder.make("plugins")
+        environment = try TestFolder.environment("plugin-host")
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: root.path)
     }
 
@@ -91,7 +95,7 @@ final class PluginHarness: Sendable {
     /// `routes`: the app's routes the plugins' navigation permissions are checked against.
     /// `clock`: the time the host's deadlines and back-off run on (a `ManualClock` for the tests
     /// of deadlines, which then pass in microseconds).
-    init(searchPaths: [PluginSearchPath], settingsURL: URL, security: PluginFileSecurity = PluginFileSecurity(),
+    init(searchPaths: [PluginSearchPath], settingsURL: URL, environment: [String: String], security: PluginFileSecurity = PluginFileSecurity(),
          routes: RouteTable<RouteTarget>? = nil, deadlines: PluginDeadlines = .forTests, limits: PluginLimits = PluginLimits(),
          clock: PluginClock = .continuous, memoryLimit: Int? = PluginHost.defaultMemoryLimit, landlockABI: Int? = nil) {
         bus = EventBus()
@@ -101,7 +105,7 @@ final class PluginHarness: Sendable {
         host = PluginHost(bus: bus, services: services, searchPaths: searchPaths,
                           settings: PluginSettings(url: settingsURL), security: security,
                           routes: routes, deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit,
-                          landlockABI: landlockABI,
+                          landlockABI: landlockABI, environment: environment,
                           navigate: { request in navigations.withLock { $0.append("\(request.path) \(request.data)\(request.isGranted ? " granted" : "")") } },
                           handleRequest: { command, parameters in requests.withLock { $0.append("\(command) \(parameters)") } },
                           logger: logs.logger(label: "trellis.plugins"))
@@ -112,7 +116,7 @@ final class PluginHarness: Sendable {
                      limits: PluginLimits = PluginLimits(), clock: PluginClock = .continuous,
                      memoryLimit: Int? = PluginHost.defaultMemoryLimit, landlockABI: Int? = nil) {
         self.init(searchPaths: [PluginSearchPath(directory: sandbox.root, origin: .commandLine)],
-                  settingsURL: sandbox.settingsURL, security: security, routes: routes,
+                  settingsURL: sandbox.settingsURL, environment: sandbox.environment, security: security, routes: routes,
                   deadlines: deadlines, limits: limits, clock: clock, memoryLimit: memoryLimit, landlockABI: landlockABI)
     }
 

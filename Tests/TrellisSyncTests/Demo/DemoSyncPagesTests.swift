@@ -3,6 +3,7 @@ import Testing
 import TrellisCore
 import TrellisDemo
 import TrellisHeadless
+import TrellisPlugins
 import TrellisStore
 @testable import TrellisSync
 import TrellisTesting
@@ -26,8 +27,12 @@ extension AgainstRealServers {
                 let store = try DemoStore.open(at: try SyncFixtures.storeURL(), dataDirectory: data, bus: shell.bus)
                 try DemoApp.install(on: shell, catalog: ["Фэнтези"], store: store)
                 // The build's plugins, the location's status item among them; its own updates
-                // are stopped, so that the tests set the line themselves.
-                await DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: data)
+                // are stopped, so that the tests set the line themselves. Their settings and data
+                // are the test's own.
+                let environment = try TestFolder.environment("demo")
+                await DemoServices.start(on: shell, pluginDirectories: [], dataDirectory: data,
+                                         settings: PluginSettings(url: PluginSettings.defaultURL(environment: environment)),
+                                         environment: environment)
                 try await shell.services.stop("location")
                 screen = HeadlessFrontend(shell: shell)
                 let settingsFile = try TestFolder.make("settings").appendingPathComponent("settings.json")
