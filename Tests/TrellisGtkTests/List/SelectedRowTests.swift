@@ -53,24 +53,20 @@ final class SelectedRowTests: InProcessWindowTestCase {
             XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
             for (kind, view) in [("list", VirtualListView(source: TellingRows()) as any RowsWidget),
                                  ("column table", ColumnTableView(source: TellingRows(), titles: ["Name"]))] {
-                let window = gtk_window_new()!
-                let gtkWindow: UnsafeMutablePointer<GtkWindow> = GObjectPointer(window).as()
-                defer { gtk_window_destroy(gtkWindow) }
-                gtk_window_set_default_size(gtkWindow, 400, 300)
-                gtk_window_set_child(gtkWindow, view.widget.widget)
-                gtk_window_present(gtkWindow)
-                try Self.waitUntil("\(kind): four rows shown") { view.visibleRows().count >= 3 }
-                try Self.waitUntil("\(kind): the main loop has nothing left to do") { g_main_context_pending(nil) == 0 }
-                let rows = Self.rowWidgets(under: view.focusTarget.widget)
-                XCTAssertEqual(rows.count, 4, kind)
-                let states = rows.map { gtk_test_accessible_has_state(OpaquePointer($0), GTK_ACCESSIBLE_STATE_SELECTED) != 0 }
-                XCTAssertEqual(states, [false, true, true, true], "\(kind): the header has no selected state, the rows one each")
-                // A column view's cells are list items of their own, told as their row.
-                let cells = rows.map { row in
-                    sequence(first: gtk_widget_get_first_child(row), next: { gtk_widget_get_next_sibling($0!) }).prefix { $0 != nil }
-                        .map { gtk_test_accessible_has_state(OpaquePointer($0!), GTK_ACCESSIBLE_STATE_SELECTED) != 0 }
+                try Self.withWindow(showing: view.widget.widget) { _ in
+                    try Self.waitUntil("\(kind): four rows shown") { view.visibleRows().count >= 3 }
+                    try Self.waitUntil("\(kind): the main loop has nothing left to do") { g_main_context_pending(nil) == 0 }
+                    let rows = Self.rowWidgets(under: view.focusTarget.widget)
+                    XCTAssertEqual(rows.count, 4, kind)
+                    let states = rows.map { gtk_test_accessible_has_state(OpaquePointer($0), GTK_ACCESSIBLE_STATE_SELECTED) != 0 }
+                    XCTAssertEqual(states, [false, true, true, true], "\(kind): the header has no selected state, the rows one each")
+                    // A column view's cells are list items of their own, told as their row.
+                    let cells = rows.map { row in
+                        sequence(first: gtk_widget_get_first_child(row), next: { gtk_widget_get_next_sibling($0!) }).prefix { $0 != nil }
+                            .map { gtk_test_accessible_has_state(OpaquePointer($0!), GTK_ACCESSIBLE_STATE_SELECTED) != 0 }
+                    }
+                    if kind == "column table" { XCTAssertEqual(cells, [[false], [true], [true], [true]], "\(kind): the cells") }
                 }
-                if kind == "column table" { XCTAssertEqual(cells, [[false], [true], [true], [true]], "\(kind): the cells") }
             }
         }
     }
@@ -79,31 +75,27 @@ final class SelectedRowTests: InProcessWindowTestCase {
     /// selection moves from row 1 to row 3.
     @MainActor
     private static func check(_ kind: String, _ view: any RowsWidget, rows: Rows, content: Widget) throws {
-        let window = gtk_window_new()!
-        let gtkWindow: UnsafeMutablePointer<GtkWindow> = GObjectPointer(window).as()
-        defer { gtk_window_destroy(gtkWindow) }
-        gtk_window_set_default_size(gtkWindow, 400, 300)
-        gtk_window_set_child(gtkWindow, content.widget)
-        gtk_window_present(gtkWindow)
-        try waitUntil("\(kind): four rows shown") { view.visibleRows().count == 4 }
+        try withWindow(showing: content.widget) { window in
+            try waitUntil("\(kind): four rows shown") { view.visibleRows().count == 4 }
 
-        var backgrounds = try rowBackgrounds(of: view, in: window, kind)
-        XCTAssertEqual(backgrounds[0], backgrounds[3], "\(kind): two plain rows look alike")
-        XCTAssertNotEqual(backgrounds[1], backgrounds[0], "\(kind): the selected row is tinted")
-        XCTAssertEqual(backgrounds[2], backgrounds[0], "\(kind): a selected row with a checkbox is not tinted")
-        if let tint = backgrounds[1], let plain = backgrounds[0] {
-            XCTAssertGreaterThan(tint.blue, tint.red, "\(kind): tinted with the selection colour (GTK's default theme: blue), \(tint) on \(plain)")
+            var backgrounds = try rowBackgrounds(of: view, in: window, kind)
+            XCTAssertEqual(backgrounds[0], backgrounds[3], "\(kind): two plain rows look alike")
+            XCTAssertNotEqual(backgrounds[1], backgrounds[0], "\(kind): the selected row is tinted")
+            XCTAssertEqual(backgrounds[2], backgrounds[0], "\(kind): a selected row with a checkbox is not tinted")
+            if let tint = backgrounds[1], let plain = backgrounds[0] {
+                XCTAssertGreaterThan(tint.blue, tint.red, "\(kind): tinted with the selection colour (GTK's default theme: blue), \(tint) on \(plain)")
+            }
+
+            // As a table tells of a selection change: the two rows whose state changed.
+            rows.selected = [2, 3]
+            view.itemsChanged(position: 1, removed: 1, added: 1)
+            view.itemsChanged(position: 3, removed: 1, added: 1)
+            try waitUntil("\(kind): the rows bound again") { view.visibleRows().count == 4 }
+            let tint = backgrounds[1]
+            backgrounds = try rowBackgrounds(of: view, in: window, kind)
+            XCTAssertEqual(backgrounds[1], backgrounds[0], "\(kind): the row left unselected lost its tint")
+            XCTAssertEqual(backgrounds[3], tint, "\(kind): the newly selected row is tinted")
         }
-
-        // As a table tells of a selection change: the two rows whose state changed.
-        rows.selected = [2, 3]
-        view.itemsChanged(position: 1, removed: 1, added: 1)
-        view.itemsChanged(position: 3, removed: 1, added: 1)
-        try waitUntil("\(kind): the rows bound again") { view.visibleRows().count == 4 }
-        let tint = backgrounds[1]
-        backgrounds = try rowBackgrounds(of: view, in: window, kind)
-        XCTAssertEqual(backgrounds[1], backgrounds[0], "\(kind): the row left unselected lost its tint")
-        XCTAssertEqual(backgrounds[3], tint, "\(kind): the newly selected row is tinted")
     }
 
     /// Each row's background: the most frequent colour across GTK's row widget, read from what

@@ -32,41 +32,36 @@ final class VirtualListRowTests: InProcessWindowTestCase {
             let list = VirtualListView(source: rows)
             var toggled: [Int] = []
             list.onToggle = { toggled.append($0) }
-            let window = gtk_window_new()!
-            let gtkWindow: UnsafeMutablePointer<GtkWindow> = GObjectPointer(window).as()
-            defer { gtk_window_destroy(gtkWindow) }
-            gtk_window_set_default_size(gtkWindow, 400, 300)
-            gtk_window_set_child(gtkWindow, list.widget.widget)
-            gtk_window_present(gtkWindow)
+            try Self.withWindow(showing: list.widget.widget) { window in
+                try Self.waitUntil("three plain rows shown") { list.visibleRows().count == 3 }
+                XCTAssertEqual(list.visibleRows().map(\.text), rows.titles)
+                XCTAssertEqual(list.visibleRows().map(\.checkbox), [nil, nil, nil])
+                let built = list.rowWidgetsBuilt
+                let child = try XCTUnwrap(Self.firstRowChild(of: list))
+                XCTAssertEqual(Self.typeName(child), "GtkLabel", "a plain row is its title alone")
+                XCTAssertFalse(list.clickCheckbox(position: 0), "a plain row has no checkbox")
 
-            try Self.waitUntil("three plain rows shown") { list.visibleRows().count == 3 }
-            XCTAssertEqual(list.visibleRows().map(\.text), rows.titles)
-            XCTAssertEqual(list.visibleRows().map(\.checkbox), [nil, nil, nil])
-            let built = list.rowWidgetsBuilt
-            let child = try XCTUnwrap(Self.firstRowChild(of: list))
-            XCTAssertEqual(Self.typeName(child), "GtkLabel", "a plain row is its title alone")
-            XCTAssertFalse(list.clickCheckbox(position: 0), "a plain row has no checkbox")
+                // The same widgets now show a checklist with details.
+                rows.checklist = true
+                rows.ticked = [2]
+                list.itemsChanged(position: 0, removed: 3, added: 3)
+                try Self.waitUntil("the checklist shown") { list.visibleRows().map(\.checkbox) == [false, false, true] }
+                XCTAssertEqual(list.rowWidgetsBuilt, built, "the rows changed in place")
+                XCTAssertEqual(list.visibleRows().map(\.text), ["Фэнтези · genre 0", "Проза · genre 1", "Поэзия · genre 2"])
+                let boxed = try XCTUnwrap(Self.firstRowChild(of: list))
+                XCTAssertEqual(Self.typeName(boxed), "GtkBox", "the title went into a box with the checkbox and the detail")
+                XCTAssertEqual(gtk_widget_get_parent(child).map(Self.typeName), "GtkBox", "the first row's label went into its box")
+                let bounds = try XCTUnwrap(list.bounds(position: 0, in: Widget(retaining: window)))
+                XCTAssertGreaterThan(bounds.checkbox.size.width, 0, "the checkbox has a place in the row")
+                XCTAssertTrue(list.clickCheckbox(position: 0))
+                XCTAssertEqual(toggled, [0], "a click on the checkbox reaches onToggle with its row")
 
-            // The same widgets now show a checklist with details.
-            rows.checklist = true
-            rows.ticked = [2]
-            list.itemsChanged(position: 0, removed: 3, added: 3)
-            try Self.waitUntil("the checklist shown") { list.visibleRows().map(\.checkbox) == [false, false, true] }
-            XCTAssertEqual(list.rowWidgetsBuilt, built, "the rows changed in place")
-            XCTAssertEqual(list.visibleRows().map(\.text), ["Фэнтези · genre 0", "Проза · genre 1", "Поэзия · genre 2"])
-            let boxed = try XCTUnwrap(Self.firstRowChild(of: list))
-            XCTAssertEqual(Self.typeName(boxed), "GtkBox", "the title went into a box with the checkbox and the detail")
-            XCTAssertEqual(gtk_widget_get_parent(child).map(Self.typeName), "GtkBox", "the first row's label went into its box")
-            let bounds = try XCTUnwrap(list.bounds(position: 0, in: Widget(retaining: GObjectPointer(window))))
-            XCTAssertGreaterThan(bounds.checkbox.size.width, 0, "the checkbox has a place in the row")
-            XCTAssertTrue(list.clickCheckbox(position: 0))
-            XCTAssertEqual(toggled, [0], "a click on the checkbox reaches onToggle with its row")
-
-            // And back: the check button and the detail are hidden, the text is the title.
-            rows.checklist = false
-            list.itemsChanged(position: 0, removed: 3, added: 3)
-            try Self.waitUntil("plain rows again") { list.visibleRows().map(\.checkbox) == [nil, nil, nil] }
-            XCTAssertEqual(list.visibleRows().map(\.text), rows.titles)
+                // And back: the check button and the detail are hidden, the text is the title.
+                rows.checklist = false
+                list.itemsChanged(position: 0, removed: 3, added: 3)
+                try Self.waitUntil("plain rows again") { list.visibleRows().map(\.checkbox) == [nil, nil, nil] }
+                XCTAssertEqual(list.visibleRows().map(\.text), rows.titles)
+            }
         }
     }
 

@@ -1,5 +1,6 @@
 import CGtk
 import Foundation
+@testable import TrellisGtk
 import TrellisTesting
 import XCTest
 
@@ -25,6 +26,19 @@ class InProcessWindowTestCase: XCTestCase {
 
     private struct NeverHappened: Error, CustomStringConvertible {
         let description: String
+    }
+
+    /// Shows `child` in a new 400×300 window, runs `body` with the window, then destroys it.
+    @MainActor
+    static func withWindow<Result>(showing child: UnsafeMutablePointer<GtkWidget>,
+                                   _ body: (GObjectPointer) throws -> Result) rethrows -> Result {
+        let window = GObjectPointer(gtk_window_new()!)
+        let gtkWindow: UnsafeMutablePointer<GtkWindow> = window.as()
+        defer { gtk_window_destroy(gtkWindow) }
+        gtk_window_set_default_size(gtkWindow, 400, 300)
+        gtk_window_set_child(gtkWindow, child)
+        gtk_window_present(gtkWindow)
+        return try body(window)
     }
 
     /// Runs the main loop until `condition` holds; fails after the deadline (a limit for a
