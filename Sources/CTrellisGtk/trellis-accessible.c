@@ -47,13 +47,33 @@ settle_row_selection_later (GtkWidget *row)
 }
 
 /* GTK has just changed its own selection of the row widget, and sets the accessible state to
- * it right after this signal: the table's is applied again once GTK is done. */
+ * it right after this signal: the table's is applied again once GTK is done.
+ * GtkWidget::state-flags-changed: void (GtkWidget *, GtkStateFlags previous, gpointer); checked
+ * against g_signal_query before it is connected (row_state_flags_signal_matches). */
 static void
 row_state_flags_changed (GtkWidget *row, GtkStateFlags previous, gpointer data)
 {
   (void) data;
   if (((previous ^ gtk_widget_get_state_flags (row)) & GTK_STATE_FLAG_SELECTED) != 0)
     settle_row_selection_later (row);
+}
+
+/* Whether GtkWidget::state-flags-changed has the parameters row_state_flags_changed takes, as
+ * the Swift side's Signals checks each connection: a mismatch is logged and not connected. */
+static gboolean
+row_state_flags_signal_matches (void)
+{
+  static int matches = -1;
+  if (matches < 0)
+    {
+      GSignalQuery query;
+      g_signal_query (g_signal_lookup ("state-flags-changed", GTK_TYPE_WIDGET), &query);
+      matches = query.signal_id != 0 && query.return_type == G_TYPE_NONE && query.n_params == 1
+                && query.param_types[0] == GTK_TYPE_STATE_FLAGS;
+      if (!matches)
+        g_critical ("GtkWidget::state-flags-changed does not take (GtkStateFlags): row selection states are not reapplied");
+    }
+  return matches;
 }
 
 void
@@ -67,7 +87,8 @@ trellis_accessible_set_row_selection (GtkWidget *row, TrellisRowSelection select
   apply_row_selection (row, selection);
   if (told == 0)
     {
-      g_signal_connect (row, "state-flags-changed", G_CALLBACK (row_state_flags_changed), NULL);
+      if (row_state_flags_signal_matches ())
+        g_signal_connect (row, "state-flags-changed", G_CALLBACK (row_state_flags_changed), NULL);
       settle_row_selection_later (row);
     }
 }
