@@ -1,4 +1,5 @@
 import Foundation
+import TrellisCore
 
 /// Fresh folders for a test's files (a store, a plugins folder, a HOME), all inside one folder
 /// of the test process, `trellis-tests-<pid>` in the system's temporary folder, which is
@@ -22,7 +23,7 @@ public enum TestFolder {
     /// their data there and not in the user's, whichever way the tests were started.
     public static func environment(_ name: String = "environment") throws -> [String: String] {
         let folder = try make(name)
-        var environment = ProcessInfo.processInfo.environment
+        var environment = ProcessEnvironment.current
         for (variable, subfolder) in [("XDG_DATA_HOME", "data"), ("XDG_CACHE_HOME", "cache"), ("XDG_CONFIG_HOME", "config")] {
             let path = folder.appendingPathComponent(subfolder, isDirectory: true)
             try FileManager.default.createDirectory(at: path, withIntermediateDirectories: true)

@@ -197,9 +197,8 @@ final class ColumnTableView: RowsWidget {
         bound[column].insert(listItem)
         tellsSelection = model.source.tellsSelection
         // Said of the row and of each of its cells alike (GTK 4.8 selects each cell too).
-        let told = SelectedRow.selection(of: row, tellsSelection: tellsSelection)
-        if let cell = gtk_widget_get_parent(box) { trellis_accessible_set_row_selection(cell, told) }
-        if let rowWidget = Self.rowWidget(of: box) { trellis_accessible_set_row_selection(rowWidget, told) }
+        if let cell = gtk_widget_get_parent(box) { SelectedRow.tell(cell, row, tellsSelection: tellsSelection) }
+        if let rowWidget = Self.rowWidget(of: box) { SelectedRow.tell(rowWidget, row, tellsSelection: tellsSelection) }
         switch row {
         case .header(let title):
             gtk_label_set_text(label.as(), column == 0 ? title : "")

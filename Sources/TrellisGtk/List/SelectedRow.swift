@@ -31,7 +31,7 @@ enum SelectedRow {
     /// While the table tells its selection: a header is not selectable, an item selected or
     /// not (a checklist's row says so by its checkbox, and stays "selected"); else every row
     /// is "selected".
-    static func selection(of listRow: ListRow, tellsSelection: Bool) -> TrellisRowSelection {
+    private static func selection(of listRow: ListRow, tellsSelection: Bool) -> TrellisRowSelection {
         guard tellsSelection else { return TRELLIS_ROW_SELECTED }
         switch listRow {
         case .header: return TRELLIS_ROW_NOT_SELECTABLE
