@@ -26,6 +26,7 @@ final class PageView {
     private(set) var customWidget: Widget?
     private var customObservation: ObservationToken?
     private var focusObservation: ObservationToken?
+    private var selectionObservation: ObservationToken?
     private let content: PageContent
     /// The validation message the form's invalid field is marked with, if any.
     var invalidMessage: String?
@@ -105,6 +106,7 @@ final class PageView {
                 self?.focusRequestedRow()
             }
             focusObservation = container.onFocusRequest { [weak self] _ in self?.focusRequestedRow() }
+            selectionObservation = container.onSelectionChange { [weak list] _ in list?.selectionChanged() }
             refreshPlaceholder()
             describeList()
         }

@@ -126,6 +126,13 @@ final class ColumnTableView: RowsWidget {
         }
     }
 
+    func selectionChanged() {
+        guard model.source.tellsSelection != tellsSelection else { return }
+        for (column, cells) in bound.enumerated() {
+            for listItem in cells { bind(listItem, column: column) }
+        }
+    }
+
     // MARK: - Sorting
 
     /// The column the view shows as sorted and the direction, or nil.

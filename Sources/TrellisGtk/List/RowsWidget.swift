@@ -13,6 +13,10 @@ protocol RowsWidget: AnyObject {
     var onToggle: ((Int) -> Void)? { get set }
     /// Announces a change of the rows to GTK.
     func itemsChanged(position: Int, removed: Int, added: Int)
+    /// The table's selection changed: when it went from no selected row to one, or back, every
+    /// row says again whether it is selected (``ListRowSource/tellsSelection``), whether or not
+    /// a row it shows changed.
+    func selectionChanged()
     /// The widget that takes the keyboard focus (the list or column view).
     var focusTarget: Widget { get }
     /// The scrolled window around it. GTK 4.8 gives the scrolled window the focus itself when

@@ -106,6 +106,10 @@ final class VirtualListView {
         if model.source.tellsSelection != toldSelection { for listItem in bound { bind(listItem) } }
     }
 
+    func selectionChanged() {
+        if model.source.tellsSelection != tellsSelection { for listItem in bound { bind(listItem) } }
+    }
+
     /// Hides the widgets of the rows at `positions`, which GTK is about to tear down. GTK 4.8
     /// tells the accessibility tree of each row widget it removes with the row's index among
     /// its siblings, found by asking every sibling before it whether it is shown: a hidden one

@@ -111,4 +111,31 @@ struct SelectionTests {
         #expect(container.selection.count == 0)
         #expect(recorder.changes == [FlatChange(position: 4, removed: 1, added: 1), FlatChange(position: 4, removed: 1, added: 1)])
     }
+
+    @Test("selection observers hear every change after the callbacks, a hidden row's and a deleted item's too")
+    func observersHearEveryChange() throws {
+        let source = genres()
+        var heard: [String] = []
+        let container = TableContainer(
+            source: source,
+            callbacks: StandardCallbacks(onSelectionChange: { heard.append("callbacks \($0.selected.count)") }),
+            selectionMode: .multiple
+        )
+        var token: ObservationToken? = container.onSelectionChange { heard.append("observer \($0.selected.count)") }
+        let recorder = FlatRecorder(container)
+        try container.toggle(flatIndex: 1)
+        container.searchText = "фэн"
+        recorder.reset()
+        container.clearSelection()
+        #expect(recorder.changes.isEmpty, "no row shown changed when it was cleared")
+        container.searchText = ""
+        try container.toggle(flatIndex: 2)
+        try source.remove(at: 2)
+        #expect(heard == ["callbacks 1", "observer 1", "callbacks 0", "observer 0", "callbacks 1", "observer 1", "callbacks 0", "observer 0"])
+        #expect(token != nil)
+        let before = heard.count
+        token = nil
+        try container.toggle(flatIndex: 0)
+        #expect(heard.count == before + 1, "a dropped token stops its observer")
+    }
 }

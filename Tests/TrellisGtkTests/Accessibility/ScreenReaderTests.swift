@@ -73,9 +73,17 @@ final class ScreenReaderTests: XCTestCase {
         try app.dump { $0["count"] == 5 }
         XCTAssertTrue(isNotSelected(try client.find("table row", containing: "Толстой", within: "People", until: isNotSelected)))
         XCTAssertTrue(isSelected(try client.find("table row", containing: "Lovelace", within: "People", until: isSelected)))
+        // The selection cleared while a search hides the selected row: no row shown changed,
+        // and yet each now says what GTK has, every row selected, not "not selected".
+        try app.send("search Hopper")
+        try app.dump { $0["count"] == 1 }
+        XCTAssertTrue(isNotSelected(try client.find("table row", containing: "Hopper", within: "People", until: isNotSelected)))
         try app.send("select none")
         XCTAssertTrue(isSelected(try client.find("table row", containing: "Hopper", within: "People", until: isSelected)),
                       "the selection cleared: every row as GTK has it again")
+        try app.send("search")
+        try app.dump { $0["count"] == 5 }
+        XCTAssertTrue(isSelected(try client.find("table row", containing: "Lovelace", within: "People", until: isSelected)))
         XCTAssertEqual(try JSONValue(jsonString: try app.sendRaw("select x"))["error"],
                        "select needs a row number or none, not 'x'")
 

@@ -43,6 +43,13 @@ extension TableContainer {
         apply(selection.set([]), knownPaths: [:])
     }
 
+    /// Registers `observer` for every change of the selection, after the callbacks' own
+    /// `selectionChanged`, as long as the token lives. A front end learns here what the rows it
+    /// shows cannot tell it: the selection changed while a search hides the rows concerned.
+    public func onSelectionChange(_ observer: @escaping @MainActor (SelectionChange) -> Void) -> ObservationToken {
+        selectionObservers.observe(observer)
+    }
+
     /// Whether the row at `flatIndex` is a selected item.
     public func isSelected(flatIndex: Int) -> Bool {
         item(atFlatIndex: flatIndex).map { selection.isSelected($0.id) } ?? false
@@ -81,6 +88,12 @@ extension TableContainer {
             (knownPaths[id] ?? source.indexPath(of: id)).flatMap(layout.flatIndex(of:))
         }
         emit(redrawn.sorted().map { FlatChange(position: $0, removed: 1, added: 1) })
+        tellSelectionChanged(change)
+    }
+
+    /// Tells the callbacks, then the observers (``onSelectionChange(_:)``), of `change`.
+    func tellSelectionChanged(_ change: SelectionChange) {
         callbacks.selectionChanged(change)
+        selectionObservers.announce(change)
     }
 }

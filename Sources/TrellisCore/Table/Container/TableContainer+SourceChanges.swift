@@ -70,12 +70,12 @@ extension TableContainer {
             }
         }
         if let change = selection.retain(where: present.contains) {
-            callbacks.selectionChanged(change)
+            tellSelectionChanged(change)
         }
     }
 
     private func dropFromSelection(_ ids: [TableItemID]) {
         guard !ids.isEmpty, let change = selection.remove(ids) else { return }
-        callbacks.selectionChanged(change)
+        tellSelectionChanged(change)
     }
 }

@@ -65,6 +65,7 @@ public final class TableContainer {
     /// The item whose row front ends are asked to focus (``requestFocus(on:)``).
     public internal(set) var focusRequest: TableItemID?
     let focusObservers = ObserverList<TableItemID>()
+    let selectionObservers = ObserverList<SelectionChange>()
 
     /// A container over `source`.
     /// - Parameters:
