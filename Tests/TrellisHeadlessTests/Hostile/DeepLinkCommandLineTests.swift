@@ -114,12 +114,13 @@ final class AppSandbox: Sendable {
         try? FileManager.default.removeItem(at: root)
     }
 
-    /// Private data and settings folders; logging only critical messages, so that what the app
+    /// Private data, settings and cache folders (the cache holds the plugins' temporary
+    /// folders, which each start empties); logging only critical messages, so that what the app
     /// logs about other things (plugins a sanitizer build cannot load) is not taken for the
     /// error's lines.
     var environment: [String: String] {
         ["XDG_DATA_HOME": root.appendingPathComponent("data").path, "XDG_CONFIG_HOME": root.appendingPathComponent("config").path,
-         "TRELLIS_LOG_LEVEL": "critical"]
+         "XDG_CACHE_HOME": root.appendingPathComponent("cache").path, "TRELLIS_LOG_LEVEL": "critical"]
     }
 
     /// The store the process opens: `$XDG_DATA_HOME/trellis/trellis.sqlite`.

@@ -32,7 +32,7 @@ extension AgainstRealServers {
                     try Data(script.utf8).write(to: input!)
                 }
                 return try await ChildProcess.run([try Self.trellis()] + arguments, environment: [
-                    "HOME": folder.path, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": "", "TRELLIS_LOG_LEVEL": "critical",
+                    "HOME": folder.path, "XDG_DATA_HOME": "", "XDG_CONFIG_HOME": "", "XDG_CACHE_HOME": "", "TRELLIS_LOG_LEVEL": "critical",
                     "LANGUAGE": "en", "LC_ALL": "C.UTF-8",
                 ], input: input)
             }
