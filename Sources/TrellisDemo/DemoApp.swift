@@ -37,16 +37,17 @@ public enum DemoApp {
     /// The patterns of the demo's routes (a new plugin's id must not be the first segment of one).
     public static var routePatterns: [RoutePattern] { routes.compactMap { try? RoutePattern($0.pattern) } }
 
-    /// The demo's sections (translated titles), declared on the shell by ``install(on:catalog:store:syntheticRows:)``:
-    /// the hub's rows, the window's sidebar and the primary menu's places.
+    /// The demo's sections (translated titles and summaries), declared on the shell by
+    /// ``install(on:catalog:store:syntheticRows:)``: the hub's rows (with their summaries), the
+    /// window's sidebar and the primary menu's places.
     public static var sections: [ShellSection] {
-        [ShellSection(title: tr("Catalog"), path: "/catalog"),
-         ShellSection(title: tr("Favourites"), path: "/favourites"),
-         ShellSection(title: tr("Notes"), path: "/notes"),
-         ShellSection(title: tr("Notes per day"), path: "/notes-per-day"),
-         ShellSection(title: tr("People"), path: "/people"),
-         ShellSection(title: tr("Plugins"), path: "/plugins"),
-         ShellSection(title: tr("Event log"), path: "/events")]
+        [ShellSection(title: tr("Catalog"), path: "/catalog", summary: tr("Book genres, searched as you type")),
+         ShellSection(title: tr("Favourites"), path: "/favourites", summary: tr("Tick the genres you like")),
+         ShellSection(title: tr("Notes"), path: "/notes", summary: tr("Write, edit and sync your notes")),
+         ShellSection(title: tr("Notes per day"), path: "/notes-per-day", summary: tr("How many notes were written each day")),
+         ShellSection(title: tr("People"), path: "/people", summary: tr("A table sorted by any of its columns")),
+         ShellSection(title: tr("Plugins"), path: "/plugins", summary: tr("What each plugin may do, and its settings")),
+         ShellSection(title: tr("Event log"), path: "/events", summary: tr("What went through the event bus"))]
     }
 
     /// Registers the demo's routes and state on `shell`.

@@ -161,7 +161,7 @@ public final class HeadlessFrontend: Frontend {
         do { try table.click(row: index) } catch { throw .table(error) }
     }
 
-    /// Activates the first row whose text is `text`.
+    /// Activates the first row whose text is `text`, else whose first column is (a row by its title).
     public func click(text: String) throws(HeadlessError) {
         let table = try requireTable()
         do { try table.click(text: text) } catch { throw .table(error) }

@@ -6,7 +6,8 @@
 ///
 /// ```swift
 /// shell.sections = [
-///     ShellSection(title: tr("Notes"), path: "/notes", iconName: "accessories-text-editor-symbolic"),
+///     ShellSection(title: tr("Notes"), path: "/notes", iconName: "accessories-text-editor-symbolic",
+///                  summary: tr("Write, edit and search your notes")),
 ///     ShellSection(title: tr("People"), path: "/people"),
 /// ]
 /// ```
@@ -17,11 +18,15 @@ public struct ShellSection: Sendable, Hashable {
     public var path: String
     /// A themed icon name shown before the title, such as `"folder-symbolic"`; `nil` for none.
     public var iconName: String?
+    /// One line saying what the section holds (translated), for a page that lists the sections
+    /// with more room than the sidebar, such as an app's home page; `nil` for none.
+    public var summary: String?
 
-    public init(title: String, path: String, iconName: String? = nil) {
+    public init(title: String, path: String, iconName: String? = nil, summary: String? = nil) {
         self.title = title
         self.path = path
         self.iconName = iconName
+        self.summary = summary
     }
 
     /// Whether the page at `pagePath` belongs to this section: it is the section's path or

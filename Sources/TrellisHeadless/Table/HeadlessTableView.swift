@@ -70,7 +70,8 @@ public final class HeadlessTableView {
         try perform { () throws(TableContainerError) in try container.activate(flatIndex: index) }
     }
 
-    /// Clicks the first row whose cell text (columns joined by " | ") is `text`.
+    /// Clicks the first row whose cell text (columns joined by " | ") is `text`, else whose
+    /// first column is (``index(of:)``).
     public func click(text: String) throws(HeadlessTableError) {
         try click(row: index(of: text))
     }
@@ -80,7 +81,7 @@ public final class HeadlessTableView {
         try perform { () throws(TableContainerError) in try container.toggle(flatIndex: index) }
     }
 
-    /// Toggles the checkbox of the first row whose cell text is `text`.
+    /// Toggles the checkbox of the first row whose cell text, else first column, is `text`.
     public func toggle(text: String) throws(HeadlessTableError) {
         try toggle(row: index(of: text))
     }
@@ -90,7 +91,7 @@ public final class HeadlessTableView {
         try perform { () throws(TableContainerError) in try container.select(flatIndex: index) }
     }
 
-    /// Selects the first row whose cell text is `text`.
+    /// Selects the first row whose cell text, else first column, is `text`.
     public func select(text: String) throws(HeadlessTableError) {
         try select(row: index(of: text))
     }
@@ -116,10 +117,14 @@ public final class HeadlessTableView {
 
     // MARK: - Helpers
 
-    /// The first shown item row whose cell text is `text`.
+    /// The first shown item row whose cell text (columns joined by " | ") is `text`; failing
+    /// that, the first whose first column is `text` (a row by its title, as a person names it).
     public func index(of text: String) throws(HeadlessTableError) -> Int {
         for index in 0..<container.flatCount {
             if case .item(_, let cell) = container.flatRow(at: index), cell.text == text { return index }
+        }
+        for index in 0..<container.flatCount {
+            if case .item(_, let cell) = container.flatRow(at: index), cell.columns.first == text { return index }
         }
         throw .noRow(text: text, shown: container.flatCount)
     }

@@ -11,7 +11,8 @@ extension CoreExample {
         let shell = self.shell; _ = shell
 #sourceLocation(file: "Sources/TrellisCore/Shell/ShellSection.swift", line: 8)
         shell.sections = [
-            ShellSection(title: tr("Notes"), path: "/notes", iconName: "accessories-text-editor-symbolic"),
+            ShellSection(title: tr("Notes"), path: "/notes", iconName: "accessories-text-editor-symbolic",
+                         summary: tr("Write, edit and search your notes")),
             ShellSection(title: tr("People"), path: "/people"),
         ]
 #sourceLocation()

@@ -95,7 +95,14 @@ struct CommandLineTests {
         let environment = ["LANGUAGE": "ru", "LANG": "", "LC_ALL": "", "TRELLIS_LOCALE_DIR": locale.path]
         let home = try trellis(["--headless", "/"], environment: environment)
         let homeLines = home.stdout.split(separator: "\n").dropFirst(2)
-        #expect(homeLines.prefix(7) == ["Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий"])
+        // Each section with its summary, both from the demo's catalogue.
+        #expect(homeLines.prefix(7) == ["Каталог | Жанры книг, поиск по мере ввода",
+                                        "Избранное | Отметьте жанры, которые вам нравятся",
+                                        "Заметки | Пишите и синхронизируйте заметки",
+                                        "Заметки по дням | Сколько заметок написано за каждый день",
+                                        "Люди | Таблица с сортировкой по столбцам",
+                                        "Модули | Права и настройки каждого плагина",
+                                        "Журнал событий | Что прошло через шину событий"])
         // The status line: the Location plugin's item, which it sets while it loads, under its Russian title.
         #expect(homeLines.dropFirst(7).allSatisfy { $0.hasPrefix("-- Местоположение: ") }, "\(homeLines)")
         let perDay = try trellis(["--headless", "/notes-per-day"], environment: environment)

@@ -44,8 +44,12 @@ final class DesktopWindowTests: XCTestCase {
         let screen = try app.dump { $0["count"] == 7 }
         XCTAssertEqual(screen["path"], "/")
         XCTAssertEqual(screen["back"], false, "no Back arrow on the first screen")
+        // Each section with what it holds: the sidebar beside it names them already.
         XCTAssertEqual(screen["rows"]?.arrayValue?.compactMap { $0["text"]?.stringValue },
-                       ["Catalog", "Favourites", "Notes", "Notes per day", "People", "Plugins", "Event log"])
+                       ["Catalog · Book genres, searched as you type", "Favourites · Tick the genres you like",
+                        "Notes · Write, edit and sync your notes", "Notes per day · How many notes were written each day",
+                        "People · A table sorted by any of its columns", "Plugins · What each plugin may do, and its settings",
+                        "Event log · What went through the event bus"])
         try app.screenshot("hub-first")
         XCTAssertEqual(app.finish(), 0)
     }
@@ -120,7 +124,13 @@ final class DesktopWindowTests: XCTestCase {
         let locale = try CommandRunner.compileTranslations()
         defer { try? FileManager.default.removeItem(at: locale) }
         let app = try AppDriver(arguments: ["/"], environment: ["LANGUAGE": "ru", "TRELLIS_LOCALE_DIR": locale.path])
-        XCTAssertEqual(try app.visibleRowTexts(), ["Каталог", "Избранное", "Заметки", "Заметки по дням", "Люди", "Модули", "Журнал событий"])
+        XCTAssertEqual(try app.visibleRowTexts(), ["Каталог · Жанры книг, поиск по мере ввода",
+                                                   "Избранное · Отметьте жанры, которые вам нравятся",
+                                                   "Заметки · Пишите и синхронизируйте заметки",
+                                                   "Заметки по дням · Сколько заметок написано за каждый день",
+                                                   "Люди · Таблица с сортировкой по столбцам",
+                                                   "Модули · Права и настройки каждого плагина",
+                                                   "Журнал событий · Что прошло через шину событий"])
         try app.send("activate 0")
         XCTAssertEqual(try app.send("dump")["title"], "Каталог")
         let items = try XCTUnwrap(try app.send("menu")["items"]?.arrayValue).compactMap { $0["label"]?.stringValue }

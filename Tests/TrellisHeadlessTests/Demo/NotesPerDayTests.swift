@@ -32,7 +32,7 @@ struct NotesPerDayTests {
     func emptyChart() async throws {
         let (shell, screen) = try await Fixtures.demo()
         try shell.navigate(to: "/")
-        try screen.click(text: "Notes per day")
+        try screen.click(text: "Notes per day")  // by its title: the row also shows its summary
         #expect(screen.page?.values.path == "/notes-per-day")
         #expect(screen.render().split(separator: "\n").prefix(3) == ["< Notes per day", "===============", "No notes yet."],
                 "\(screen.render())")
