@@ -103,11 +103,17 @@ final class VirtualListView {
         for listItem in listItems where bound.contains(listItem) { bind(listItem) }
         // The first row selected or the last one deselected: every row says so again.
         // (GTK binds new rows while the model announces the change: compared with before it.)
-        if model.source.tellsSelection != toldSelection { for listItem in bound { bind(listItem) } }
+        retellSelection(ifChangedFrom: toldSelection)
     }
 
     func selectionChanged() {
-        if model.source.tellsSelection != tellsSelection { for listItem in bound { bind(listItem) } }
+        retellSelection(ifChangedFrom: tellsSelection)
+    }
+
+    /// Binds every shown row again when the table went from no selected row to one, or back,
+    /// since `told` (``ListRowSource/tellsSelection``): each row says again whether it is selected.
+    private func retellSelection(ifChangedFrom told: Bool) {
+        if model.source.tellsSelection != told { for listItem in bound { bind(listItem) } }
     }
 
     /// Hides the widgets of the rows at `positions`, which GTK is about to tear down. GTK 4.8
