@@ -12,5 +12,6 @@
 #include "trellis-memory.h"
 #include "trellis-confirmation-dialog.h"
 #include "trellis-row-activation.h"
+#include "trellis-row-label.h"
 #endif
 

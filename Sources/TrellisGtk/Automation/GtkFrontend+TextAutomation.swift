@@ -1,11 +1,12 @@
 import CGtk
+import CTrellisGtk
 import TrellisCore
 
 /// The automation of the window's text as drawn (see `GtkFrontend+Automation.swift`):
 ///
 /// | command | effect |
 /// | --- | --- |
-/// | `text-regions` | after the next frame: every label on screen, its text and where it is drawn (`x`, `y`, `width`, `height` in window coordinates, cut to what its scrolled windows show) |
+/// | `text-regions` | after the next frame: every label on screen (a list row's too), its text and where it is drawn (`x`, `y`, `width`, `height` in window coordinates, cut to what its scrolled windows show) |
 ///
 /// With a `screenshot` of the same frame, a test reads the colours of each text and its
 /// background (the contrast tests).
@@ -21,9 +22,12 @@ extension GtkFrontend {
         guard gtk_widget_get_mapped(widget) != 0, gtk_widget_get_child_visible(widget) != 0, gtk_widget_get_opacity(widget) > 0 else { return }
         // Safe: every widget starts with its GTypeInstance.
         let instance = UnsafeMutableRawPointer(widget).assumingMemoryBound(to: GTypeInstance.self)
-        if g_type_check_instance_is_a(instance, gtk_label_get_type()) != 0,
-           let text = gtk_label_get_text(OpaquePointer(widget)).map({ String(cString: $0) }),
-           !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let box = visibleBounds(of: widget) {
+        // A GtkLabel, or a list row's label (trellis-row-label.h).
+        let text = g_type_check_instance_is_a(instance, gtk_label_get_type()) != 0
+            ? gtk_label_get_text(OpaquePointer(widget)).map { String(cString: $0) }
+            : g_type_check_instance_is_a(instance, trellis_row_label_get_type()) != 0
+            ? trellis_row_label_get_text(OpaquePointer(widget)).map { String(cString: $0) } : nil
+        if let text, !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, let box = visibleBounds(of: widget) {
             regions.append(["text": .string(text), "x": .number(Double(box.origin.x)), "y": .number(Double(box.origin.y)),
                             "width": .number(Double(box.size.width)), "height": .number(Double(box.size.height))])
         }

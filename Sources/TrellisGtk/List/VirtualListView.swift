@@ -206,6 +206,8 @@ final class VirtualListView {
             gtk_list_item_set_child(listItem.opaque, nil)
             Self.setMargins(of: title, 0)
             Self.setMargins(of: box, Self.margin)
+            // Sharing the row's width with a detail label: as wide as its text, as a GtkLabel.
+            trellis_row_label_set_natural_width_exact(title.as(), 1)
             gtk_box_append(box.as(), title.as())
             gtk_list_item_set_child(listItem.opaque, box.as())
             self.box = box
@@ -222,9 +224,9 @@ final class VirtualListView {
 
     private func setup(_ listItem: GObjectPointer) {
         rowWidgetsBuilt += 1
-        let title = GObjectPointer(gtk_label_new(nil))!
-        gtk_label_set_xalign(title.as(), 0)
-        gtk_label_set_ellipsize(title.as(), PANGO_ELLIPSIZE_END)
+        // Laid out only when drawn on screen (trellis-row-label.h): GTK binds ~200 rows a search
+        // sets new texts on, 20–30 of them shown.
+        let title = GObjectPointer(trellis_row_label_new())!
         gtk_widget_set_hexpand(title.as(), 1)
         RowWidgets.setMargins(of: title, RowWidgets.margin)
         gtk_list_item_set_child(listItem.opaque, title.as())
@@ -274,7 +276,7 @@ final class VirtualListView {
         if let rowWidget { trellis_row_offer_activation(rowWidget) }  // trellis-row-activation.h
         switch row {
         case .header(let text):
-            gtk_label_set_text(widgets.title.as(), text)
+            trellis_row_label_set_text(widgets.title.as(), text)
             if let detail = widgets.detail { gtk_widget_set_visible(detail.as(), 0) }
             nameRow(rowWidget, text)
             if let check = widgets.check { gtk_widget_set_visible(check.as(), 0) }
@@ -287,7 +289,7 @@ final class VirtualListView {
                 SelectedRow.tell(rowWidget, row, tellsSelection: tellsSelection)
             }
         case .item(let columns, let checkbox, let selected):
-            gtk_label_set_text(widgets.title.as(), columns.first ?? "")
+            trellis_row_label_set_text(widgets.title.as(), columns.first ?? "")
             let detailText = columns.dropFirst().joined(separator: " · ")
             // An empty label would be read as "GtkLabel": it is hidden.
             if !detailText.isEmpty {
@@ -424,7 +426,7 @@ final class VirtualListView {
             guard gtk_widget_compute_bounds(widgets.child.as(), widget.widget, &bounds) != 0 else { continue }
             var copy = viewport
             guard graphene_rect_intersection(&copy, &bounds, nil), bounds.size.height > 0 else { continue }
-            var text = String(cString: gtk_label_get_text(widgets.title.as()))
+            var text = String(cString: trellis_row_label_get_text(widgets.title.as()))
             if let detail = widgets.detail, gtk_widget_get_visible(detail.as()) != 0 {
                 text += " · " + String(cString: gtk_label_get_text(detail.as()))
             }

@@ -1,4 +1,5 @@
 import CGtk
+import CTrellisGtk
 import Foundation
 import TrellisCore
 @testable import TrellisGtk
@@ -38,7 +39,7 @@ final class VirtualListRowTests: InProcessWindowTestCase {
                 XCTAssertEqual(list.visibleRows().map(\.checkbox), [nil, nil, nil])
                 let built = list.rowWidgetsBuilt
                 let child = try XCTUnwrap(Self.firstRowChild(of: list))
-                XCTAssertEqual(Self.typeName(child), "GtkLabel", "a plain row is its title alone")
+                XCTAssertEqual(Self.typeName(child), "TrellisRowLabel", "a plain row is its title alone")
                 XCTAssertFalse(list.clickCheckbox(position: 0), "a plain row has no checkbox")
 
                 // The same widgets now show a checklist with details.
@@ -65,7 +66,64 @@ final class VirtualListRowTests: InProcessWindowTestCase {
         }
     }
 
+    /// GTK keeps about 200 row widgets around the few on screen; their titles are laid out
+    /// only when drawn, which GTK does for the rows on screen (trellis-row-label.h). A row
+    /// scrolled into view, or whose new text shows on screen, is laid out in the frame that
+    /// shows it: never left blank.
+    func testRowTitlesAreLaidOutOnlyOnScreenAndWhenTheyComeIntoView() throws {
+        try MainActor.assumeIsolated {
+            let application = Application(id: "io.github.trellis.VirtualListRowLabelTest", unique: false)
+            XCTAssertNotEqual(g_application_register(application.pointer.as(), nil, nil), 0)
+            let rows = Rows()
+            rows.titles = (0..<1000).map { "Row \($0)" }
+            let list = VirtualListView(source: rows)
+            try Self.withWindow(showing: list.widget.widget) { _ in
+                try Self.waitUntil("rows on screen laid out") {
+                    !list.visibleRows().isEmpty && Self.titles(of: list).allSatisfy { !$0.onScreen || $0.laidOut }
+                }
+                let titles = Self.titles(of: list)
+                let onScreen = titles.filter(\.onScreen).count
+                XCTAssertGreaterThan(titles.count, onScreen * 2, "GTK keeps rows off screen")
+                XCTAssertEqual(titles.filter(\.laidOut).count, onScreen, "only the rows on screen are laid out")
+
+                // Scrolled to rows GTK already had (and had not laid out), then to rows it binds anew.
+                for position in [onScreen + 40, 600] {
+                    // (GTK 4.8 scrolls the row to the edge of the view, or just past it.)
+                    _ = list.focusRow(at: position)
+                    try Self.waitUntil("row \(position) shown and laid out") {
+                        list.visibleRows().contains { abs($0.position - position) < 10 }
+                            && Self.titles(of: list).allSatisfy { !$0.onScreen || $0.laidOut }
+                    }
+                }
+                // New texts on the rows shown (as a search gives them): laid out again when drawn.
+                rows.titles = rows.titles.map { "Genre " + $0 }
+                list.itemsChanged(position: 0, removed: 1000, added: 1000)
+                try Self.waitUntil("the new texts laid out on screen") {
+                    let shown = Self.titles(of: list).filter(\.onScreen)
+                    return !shown.isEmpty && shown.allSatisfy { $0.laidOut && $0.text.hasPrefix("Genre ") }
+                }
+            }
+        }
+    }
+
     // MARK: - Helpers
+
+    /// Every row title GTK has a widget for: its text, whether any of it is inside the list's
+    /// scrolled window, and whether it is laid out.
+    @MainActor
+    private static func titles(of list: VirtualListView) -> [(text: String, onScreen: Bool, laidOut: Bool)] {
+        rowChildren(of: list).map { title in
+            var bounds = graphene_rect_t()
+            var viewport = graphene_rect_t(origin: .init(x: 0, y: 0),
+                                           size: .init(width: Float(list.scroller.width), height: Float(list.scroller.height)))
+            // GTK 4.8 gives the rows it keeps off screen no size, or unmaps them in place.
+            let onScreen = gtk_widget_get_mapped(title) != 0 && gtk_widget_compute_bounds(title, list.scroller.widget, &bounds) != 0
+                && graphene_rect_intersection(&bounds, &viewport, nil)
+            // Safe: a plain row's child is its TrellisRowLabel (testARowGainsAndLoses… checks it).
+            let label = OpaquePointer(title)
+            return (String(cString: trellis_row_label_get_text(label)), onScreen, trellis_row_label_is_laid_out(label) != 0)
+        }
+    }
 
     /// The child of the first row widget GTK shows (the list item's child).
     @MainActor
