@@ -46,7 +46,8 @@ struct SearchQuery: Equatable, Sendable {
 
     /// Whether every term occurs in `bytes`, folded UTF-8.
     private func matches(bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        for term in terms where !Self.occurs(term, in: bytes) { return false }
+        // By index: `for term in terms` copied (retained and released) each term per row.
+        for index in terms.indices where !Self.occurs(terms[index], in: bytes) { return false }
         return true
     }
 
