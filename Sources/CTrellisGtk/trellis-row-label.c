@@ -142,16 +142,17 @@ trellis_row_label_class_init (TrellisRowLabelClass *klass)
   widget_class->snapshot = trellis_row_label_snapshot;
   widget_class->css_changed = trellis_row_label_css_changed;
   widget_class->direction_changed = trellis_row_label_direction_changed;
-  /* Styled and read as a label: a theme's rules for labels (.heading, .dim-label) apply. */
+  /* Styled as a label: a theme's rules for labels (.heading, .dim-label) apply. Not shown to
+   * screen readers: the row it is in is read by its accessible label, which says its text
+   * (a label too, it cost each new text an accessible property update, 200 per keystroke). */
   gtk_widget_class_set_css_name (widget_class, "label");
-  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_LABEL);
+  gtk_widget_class_set_accessible_role (widget_class, GTK_ACCESSIBLE_ROLE_NONE);
 }
 
 static void
 trellis_row_label_init (TrellisRowLabel *self)
 {
   self->text = g_strdup ("");
-  gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_HIDDEN, TRUE, -1);
   self->line_height = -1;
   self->natural_width = -1;
 }
@@ -170,14 +171,10 @@ trellis_row_label_set_text (TrellisRowLabel *self, const char *text)
     text = "";
   if (strcmp (self->text, text) == 0)
     return;
-  /* Empty, it is hidden from screen readers, which would otherwise read its class name. */
-  if ((self->text[0] == '\0') != (text[0] == '\0'))
-    gtk_accessible_update_state (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_STATE_HIDDEN, text[0] == '\0', -1);
   g_free (self->text);
   self->text = g_strdup (text);
   g_strdelimit (self->text, "\n\r", ' ');
   trellis_row_label_forget_layout (self);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self), GTK_ACCESSIBLE_PROPERTY_LABEL, self->text, -1);
   if (self->natural_width_exact)
     gtk_widget_queue_resize (GTK_WIDGET (self));
   else

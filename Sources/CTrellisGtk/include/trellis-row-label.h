@@ -25,7 +25,8 @@ GtkWidget *trellis_row_label_new (void);
  * trellis_row_label_set_text:
  * @text: (transfer none): the text, one line (a line break is shown as a space).
  *
- * Sets the text, which is also the label's accessible name; redraws it (no new size is asked for).
+ * Sets the text and redraws it (no new size is asked for). Screen readers do not see the label:
+ * the row it is in carries the text as its accessible label.
  */
 void trellis_row_label_set_text (TrellisRowLabel *self, const char *text);
 
