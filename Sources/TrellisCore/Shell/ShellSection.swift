@@ -19,7 +19,8 @@ public struct ShellSection: Sendable, Hashable {
     /// A themed icon name shown before the title, such as `"folder-symbolic"`; `nil` for none.
     public var iconName: String?
     /// One line saying what the section holds (translated), for a page that lists the sections
-    /// with more room than the sidebar, such as an app's home page; `nil` for none.
+    /// with more room than the sidebar, such as an app's home page; the window's sidebar shows
+    /// it as its row's tooltip, which a screen reader reads after the title. `nil` for none.
     public var summary: String?
 
     public init(title: String, path: String, iconName: String? = nil, summary: String? = nil) {

@@ -9,7 +9,8 @@ import TrellisCore
 /// between rows without changing the highlight, which always names the page on screen; a
 /// click, or Enter on a focused row, calls ``onActivate`` with the row's index.
 ///
-/// Named for screen readers: the list is "Sections", each row its section's title.
+/// Named for screen readers: the list is "Sections", each row its section's title, described
+/// by its summary.
 /// ``SidebarFolding`` hides it on a narrow window.
 @MainActor
 final class SectionSidebar {
@@ -44,7 +45,8 @@ final class SectionSidebar {
         }
     }
 
-    /// Replaces the rows with `sections`, one per section: its icon (if any) and title.
+    /// Replaces the rows with `sections`, one per section: its icon (if any) and title, and its
+    /// summary (if any) as the row's tooltip.
     func show(_ sections: [ShellSection]) {
         for row in rows { gtk_list_box_remove(list.object.opaque, row.widget) }
         self.sections = sections
@@ -61,8 +63,13 @@ final class SectionSidebar {
             gtk_box_append(box.object.as(), label.widget)
             let row = ListBoxRow(gtk_list_box_row_new())
             gtk_list_box_row_set_child(row.object.as(), box.widget)
-            // A screen reader reads a row by its label property, not by the text of its children.
+            // A screen reader reads a row by its label property, not by the text of its children;
+            // then its description: the section's summary, which the pointer shows as a tooltip.
             row.setAccessibleLabel(section.title)
+            if let summary = section.summary {
+                row.setTooltip(summary)
+                row.setAccessibleDescription(summary)
+            }
             // A screen reader opens the section through the row's AT-SPI action, as a click does
             // (the list box's `row-activated`).
             trellis_row_offer_activation(row.widget)  // trellis-row-activation.h

@@ -122,6 +122,9 @@ final class ScreenReaderTests: XCTestCase {
             XCTAssertTrue(nodes.all.contains(["role": "list item", "name": .string(section)]), "the sidebar's \(section)")
         }
         XCTAssertTrue(nodes.all.contains(["role": "push button", "name": "Show Sections"]), "the sidebar's toggle")
+        // Each row is described by its section's summary (its tooltip), read after its name.
+        let client = try AccessibilityClient(app)
+        XCTAssertEqual(try client.find("list item", "People")["description"], "A table sorted by any of its columns")
         // The hub's rows are covered by the catalog: only the sidebar has a row named People.
         try perform("row.activate", on: "list item", named: "People", in: app)
         let screen = try app.dump { $0["path"] == "/people" }
