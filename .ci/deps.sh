@@ -12,10 +12,15 @@ trellis_require_packages() {
   done
   [ ${#missing[@]} -eq 0 ] && return 0
   if [ "$(id -u)" -eq 0 ]; then
-    echo "trellis: installing ${missing[*]}" >&2
+    # apt-get's hundreds of lines go to a log; the screen shows what is installed, and the
+    # end of the log if it fails.
+    mkdir -p .build
+    local log=.build/apt-get.log
+    echo "trellis: installing ${missing[*]} (log: $log)" >&2
     export DEBIAN_FRONTEND=noninteractive
-    apt-get update -q >&2 && apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 || {
-      echo "trellis: apt-get install failed for: ${missing[*]}" >&2
+    { apt-get update -q && apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1 || {
+      echo "trellis: apt-get install failed for: ${missing[*]}; the end of $log:" >&2
+      tail -n 20 "$log" >&2
       return 1
     }
   else

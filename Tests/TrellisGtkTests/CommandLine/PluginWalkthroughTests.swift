@@ -28,7 +28,8 @@ struct PluginWalkthroughTests {
     }
 
     /// Runs `script` in bash from this checkout with a fresh HOME; returns its output.
-    static func run(_ script: String) throws -> CommandResult {
+    /// `afterwards` looks at the HOME before it is removed.
+    static func run(_ script: String, afterwards: (_ home: URL) throws -> Void = { _ in }) throws -> CommandResult {
         let home = FileManager.default.temporaryDirectory.appendingPathComponent("trellis-readme-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: home) }
@@ -37,10 +38,12 @@ struct PluginWalkthroughTests {
         let literal = script.replacingOccurrences(of: "/path/to/trellis", with: CommandRunner.packageRoot.path)
             .replacingOccurrences(of: "$PWD/.build/release", with: AppDriver.executable.deletingLastPathComponent().path)
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
-        return try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", literal],
-                                     environment: ["HOME": home.path, "PATH": path, "XDG_DATA_HOME": home.path + "/.local/share",
-                                                   "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"],
-                                     directory: CommandRunner.packageRoot, timeout: 900)
+        let result = try CommandRunner.run(URL(fileURLWithPath: "/bin/bash"), ["-euo", "pipefail", "-c", literal],
+                                           environment: ["HOME": home.path, "PATH": path, "XDG_DATA_HOME": home.path + "/.local/share",
+                                                         "XDG_CONFIG_HOME": home.path + "/.config", "XDG_CACHE_HOME": home.path + "/.cache"],
+                                           directory: CommandRunner.packageRoot, timeout: 900)
+        try afterwards(home)
+        return result
     }
 
     @Test("In Swift, run literally: the generated plugin builds, loads, prints its page, passes its test, and once installed and approved loads from the user's folder")
@@ -50,7 +53,13 @@ struct PluginWalkthroughTests {
         let launch = try String(contentsOf: CommandRunner.packageRoot.appendingPathComponent(".ci/launch"), encoding: .utf8)
         #expect(launch.contains("swift build -c release\n"), "bash .ci/launch no longer builds into .build/release, where the steps look")
         #expect(script.contains("trellis plugin new Greeter"), "the steps start from the generator:\n\(script)")
-        let result = try Self.run(script)
+        let result = try Self.run(script) { home in
+            // The plugin's package resolved no package but the SDK: nothing fetched, nothing checked out.
+            let resolved = home.appendingPathComponent("dev/Greeter/Package.resolved")
+            #expect(!FileManager.default.fileExists(atPath: resolved.path)
+                    || !((try? String(contentsOf: resolved, encoding: .utf8)) ?? "").contains("\"location\" : \"http"))
+            #expect(FileManager.default.fileExists(atPath: home.appendingPathComponent("dev/Greeter/.build").path), "the steps built nothing in ~/dev/Greeter")
+        }
         #expect(result.status == 0, "the steps failed:\n\(result.stdout.suffix(4000))\n\(result.stderr.suffix(4000))")
         let lines = result.stdout.split(separator: "\n").filter { $0.hasPrefix("greeter ") }
         #expect(lines.first?.contains("loaded") == true && lines.first?.contains("command line") == true, "\(result.stdout)")

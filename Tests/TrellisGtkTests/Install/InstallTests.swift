@@ -6,9 +6,9 @@ import XCTest
 ///
 /// Slow the first time (a release build of the package inside Meson, in
 /// `.build/meson-install-test`, kept between runs so later runs rebuild incrementally). The
-/// build is not optimized (`-Dswiftpm_flags=-Xswiftc,-Onone`): what is checked is the
-/// installed tree and how the release build links, which optimizing would only make slower to
-/// reach.
+/// build is neither optimized nor carries debug information
+/// (`-Dswiftpm_flags=-Xswiftc,-Onone,-Xswiftc,-gnone`): what is checked is the installed tree and
+/// how the release build links, which both would only make slower to reach.
 final class InstallTests: XCTestCase {
     static let appID = "io.github.trellis.Demo"
 
@@ -22,7 +22,7 @@ final class InstallTests: XCTestCase {
 
         let configured = FileManager.default.fileExists(atPath: build.appendingPathComponent("meson-private").path)
         try meson(["setup"] + (configured ? ["--reconfigure"] : [])
-                  + ["--prefix", prefix.path, "-Dswiftpm_flags=-Xswiftc,-Onone", build.path, root.path])
+                  + ["--prefix", prefix.path, "-Dswiftpm_flags=-Xswiftc,-Onone,-Xswiftc,-gnone", build.path, root.path])
         try meson(["compile", "-C", build.path], timeout: 1800)
         try meson(["install", "--quiet", "-C", build.path])
 
