@@ -279,9 +279,9 @@ let package = Package(
 // ThreadSanitizer's lane of CI (.ci/tsan sets TRELLIS_THREAD_SANITIZER_LANE) runs the headless
 // tests only, so it builds nothing that only the GUI, fuzz and doc-example tests, the
 // benchmarks and the tests that run the `trellis` executable need (.ci/test runs those): not
-// the executable, GTK's modules or swift-argument-parser. That is 8.0 → 6.7 min of that build's
-// processor time without the first three, and again a fifth less without the rest (measured on
-// fresh clones), on the 2 cores CI shares between its two lanes.
+// the executable, GTK's modules or swift-argument-parser. Leaving out the first three took that
+// build from 8.0 to 6.7 min of processor time (on a fresh clone), the rest from 301 to 259 s of
+// user time (Benchmarks.md, "CI run"), on the 2 cores CI shares between its two lanes.
 if Context.environment["TRELLIS_THREAD_SANITIZER_LANE"] != nil {
     let notInTheLane: Set<String> = ["TrellisGtkTests", "TrellisFuzzTests", "DocExamplesTests", "trellis-bench",
                                      "trellis", "TrellisGtk", "CTrellisGtk", "CGtk"]

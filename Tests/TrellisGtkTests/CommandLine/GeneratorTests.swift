@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// `trellis plugin new` and `trellis app new`, run as an author runs them: in a fresh folder,
-/// `trellis` on the PATH, then the commands the generator prints — the project builds, the plugin
-/// loads in a process of its own and shows its page, and each project's own test passes.
+/// `trellis` on the PATH, then the commands the generator prints — the C plugin and the app build,
+/// the plugin loads in a process of its own and shows its page, and each project's own test
+/// passes (a generated Swift plugin is built by PluginWalkthroughTests and InstallTests).
 /// The app's test is slow: it compiles TrellisCore, TrellisGtk and TrellisHeadless, into
 /// `.build/generated-app` so that a second run compiles only the app.
 @Suite("Generators", .serialized)
